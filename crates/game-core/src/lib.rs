@@ -1,0 +1,72 @@
+//! The shared vocabulary of gamesolve: the [`Game`] trait, outcomes and
+//! remoteness, optional capabilities, and misère play.
+//!
+//! A game is a value implementing [`Game`]: positions, moves from a caller's
+//! buffer, the position a move leads to, and (optionally) how the game ends.
+//! Solvers in other crates (`solver-dp`, `solver-retro`, `sprague-grundy`)
+//! are generic functions bounded by exactly the traits they use.
+//!
+//! ```
+//! use game_core::{Game, Outcome, Value, Misere};
+//!
+//! /// Subtraction game: take 1, 3 or 4 coins; whoever cannot move loses.
+//! struct OneThreeFour;
+//!
+//! impl Game for OneThreeFour {
+//!     type Position = u32;
+//!     type Move = u32;
+//!     fn moves(&self, n: &u32, out: &mut Vec<u32>) {
+//!         out.extend([1, 3, 4].into_iter().filter(|t| t <= n));
+//!     }
+//!     fn play(&self, n: &u32, t: &u32) -> u32 {
+//!         n - t
+//!     }
+//! }
+//!
+//! // Solve by hand with the recurrence every solver uses: a position's value
+//! // is the best, for the mover, of its children's values seen from above.
+//! fn value<G: Game<Position = u32>>(g: &G, n: u32) -> Value {
+//!     if let Some(o) = g.outcome(&n) {
+//!         return Value::new(o, 0);
+//!     }
+//!     let mut moves = Vec::new();
+//!     g.moves(&n, &mut moves);
+//!     moves.iter().map(|m| value(g, g.play(&n, m)).parent()).max()
+//!         .unwrap_or(Value::new(g.stalemate(&n), 0))
+//! }
+//!
+//! assert_eq!(value(&OneThreeFour, 7).outcome(), Outcome::Lose);
+//! assert_eq!(value(&OneThreeFour, 6), Value::win(3));
+//! assert_eq!(value(&Misere(OneThreeFour), 0).outcome(), Outcome::Win);
+//! ```
+//!
+//! # Layout
+//!
+//! * [`Game`] — the required core.
+//! * [`Outcome`], [`Value`] — results for the player to move, with remoteness.
+//! * [`Indexed`] — positions numbered `0..size`, for flat tables.
+//! * [`Unmoves`] — predecessors, for retrograde analysis without a stored graph.
+//! * [`Impartial`] — both players have the same moves (Sprague–Grundy).
+//! * [`Misere`] — misère play for any game.
+//! * [`best_move`] — the deterministic choice of a best move from a table.
+//! * [`period`] — proven periodicity of row-structured tables.
+//! * [`Error`] — what goes wrong with rules and positions.
+
+mod error;
+mod game;
+mod impartial;
+mod indexed;
+mod misere;
+mod outcome;
+pub mod period;
+mod strategy;
+mod unmoves;
+
+pub use error::Error;
+pub use game::Game;
+pub use impartial::Impartial;
+pub use indexed::Indexed;
+pub use misere::Misere;
+pub use outcome::{Outcome, Value, MAX_REMOTENESS};
+pub use strategy::best_move;
+pub use unmoves::Unmoves;

@@ -1,0 +1,67 @@
+//! [`Misere`]: misère play as a wrapper around any game.
+
+use crate::{Game, Indexed, Outcome};
+
+/// The misère version of a game: whoever cannot move *wins*, and a game that
+/// decides its own end has the result turned round (win ↔ lose).
+///
+/// Misère play is a wrapper rather than a flag every game must honour: any
+/// [`Game`] gets it for free.
+///
+/// ```
+/// use game_core::{Game, Misere, Outcome};
+///
+/// struct Pile; // take 1 stone; no stone left = no move
+/// impl Game for Pile {
+///     type Position = u8;
+///     type Move = ();
+///     fn moves(&self, n: &u8, out: &mut Vec<()>) { if *n > 0 { out.push(()) } }
+///     fn play(&self, n: &u8, _: &()) -> u8 { n - 1 }
+/// }
+/// assert_eq!(Pile.stalemate(&0), Outcome::Lose);
+/// assert_eq!(Misere(Pile).stalemate(&0), Outcome::Win);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Misere<G>(pub G);
+
+impl<G: Game> Game for Misere<G> {
+    type Position = G::Position;
+    type Move = G::Move;
+
+    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
+        self.0.moves(pos, out);
+    }
+
+    fn play(&self, pos: &Self::Position, mv: &Self::Move) -> Self::Position {
+        self.0.play(pos, mv)
+    }
+
+    fn outcome(&self, pos: &Self::Position) -> Option<Outcome> {
+        self.0.outcome(pos).map(Outcome::flip)
+    }
+
+    fn stalemate(&self, pos: &Self::Position) -> Outcome {
+        self.0.stalemate(pos).flip()
+    }
+}
+
+impl<G: Indexed> Indexed for Misere<G> {
+    fn size(&self) -> u64 {
+        self.0.size()
+    }
+    fn index(&self, pos: &Self::Position) -> u64 {
+        self.0.index(pos)
+    }
+    fn position(&self, index: u64) -> Option<Self::Position> {
+        self.0.position(index)
+    }
+}
+
+impl<G: crate::Unmoves> crate::Unmoves for Misere<G> {
+    fn unmoves(&self, pos: &Self::Position, out: &mut Vec<Self::Position>) {
+        self.0.unmoves(pos, out);
+    }
+}
+
+// A misère impartial game is not `Impartial`: that trait promises normal
+// play, which Sprague–Grundy values need.

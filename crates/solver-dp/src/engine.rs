@@ -1,0 +1,138 @@
+//! The iterative depth-first backward induction shared by both solvers.
+//!
+//! One explicit stack of frames and one shared arena of moves: no recursion
+//! (a game a million plies deep is fine) and no allocation per position once
+//! the buffers have grown.
+
+use game_core::{Game, Value};
+
+use crate::fold::{fold, terminal_value};
+use crate::Error;
+
+/// What a store knows about a position.
+pub(crate) enum Slot {
+    /// Solved.
+    Done(Value),
+    /// On the current search path: reaching it again closes a cycle.
+    OnPath,
+    /// Not seen before; it now has this id and is marked as on the path.
+    New(u64),
+}
+
+/// Where the engine keeps values: a hash map or a flat array.
+pub(crate) trait Store<G: Game> {
+    /// Looks `pos` up; a new position is registered and marked on-path.
+    fn visit(&mut self, pos: &G::Position) -> Result<Slot, Error>;
+    /// Records the value of the position with id `id`.
+    fn set(&mut self, id: u64, value: Value);
+}
+
+struct Frame<P> {
+    id: u64,
+    pos: P,
+    moves_start: usize,
+    next: usize,
+    best: Option<Value>,
+}
+
+/// Reusable buffers for [`solve_from`].
+pub(crate) struct Engine<G: Game> {
+    stack: Vec<Frame<G::Position>>,
+    arena: Vec<G::Move>,
+}
+
+impl<G: Game> Engine<G> {
+    pub(crate) fn new() -> Self {
+        Engine {
+            stack: Vec::new(),
+            arena: Vec::new(),
+        }
+    }
+
+    /// Solves `root` and everything reachable from it that `store` does not
+    /// know yet; returns the root's value.
+    pub(crate) fn solve_from<S: Store<G>>(
+        &mut self,
+        game: &G,
+        store: &mut S,
+        root: &G::Position,
+    ) -> Result<Value, Error> {
+        let id = match store.visit(root)? {
+            Slot::Done(v) => return Ok(v),
+            Slot::OnPath => unreachable!("the stack is empty between searches"),
+            Slot::New(id) => id,
+        };
+        if let Some(v) = self.open(game, store, id, root.clone()) {
+            return Ok(v);
+        }
+        loop {
+            let top = self.stack.last_mut().expect("non-empty while searching");
+            if top.next < self.arena.len() {
+                let child = game.play(&top.pos, &self.arena[top.next]);
+                top.next += 1;
+                match store.visit(&child)? {
+                    Slot::Done(v) => top.best = fold(top.best, v)?,
+                    Slot::OnPath => return Err(self.cycle(store, &child)),
+                    Slot::New(cid) => {
+                        if let Some(v) = self.open(game, store, cid, child) {
+                            let top = self.stack.last_mut().expect("parent frame");
+                            top.best = fold(top.best, v)?;
+                        }
+                    }
+                }
+                continue;
+            }
+            // All children done: close the frame.
+            let frame = self.stack.pop().expect("non-empty");
+            self.arena.truncate(frame.moves_start);
+            let v = frame.best.expect("a frame is opened only with moves");
+            store.set(frame.id, v);
+            match self.stack.last_mut() {
+                Some(parent) => parent.best = fold(parent.best, v)?,
+                None => return Ok(v),
+            }
+        }
+    }
+
+    /// Starts work on a new position: returns its value at once if it is
+    /// terminal, else pushes a frame.
+    fn open<S: Store<G>>(
+        &mut self,
+        game: &G,
+        store: &mut S,
+        id: u64,
+        pos: G::Position,
+    ) -> Option<Value> {
+        let start = self.arena.len();
+        let over = game.outcome(&pos).is_some();
+        if !over {
+            game.moves(&pos, &mut self.arena);
+        }
+        if let Some(v) = terminal_value(game, &pos, self.arena.len() > start) {
+            self.arena.truncate(start);
+            store.set(id, v);
+            return Some(v);
+        }
+        self.stack.push(Frame {
+            id,
+            pos,
+            moves_start: start,
+            next: start,
+            best: None,
+        });
+        None
+    }
+
+    /// Builds the cycle error and resets the engine.
+    fn cycle<S: Store<G>>(&mut self, _store: &mut S, child: &G::Position) -> Error {
+        let depth = self
+            .stack
+            .iter()
+            .rev()
+            .position(|f| f.pos == *child)
+            .map_or(0, |d| d as u64 + 1);
+        self.stack.clear();
+        self.arena.clear();
+        Error::Cycle { depth }
+    }
+}

@@ -1,0 +1,68 @@
+//! Dynamic programming for acyclic games: every position's value with
+//! remoteness (win fast, lose slow), best moves, misère play through
+//! [`game_core::Misere`], and proven periods of row-structured tables.
+//!
+//! ```
+//! use game_core::{Game, Misere, Outcome, Value};
+//!
+//! /// Take 1, 3 or 4 coins; whoever cannot move loses.
+//! struct OneThreeFour;
+//! impl Game for OneThreeFour {
+//!     type Position = u32;
+//!     type Move = u32;
+//!     fn moves(&self, n: &u32, out: &mut Vec<u32>) {
+//!         out.extend([1, 3, 4].into_iter().filter(|t| t <= n));
+//!     }
+//!     fn play(&self, n: &u32, t: &u32) -> u32 { n - t }
+//! }
+//!
+//! let normal = solver_dp::solve(&OneThreeFour, 11)?;
+//! let table: String = (0..=11)
+//!     .map(|n| if normal.value(&n).unwrap().outcome() == Outcome::Win { 'W' } else { 'L' })
+//!     .collect();
+//! assert_eq!(table, "LWLWWWWLWLWW");
+//!
+//! let misere = Misere(OneThreeFour);
+//! let sol = solver_dp::solve(&misere, 11)?;
+//! assert_eq!(sol.value(&0), Some(Value::win(0)));
+//! # Ok::<(), solver_dp::Error>(())
+//! ```
+//!
+//! # Solvers and their cost
+//!
+//! | function | needs | memory | time |
+//! |---|---|---|---|
+//! | [`solve`] | [`Game`](game_core::Game) | hash map + 4 B a position | O(positions + moves) |
+//! | [`solve_indexed`] | [`Indexed`](game_core::Indexed) | 4 B an index, flat | O(size + moves) |
+//! | [`PeriodFinder`] | rows that depend on the `k` rows below | the rows + 16 B a row | O(1) a row |
+//!
+//! Both solvers are iterative (an explicit stack and one shared move buffer),
+//! so depth is bounded by memory, not the call stack, and nothing is
+//! allocated per position. A cycle in the game graph is reported as
+//! [`Error::Cycle`]; cyclic games belong to `solver-retro`.
+//!
+//! Best moves are chosen by [`game_core::best_move`]: fastest win, else
+//! fastest tie, else slowest loss; the first such move in generation order.
+//!
+//! # Periods
+//!
+//! Games whose positions form rows `0, 1, 2, …` where row `n` depends only
+//! on the `k` rows below it (Stones, subtraction games) have eventually
+//! periodic tables. [`PeriodFinder`] proves the minimal preperiod and period
+//! by the criterion *`k` consecutive rows repeat ⇒ periodic from there*;
+//! see [`game_core::period`] for the argument. After that, any row up to
+//! `u64::MAX` is answered in O(1) with [`Period::reduce`].
+
+mod engine;
+mod error;
+mod fold;
+mod indexed;
+mod memo;
+
+pub use error::Error;
+pub use game_core::period::{Period, PeriodFinder};
+pub use indexed::{solve_indexed, solve_indexed_with_limit, IndexedSolution, DEFAULT_MEMORY_LIMIT};
+pub use memo::{solve, Solution};
+
+#[cfg(test)]
+mod tests;

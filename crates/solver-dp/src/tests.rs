@@ -1,0 +1,179 @@
+//! Unit tests: brute force against both solvers, deep games, cycles.
+
+use game_core::{Game, Indexed, Outcome, Value};
+use proptest::prelude::*;
+
+use crate::{solve, solve_indexed, solve_indexed_with_limit, Error};
+
+/// A random game on nodes `0..n`: edges go to higher nodes (acyclic unless
+/// `back` adds an edge down), some nodes end the game with a given outcome.
+#[derive(Debug, Clone)]
+struct Graph {
+    edges: Vec<Vec<usize>>,
+    ends: Vec<Option<Outcome>>,
+}
+
+impl Game for Graph {
+    type Position = usize;
+    type Move = usize;
+    fn moves(&self, p: &usize, out: &mut Vec<usize>) {
+        out.extend_from_slice(&self.edges[*p]);
+    }
+    fn play(&self, _: &usize, to: &usize) -> usize {
+        *to
+    }
+    fn outcome(&self, p: &usize) -> Option<Outcome> {
+        self.ends[*p]
+    }
+}
+
+impl Indexed for Graph {
+    fn size(&self) -> u64 {
+        self.edges.len() as u64
+    }
+    fn index(&self, p: &usize) -> u64 {
+        *p as u64
+    }
+    fn position(&self, i: u64) -> Option<usize> {
+        Some(i as usize)
+    }
+}
+
+/// Plain recursive minimax straight from the definitions (no memo, no
+/// shared code): the reference.
+fn brute(g: &Graph, p: usize) -> Value {
+    if let Some(o) = g.ends[p] {
+        return Value::new(o, 0);
+    }
+    if g.edges[p].is_empty() {
+        return Value::lose(0);
+    }
+    let kids: Vec<Value> = g.edges[p].iter().map(|&c| brute(g, c)).collect();
+    let r = |v: &Value| v.remoteness().unwrap();
+    let lost: Vec<u32> = kids.iter().filter(|v| v.outcome() == Outcome::Lose).map(r).collect();
+    if let Some(m) = lost.iter().min() {
+        return Value::win(m + 1);
+    }
+    let ties: Vec<u32> = kids.iter().filter(|v| v.outcome() == Outcome::Tie).map(r).collect();
+    if let Some(m) = ties.iter().min() {
+        return Value::tie(m + 1);
+    }
+    Value::lose(kids.iter().map(r).max().unwrap() + 1)
+}
+
+fn graph() -> impl Strategy<Value = Graph> {
+    (1usize..14).prop_flat_map(|n| {
+        let edges = (0..n)
+            .map(move |i| prop::collection::vec(i + 1..n.max(i + 2), 0..4))
+            .collect::<Vec<_>>();
+        let ends = prop::collection::vec(
+            prop_oneof![
+                6 => Just(None),
+                1 => Just(Some(Outcome::Win)),
+                1 => Just(Some(Outcome::Lose)),
+                1 => Just(Some(Outcome::Tie)),
+            ],
+            n,
+        );
+        (edges, ends).prop_map(move |(mut edges, ends)| {
+            for e in &mut edges {
+                e.retain(|&c| c < n);
+            }
+            Graph { edges, ends }
+        })
+    })
+}
+
+proptest! {
+    #[test]
+    fn memo_and_indexed_agree_with_brute_force(g in graph()) {
+        let flat = solve_indexed(&g).unwrap();
+        for p in 0..g.edges.len() {
+            let want = brute(&g, p);
+            prop_assert_eq!(flat.value(&p), Some(want));
+            let memo = solve(&g, p).unwrap();
+            prop_assert_eq!(memo.value(&p), Some(want));
+            // The best move achieves the value.
+            if let Some((mv, v)) = memo.best_move(&p) {
+                prop_assert_eq!(v, want);
+                prop_assert_eq!(brute(&g, mv).parent(), want);
+            } else {
+                prop_assert_eq!(want.remoteness(), Some(0));
+            }
+        }
+    }
+
+    #[test]
+    fn a_back_edge_is_a_cycle_error(g in graph(), from in 0usize..14, to in 0usize..14) {
+        let n = g.edges.len();
+        let (from, to) = (from % n, to % n);
+        prop_assume!(to <= from && g.ends[from].is_none() && g.ends[to].is_none());
+        let mut g = g;
+        g.edges[from].push(to);
+        // Is `from` reachable from `to`? Then there is a cycle through the new edge.
+        let mut seen = vec![false; n];
+        let mut stack = vec![to];
+        while let Some(p) = stack.pop() {
+            if seen[p] { continue; }
+            seen[p] = true;
+            if g.ends[p].is_none() { stack.extend(g.edges[p].iter().copied()); }
+        }
+        let reachable_cycle = seen[from];
+        let res = solve_indexed(&g);
+        prop_assert_eq!(res.is_err(), reachable_cycle);
+        if let Err(e) = res {
+            prop_assert!(matches!(e, Error::Cycle { .. }), "unexpected error {e:?}");
+        }
+    }
+}
+
+/// A single pile where a move takes exactly one stone: `n` plies deep.
+struct Chain;
+impl Game for Chain {
+    type Position = u64;
+    type Move = ();
+    fn moves(&self, n: &u64, out: &mut Vec<()>) {
+        if *n > 0 {
+            out.push(());
+        }
+    }
+    fn play(&self, n: &u64, _: &()) -> u64 {
+        n - 1
+    }
+}
+
+#[test]
+fn a_million_plies_do_not_overflow_the_stack() {
+    let sol = solve(&Chain, 1_000_000).unwrap();
+    // Odd piles are won, in exactly n plies.
+    assert_eq!(sol.value(&1_000_000), Some(Value::lose(1_000_000)));
+    assert_eq!(sol.value(&999_999), Some(Value::win(999_999)));
+}
+
+#[test]
+fn a_self_loop_is_reported_not_hung() {
+    struct Loop;
+    impl Game for Loop {
+        type Position = u8;
+        type Move = u8;
+        fn moves(&self, _: &u8, out: &mut Vec<u8>) {
+            out.push(0);
+        }
+        fn play(&self, _: &u8, to: &u8) -> u8 {
+            *to
+        }
+    }
+    let err = solve(&Loop, 0).unwrap_err();
+    assert_eq!(err, Error::Cycle { depth: 1 });
+    assert!(err.to_string().contains("solver-retro"));
+}
+
+#[test]
+fn a_table_over_the_limit_is_refused() {
+    let g = Graph {
+        edges: vec![vec![]; 10],
+        ends: vec![None; 10],
+    };
+    let err = solve_indexed_with_limit(&g, 39).unwrap_err();
+    assert!(matches!(err, Error::TooLarge { positions: 10, bytes: 40, .. }));
+}
