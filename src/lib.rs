@@ -1,1 +1,37 @@
-//! gamesolve
+//! gamesolve: solve two-player games of perfect information — who wins from
+//! every position, in how many moves, how to play perfectly, and a proof.
+//!
+//! This crate is a thin facade over the workspace's crates, which can also
+//! be used on their own:
+//!
+//! | module | crate | what it holds |
+//! |---|---|---|
+//! | [`core`] | `game-core` | the [`Game`] trait, [`Outcome`], [`Value`], capabilities, [`Misere`] |
+//! | [`dp`] | `solver-dp` | backward induction for acyclic games; periods |
+//! | [`games`] | `games` | Stones, subtraction games, PowerGame |
+//!
+//! ```
+//! use gamesolve::{Game, Outcome};
+//!
+//! /// Take 1, 3 or 4 coins; whoever cannot move loses.
+//! struct OneThreeFour;
+//! impl Game for OneThreeFour {
+//!     type Position = u32;
+//!     type Move = u32;
+//!     fn moves(&self, n: &u32, out: &mut Vec<u32>) {
+//!         out.extend([1, 3, 4].into_iter().filter(|t| t <= n));
+//!     }
+//!     fn play(&self, n: &u32, t: &u32) -> u32 { n - t }
+//! }
+//!
+//! let sol = gamesolve::dp::solve(&OneThreeFour, 7)?;
+//! assert_eq!(sol.value(&7).unwrap().outcome(), Outcome::Lose);
+//! # Ok::<(), gamesolve::dp::Error>(())
+//! ```
+
+#![doc = include_str!("../README.md")]
+
+pub use game_core as core;
+pub use game_core::{Game, Impartial, Indexed, Misere, Outcome, Unmoves, Value};
+pub use games;
+pub use solver_dp as dp;

@@ -1,1 +1,41 @@
-fn main(){}
+//! The `gamesolve` command: verdicts, tables and proofs from the terminal.
+
+mod cmd;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = match cmd::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::SUCCESS
+                };
+            }
+            // One line: clap's first line, without the usage block.
+            let msg = e.render().to_string();
+            let line = msg.lines().next().unwrap_or("error: bad arguments");
+            eprintln!("gamesolve: {}", line.trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    match cmd::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gamesolve: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

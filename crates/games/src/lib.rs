@@ -1,1 +1,30 @@
-//! games
+//! Games for gamesolve, each a [`game_core::Game`] with its own fast paths.
+//!
+//! ```
+//! use games::{power_game, stones, Subtraction};
+//!
+//! // Stones: the seed module's Take.
+//! assert_eq!(stones::take(0, 0, 7, 3)?, 2);
+//! // Subtraction game {1, 3, 4}, normal play.
+//! assert_eq!(Subtraction::finite([1, 3, 4])?.outcome_string(11, false)?, "LWLWWWWLWLWW");
+//! // PowerGame.
+//! assert_eq!(power_game::winner(2, 3)?.to_string(), "Bob will win after 2 moves");
+//! # Ok::<(), games::Error>(())
+//! ```
+//!
+//! # Layout
+//!
+//! * [`stones`] — the Stones parity game, its periodic table and `take`.
+//! * [`subtraction`] — subtraction games with a finite set or the squares.
+//! * [`power_game`] — PowerGame, as a two-pile game and by the per-pile
+//!   method.
+
+mod error;
+pub mod power_game;
+pub mod stones;
+pub mod subtraction;
+
+pub use error::Error;
+pub use power_game::PowerGame;
+pub use stones::{Player, Stones, StonesPosition, StonesTable};
+pub use subtraction::{Subtraction, SubtractionSet};

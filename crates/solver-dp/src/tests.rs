@@ -50,11 +50,19 @@ fn brute(g: &Graph, p: usize) -> Value {
     }
     let kids: Vec<Value> = g.edges[p].iter().map(|&c| brute(g, c)).collect();
     let r = |v: &Value| v.remoteness().unwrap();
-    let lost: Vec<u32> = kids.iter().filter(|v| v.outcome() == Outcome::Lose).map(r).collect();
+    let lost: Vec<u32> = kids
+        .iter()
+        .filter(|v| v.outcome() == Outcome::Lose)
+        .map(r)
+        .collect();
     if let Some(m) = lost.iter().min() {
         return Value::win(m + 1);
     }
-    let ties: Vec<u32> = kids.iter().filter(|v| v.outcome() == Outcome::Tie).map(r).collect();
+    let ties: Vec<u32> = kids
+        .iter()
+        .filter(|v| v.outcome() == Outcome::Tie)
+        .map(r)
+        .collect();
     if let Some(m) = ties.iter().min() {
         return Value::tie(m + 1);
     }
@@ -175,5 +183,12 @@ fn a_table_over_the_limit_is_refused() {
         ends: vec![None; 10],
     };
     let err = solve_indexed_with_limit(&g, 39).unwrap_err();
-    assert!(matches!(err, Error::TooLarge { positions: 10, bytes: 40, .. }));
+    assert!(matches!(
+        err,
+        Error::TooLarge {
+            positions: 10,
+            bytes: 40,
+            ..
+        }
+    ));
 }

@@ -1,0 +1,41 @@
+//! The error type of `games`.
+
+/// Bad rules or positions for one of the games in this crate.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A maximum take of zero: no move would ever be possible.
+    #[error("max take must be at least 1")]
+    ZeroMaxTake,
+    /// A pile of zero stones where the game needs stones to take.
+    #[error("the pile is empty: there is nothing to take")]
+    EmptyPile,
+    /// Stones needs an odd number of stones in all.
+    #[error("mine + his + pile = {total} is even: Stones needs an odd number of stones in all")]
+    EvenTotal {
+        /// The total number of stones (may exceed `u64`).
+        total: u128,
+    },
+    /// A subtraction set with no elements.
+    #[error("the subtraction set is empty")]
+    EmptySet,
+    /// A subtraction set containing 0 (a move that changes nothing).
+    #[error("the subtraction set contains 0, a move that would change nothing")]
+    ZeroInSet,
+    /// A request whose answer would not fit in memory.
+    #[error("{what} is too large: {size} exceeds the limit of {limit}")]
+    TooLarge {
+        /// What was too large.
+        what: &'static str,
+        /// The size asked for.
+        size: u64,
+        /// The largest size allowed.
+        limit: u64,
+    },
+    /// An error from the shared vocabulary (invalid rules or positions).
+    #[error(transparent)]
+    Core(#[from] game_core::Error),
+    /// An error from the dynamic-programming solver.
+    #[error(transparent)]
+    Solver(#[from] solver_dp::Error),
+}

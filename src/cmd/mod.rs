@@ -1,0 +1,97 @@
+//! Command-line parsing and dispatch.
+
+mod power_game;
+mod stones;
+mod subtraction;
+
+use clap::{Parser, Subcommand};
+use serde_json::Value as Json;
+
+/// What a command can fail with: a one-line message.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Games(#[from] games::Error),
+    #[error(transparent)]
+    Dp(#[from] solver_dp::Error),
+    #[error(transparent)]
+    Core(#[from] game_core::Error),
+    #[error("cannot write output: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Solve two-player games of perfect information.
+#[derive(Debug, Parser)]
+#[command(name = "gamesolve", version, about, long_about = None)]
+pub struct Cli {
+    /// Print exactly one JSON object instead of text.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// The Stones parity game (The Perl Journal #7).
+    #[command(subcommand)]
+    Stones(stones::Stones),
+    /// PowerGame (SRM 384): who wins, and after how many moves.
+    PowerGame(power_game::Args),
+    /// Win/loss table of a subtraction game.
+    Subtraction(subtraction::Args),
+}
+
+/// What a command prints: text for people, an object for `--json`.
+pub struct Report {
+    text: String,
+    json: Json,
+}
+
+impl Report {
+    fn new(text: impl Into<String>, json: Json) -> Self {
+        Report {
+            text: text.into(),
+            json,
+        }
+    }
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<(), Error> {
+    let report = match cli.command {
+        Command::Stones(s) => stones::run(s)?,
+        Command::PowerGame(a) => power_game::run(&a)?,
+        Command::Subtraction(a) => subtraction::run(&a)?,
+    };
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if cli.json {
+        writeln!(out, "{}", report.json)?;
+    } else {
+        write!(out, "{}", report.text)?;
+        if !report.text.ends_with('\n') {
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+/// A comma-separated list of numbers such as `1,3,4`.
+#[derive(Debug, Clone)]
+pub struct List(pub Vec<u64>);
+
+/// Parses a [`List`].
+pub fn parse_list(s: &str) -> Result<List, String> {
+    if s.trim().is_empty() {
+        return Ok(List(Vec::new()));
+    }
+    s.split(',')
+        .map(|x| {
+            x.trim()
+                .parse::<u64>()
+                .map_err(|e| format!("'{x}' is not a non-negative number: {e}"))
+        })
+        .collect::<Result<_, _>>()
+        .map(List)
+}

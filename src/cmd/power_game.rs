@@ -1,0 +1,22 @@
+//! `gamesolve power-game SIZE0 SIZE1`
+
+use clap::Args as ClapArgs;
+use serde_json::json;
+
+use super::{Error, Report};
+
+#[derive(Debug, ClapArgs)]
+pub struct Args {
+    /// Sticks in the first pile.
+    size0: u64,
+    /// Sticks in the second pile.
+    size1: u64,
+}
+
+pub fn run(a: &Args) -> Result<Report, Error> {
+    let v = games::power_game::winner(a.size0, a.size1)?;
+    Ok(Report::new(
+        v.to_string(),
+        json!({ "winner": v.winner(), "moves": v.moves }),
+    ))
+}

@@ -1,0 +1,50 @@
+//! `gamesolve stones …`
+
+use clap::Subcommand;
+use serde_json::json;
+
+use super::{Error, Report};
+
+#[derive(Debug, Subcommand)]
+pub enum Stones {
+    /// How many stones to take: the largest winning take, else 1.
+    Take {
+        /// Stones I hold.
+        mine: u64,
+        /// Stones the opponent holds.
+        his: u64,
+        /// Stones left in the pile.
+        pile: u64,
+        /// The most stones one turn may take.
+        max_take: u64,
+    },
+    /// The proven preperiod and period of the table of winners.
+    Period {
+        /// The most stones one turn may take.
+        max_take: u64,
+    },
+}
+
+pub fn run(cmd: Stones) -> Result<Report, Error> {
+    Ok(match cmd {
+        Stones::Take {
+            mine,
+            his,
+            pile,
+            max_take,
+        } => {
+            let t = games::stones::take(mine, his, pile, max_take)?;
+            Report::new(t.to_string(), json!({ "take": t }))
+        }
+        Stones::Period { max_take } => {
+            let p = games::StonesTable::new(max_take)?.period();
+            Report::new(
+                format!(
+                    "max take {max_take}: the table of winners is periodic from row {} with period {}",
+                    p.preperiod, p.period
+                ),
+                json!({ "preperiod": p.preperiod, "period": p.period }),
+            )
+        }
+    })
+}
