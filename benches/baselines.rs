@@ -1,1 +1,101 @@
-fn main() {}
+//! Benchmarks side by side with the specialised C++ baselines in
+//! `../shared/baselines/` (built here with `g++ -O3 -march=native` into
+//! `target/baselines/`; skipped with a note where g++ or the sources are
+//! missing).
+//!
+//! Run: `cargo bench --bench baselines` (or `-- stones` for one group).
+//! Each baseline is timed as a whole process, and so is `gamesolve` where a
+//! group says "process", so the ratio compares like with like.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+
+/// Builds `name.cpp` from the shared baselines; `None` if that fails.
+fn baseline(name: &str) -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let src = root.join("../shared/baselines").join(format!("{name}.cpp"));
+    let dir = root.join("target/baselines");
+    let bin = dir.join(name);
+    if !src.exists() {
+        eprintln!("note: {} not found; baseline {name} skipped", src.display());
+        return None;
+    }
+    std::fs::create_dir_all(&dir).ok()?;
+    let fresh = bin.metadata().and_then(|b| b.modified()).ok()
+        >= src.metadata().and_then(|s| s.modified()).ok();
+    if !(bin.exists() && fresh) {
+        let ok = Command::new("g++")
+            .args(["-O3", "-march=native", "-o"])
+            .arg(&bin)
+            .arg(&src)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            eprintln!("note: could not build baseline {name}; skipped");
+            return None;
+        }
+    }
+    Some(bin)
+}
+
+fn gamesolve_bin() -> PathBuf {
+    // The bench profile builds the binary next to the bench executable.
+    let exe = std::env::current_exe().expect("bench path");
+    exe.parent()
+        .and_then(|deps| deps.parent())
+        .map(|dir| dir.join("gamesolve"))
+        .expect("target dir")
+}
+
+fn run(cmd: &mut Command) {
+    let out = cmd.output().expect("process runs");
+    assert!(out.status.success(), "{cmd:?} failed");
+}
+
+fn stones(c: &mut Criterion) {
+    let mut g = c.benchmark_group("stones_period_1e6");
+    g.sample_size(10).measurement_time(Duration::from_secs(8));
+    if let Some(bin) = baseline("stones") {
+        g.bench_function("baseline_process", |b| {
+            b.iter(|| run(Command::new(&bin).arg("1000000")))
+        });
+    }
+    let ours = gamesolve_bin();
+    if ours.exists() {
+        g.bench_function("gamesolve_process", |b| {
+            b.iter(|| run(Command::new(&ours).args(["stones", "period", "1000000"])))
+        });
+    }
+    g.bench_function("gamesolve_in_process", |b| {
+        b.iter(|| games::StonesTable::new(1_000_000).unwrap().period())
+    });
+    g.finish();
+}
+
+fn dp_indexed(c: &mut Criterion) {
+    let mut g = c.benchmark_group("solver_dp_indexed_1e7");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    let game = games::Subtraction::finite([1, 3, 4])
+        .unwrap()
+        .with_limit(10_000_000 - 1);
+    g.throughput(criterion::Throughput::Elements(10_000_000));
+    g.bench_function("subtraction_134_positions", |b| {
+        b.iter(|| solver_dp::solve_indexed(&game).unwrap().table().len())
+    });
+    g.finish();
+}
+
+fn power_game(c: &mut Criterion) {
+    let mut g = c.benchmark_group("power_game_lengths_1e6");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    g.bench_function("single_pile_lengths", |b| {
+        b.iter(|| games::power_game::lengths(1_000_000).unwrap().len())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, stones, dp_indexed, power_game);
+criterion_main!(benches);

@@ -29,9 +29,12 @@
 //! # Ok::<(), gamesolve::dp::Error>(())
 //! ```
 
-#![doc = include_str!("../README.md")]
-
 pub use game_core as core;
 pub use game_core::{Game, Impartial, Indexed, Misere, Outcome, Unmoves, Value};
 pub use games;
 pub use solver_dp as dp;
+
+/// The README's examples, run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

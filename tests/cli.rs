@@ -1,0 +1,104 @@
+//! The `gamesolve` command as a user runs it: JSON output, the seed
+//! problems' answers, and one-line errors with a non-zero exit.
+
+use std::process::{Command, Output};
+
+fn gamesolve(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gamesolve"))
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .expect("the binary runs")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["--json"];
+    all.extend_from_slice(args);
+    let out = gamesolve(&all);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.trim().lines().count(),
+        1,
+        "exactly one JSON object: {text}"
+    );
+    serde_json::from_str(&text).unwrap()
+}
+
+/// A failing command: non-zero exit, one line on stderr, nothing on stdout.
+fn fails(args: &[&str]) -> String {
+    let out = gamesolve(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.stdout.is_empty());
+    err
+}
+
+#[test]
+fn stones_take_and_period() {
+    assert_eq!(json(&["stones", "take", "0", "0", "7", "3"])["take"], 2);
+    let p = json(&["stones", "period", "3"]);
+    assert_eq!(
+        (p["preperiod"].as_u64(), p["period"].as_u64()),
+        (Some(0), Some(8))
+    );
+    // Huge piles go through the period.
+    let big = json(&["stones", "take", "0", "0", "1000000000000007", "3"]);
+    assert_eq!(big["take"], 2);
+}
+
+#[test]
+fn power_game_examples() {
+    let v = json(&["power-game", "7", "13"]);
+    assert_eq!(v["winner"], "Bob");
+    assert_eq!(v["moves"], 4);
+    let text = gamesolve(&["power-game", "10000", "10000"]);
+    assert_eq!(
+        String::from_utf8(text.stdout).unwrap().trim(),
+        "Alan will win after 1 moves"
+    );
+}
+
+#[test]
+fn subtraction_tables() {
+    assert_eq!(
+        json(&["subtraction", "--set", "1,3,4", "--upto", "11"])["outcomes"],
+        "LWLWWWWLWLWW"
+    );
+    assert_eq!(
+        json(&["subtraction", "--set", "1,3,4", "--upto", "11", "--misere"])["outcomes"],
+        "WLWLWWWWLWLW"
+    );
+    let sq = json(&["subtraction", "--squares", "--upto", "39"]);
+    let losses: Vec<usize> = sq["outcomes"]
+        .as_str()
+        .unwrap()
+        .char_indices()
+        .filter(|&(_, c)| c == 'L')
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(losses, [0, 2, 5, 7, 10, 12, 15, 17, 20, 22, 34, 39]);
+}
+
+#[test]
+fn bad_input_is_one_line_and_non_zero() {
+    assert!(fails(&["stones", "take", "0", "0", "7", "0"]).contains("max take"));
+    assert!(fails(&["stones", "take", "0", "0", "0", "3"]).contains("empty"));
+    assert!(fails(&["stones", "take", "0", "0", "8", "3"]).contains("even"));
+    assert!(fails(&["stones", "period", "0"]).contains("max take"));
+    assert!(fails(&["subtraction", "--set", "", "--upto", "5"]).contains("empty"));
+    assert!(fails(&["subtraction", "--set", "0,2", "--upto", "5"]).contains("contains 0"));
+    assert!(fails(&["subtraction", "--set", "1,x", "--upto", "5"])
+        .contains("not a non-negative number"));
+    assert!(fails(&["subtraction", "--upto", "5"]).contains("required"));
+    assert!(fails(&["subtraction", "--squares", "--upto", "99999999999999"]).contains("too large"));
+    fails(&["stones", "take", "-1", "0", "7", "3"]);
+    fails(&["stones", "take", "x", "0", "7", "3"]);
+    fails(&["no-such-command"]);
+}
