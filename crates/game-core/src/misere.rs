@@ -61,6 +61,14 @@ impl<G: crate::Unmoves> crate::Unmoves for Misere<G> {
     fn unmoves(&self, pos: &Self::Position, out: &mut Vec<Self::Position>) {
         self.0.unmoves(pos, out);
     }
+    fn child_count(
+        &self,
+        pos: &Self::Position,
+        moves: &mut Vec<Self::Move>,
+        children: &mut Vec<Self::Position>,
+    ) -> usize {
+        self.0.child_count(pos, moves, children)
+    }
 }
 
 // A misère impartial game is not `Impartial`: that trait promises normal

@@ -7,8 +7,39 @@ use crate::Game;
 /// Retrograde solvers walk the game graph backwards; with this trait they
 /// generate parents on the fly instead of storing the reverse graph (4 bytes
 /// or more a move).
+///
+/// Both methods speak of *distinct* positions: a parent with two moves to
+/// the same child is one parent, and a child reached by two moves is one
+/// child. Solvers count a position's unresolved children with
+/// [`Unmoves::child_count`] and walk back with [`Unmoves::unmoves`], so the
+/// two must agree with [`Game::moves`] and [`Game::play`]:
+/// `q` is in `unmoves(p)` exactly when `p` is among the positions played
+/// from `q`, and `q` is not over ([`Game::outcome`] is `None`).
 pub trait Unmoves: Game {
-    /// Appends to `out` every position with a move to `pos`, each once per
-    /// such move (a parent with two moves to `pos` appears twice).
+    /// Appends to `out` every distinct position, not over, with a move to `pos`.
     fn unmoves(&self, pos: &Self::Position, out: &mut Vec<Self::Position>);
+
+    /// The number of distinct positions one move from `pos` reaches.
+    ///
+    /// The default generates the moves and counts distinct results with the
+    /// two scratch buffers (quadratic in the number of moves). Games with a
+    /// closed form should override it: retrograde solvers call it once for
+    /// every position.
+    fn child_count(
+        &self,
+        pos: &Self::Position,
+        moves: &mut Vec<Self::Move>,
+        children: &mut Vec<Self::Position>,
+    ) -> usize {
+        moves.clear();
+        children.clear();
+        self.moves(pos, moves);
+        for m in moves.iter() {
+            let c = self.play(pos, m);
+            if !children.contains(&c) {
+                children.push(c);
+            }
+        }
+        children.len()
+    }
 }

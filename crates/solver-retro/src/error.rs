@@ -1,0 +1,42 @@
+//! The error type of `solver-retro`.
+
+/// What can go wrong in retrograde analysis.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The solve would need more memory than the configured limit.
+    #[error(
+        "the game does not fit: {what} needs {needed} bytes, over the memory limit of {limit} \
+         bytes{hint}"
+    )]
+    TooLarge {
+        /// What was being stored.
+        what: &'static str,
+        /// Bytes it would take (a lower bound when the count stopped early).
+        needed: u64,
+        /// The limit in force.
+        limit: u64,
+        /// Advice, such as using the unmoves fast path.
+        hint: &'static str,
+    },
+    /// A remoteness too large for the table.
+    #[error("a remoteness exceeds {max} plies")]
+    TooDeep {
+        /// The largest remoteness the table can hold.
+        max: u64,
+    },
+    /// The game maps a position to an index outside `0..size`.
+    #[error("the game's index of a position is {index}, outside 0..{size}")]
+    BadIndex {
+        /// The index returned.
+        index: u64,
+        /// The game's size.
+        size: u64,
+    },
+    /// A terminal outcome of draw (a draw is found, never declared).
+    #[error("the game declares a draw as a terminal outcome; only win, lose or tie may be")]
+    TerminalDraw,
+    /// An error about the game itself.
+    #[error(transparent)]
+    Game(#[from] game_core::Error),
+}

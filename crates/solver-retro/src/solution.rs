@@ -1,0 +1,212 @@
+//! Solved games: the [`Solved`] trait and the two solution types.
+
+use game_core::{best_move, Game, Indexed, Outcome, Value};
+use rustc_hash::FxHashMap;
+
+use crate::cell::Table;
+
+/// A solved game: the value of every position the solve covered.
+///
+/// Implemented by [`Solution`] (positions reached from a start, in a hash
+/// map) and [`IndexedSolution`] (every index of an [`Indexed`] game, in a
+/// flat table). The checker ([`crate::certify`]), strategies and DOT export
+/// work with either.
+pub trait Solved {
+    /// The game solved.
+    type Game: Game;
+
+    /// The game solved.
+    fn game(&self) -> &Self::Game;
+
+    /// The value of `pos` for the player to move; `None` if the solve did
+    /// not cover it.
+    fn value(&self, pos: &<Self::Game as Game>::Position) -> Option<Value>;
+
+    /// The number of positions solved.
+    fn len(&self) -> u64;
+
+    /// Whether no position was solved.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Calls `f` with every solved position and its value.
+    fn for_each(&self, f: impl FnMut(&<Self::Game as Game>::Position, Value));
+
+    /// The best move at `pos` and the value it achieves: the fastest win,
+    /// else the fastest tie, else a move that keeps the draw, else the
+    /// slowest loss; among equals, the first in [`Game::moves`] order.
+    /// `None` at a terminal position.
+    fn best_move(
+        &self,
+        pos: &<Self::Game as Game>::Position,
+    ) -> Option<(<Self::Game as Game>::Move, Value)> {
+        self.value(pos)?;
+        best_move(self.game(), pos, |c| self.value(c), &mut Vec::new())
+    }
+
+    /// How many solved positions are won, lost, tied and drawn.
+    fn counts(&self) -> Counts {
+        let mut c = Counts::default();
+        self.for_each(|_, v| c.add(v.outcome()));
+        c
+    }
+}
+
+/// Numbers of positions by outcome for the player to move.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Counts {
+    /// Won for the player to move.
+    pub win: u64,
+    /// Lost for the player to move.
+    pub lose: u64,
+    /// Tied.
+    pub tie: u64,
+    /// Drawn (play goes on forever).
+    pub draw: u64,
+}
+
+impl Counts {
+    /// Counts one more position with outcome `o`.
+    pub fn add(&mut self, o: Outcome) {
+        match o {
+            Outcome::Win => self.win += 1,
+            Outcome::Lose => self.lose += 1,
+            Outcome::Tie => self.tie += 1,
+            Outcome::Draw => self.draw += 1,
+        }
+    }
+
+    /// All positions counted.
+    #[must_use]
+    pub fn total(&self) -> u64 {
+        self.win + self.lose + self.tie + self.draw
+    }
+}
+
+/// The positions reachable from a start, solved by the stored-graph path
+/// ([`crate::solve`]).
+pub struct Solution<'g, G: Game> {
+    pub(crate) game: &'g G,
+    pub(crate) ids: FxHashMap<G::Position, u32>,
+    pub(crate) positions: Vec<G::Position>,
+    pub(crate) table: Table,
+    pub(crate) moves: u64,
+}
+
+impl<G: Game> std::fmt::Debug for Solution<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solution")
+            .field("positions", &self.positions.len())
+            .field("moves", &self.moves)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: Game> Solution<'_, G> {
+    /// The number of distinct moves (position → distinct child) between the
+    /// solved positions.
+    #[must_use]
+    pub fn moves(&self) -> u64 {
+        self.moves
+    }
+
+    /// The solved positions in the order they were found (breadth-first from
+    /// the start, which comes first).
+    #[must_use]
+    pub fn positions(&self) -> &[G::Position] {
+        &self.positions
+    }
+}
+
+impl<G: Game> Solved for Solution<'_, G> {
+    type Game = G;
+
+    fn game(&self) -> &G {
+        self.game
+    }
+
+    fn value(&self, pos: &G::Position) -> Option<Value> {
+        self.table.value(*self.ids.get(pos)? as usize)
+    }
+
+    fn len(&self) -> u64 {
+        self.positions.len() as u64
+    }
+
+    fn for_each(&self, mut f: impl FnMut(&G::Position, Value)) {
+        for (i, p) in self.positions.iter().enumerate() {
+            if let Some(v) = self.table.value(i) {
+                f(p, v);
+            }
+        }
+    }
+}
+
+/// Every position of an [`Indexed`] game, solved into a flat table
+/// ([`crate::solve_indexed`] or [`crate::solve_unmoves`]).
+pub struct IndexedSolution<'g, G> {
+    pub(crate) game: &'g G,
+    pub(crate) table: Table,
+    pub(crate) moves: Option<u64>,
+}
+
+impl<G: Indexed> std::fmt::Debug for IndexedSolution<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IndexedSolution")
+            .field("size", &self.table.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: Indexed> IndexedSolution<'_, G> {
+    /// The value at an index (`None` for an index that is no position).
+    #[must_use]
+    pub fn value_at(&self, index: u64) -> Option<Value> {
+        self.table.value(usize::try_from(index).ok()?)
+    }
+
+    /// Bytes of table a position takes: 2, or 4 when counters or
+    /// remoteness outgrow 16-bit cells.
+    #[must_use]
+    pub fn bytes_per_position(&self) -> u64 {
+        self.table.bytes_per_position()
+    }
+
+    /// The number of distinct moves, where the solve counted them (the
+    /// stored-graph path does; the unmoves path never enumerates moves).
+    #[must_use]
+    pub fn moves(&self) -> Option<u64> {
+        self.moves
+    }
+}
+
+impl<G: Indexed> Solved for IndexedSolution<'_, G> {
+    type Game = G;
+
+    fn game(&self) -> &G {
+        self.game
+    }
+
+    fn value(&self, pos: &G::Position) -> Option<Value> {
+        self.value_at(self.game.index(pos))
+    }
+
+    fn len(&self) -> u64 {
+        let mut n = 0;
+        for i in 0..self.table.len() {
+            n += u64::from(self.table.value(i).is_some());
+        }
+        n
+    }
+
+    fn for_each(&self, mut f: impl FnMut(&G::Position, Value)) {
+        for i in 0..self.table.len() {
+            if let Some(v) = self.table.value(i) {
+                if let Some(p) = self.game.position(i as u64) {
+                    f(&p, v);
+                }
+            }
+        }
+    }
+}

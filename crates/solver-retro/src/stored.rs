@@ -1,0 +1,341 @@
+//! The stored-graph paths: any [`Game`] from a start (hash map), or every
+//! index of an [`Indexed`] game — with the reverse graph kept in memory.
+
+use game_core::{Game, Indexed, Outcome};
+use rustc_hash::FxHashMap;
+
+use crate::cell::{Cell, Table};
+use crate::propagate::propagate;
+use crate::solution::{IndexedSolution, Solution};
+use crate::{Config, Error};
+
+const HINT: &str = "; implement Indexed and Unmoves for the graph-free path (solve_unmoves)";
+
+/// Bytes the stored-graph path takes for each distinct move at its peak:
+/// the forward edge list and the reverse edge list, a `u32` each. For
+/// [`solve_indexed`] it is 4 (only the reverse list is kept).
+pub const BYTES_PER_MOVE: u64 = 8;
+
+/// The terminal outcome at `pos` given whether it has moves, or `None`.
+pub(crate) fn terminal<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    has_moves: bool,
+) -> Result<Option<Outcome>, Error> {
+    let o = match game.outcome(pos) {
+        Some(o) => Some(o),
+        None if !has_moves => Some(game.stalemate(pos)),
+        None => None,
+    };
+    if o == Some(Outcome::Draw) {
+        return Err(Error::TerminalDraw);
+    }
+    Ok(o)
+}
+
+/// Fills `cells[id]` for a terminal position and queues it.
+pub(crate) fn seed<C: Cell>(
+    cells: &mut [C],
+    id: u32,
+    o: Outcome,
+    decisive: &mut Vec<u32>,
+    ties: &mut Vec<u32>,
+) {
+    cells[id as usize] = C::resolved(o, 0);
+    if o == Outcome::Tie {
+        ties.push(id);
+    } else {
+        decisive.push(id);
+    }
+}
+
+/// Solves every position reachable from `start` with the default
+/// [`Config`]. See [`solve_with`].
+///
+/// # Errors
+/// As [`solve_with`].
+pub fn solve<G: Game>(game: &G, start: G::Position) -> Result<Solution<'_, G>, Error> {
+    solve_with(game, start, &Config::default())
+}
+
+/// Solves every position reachable from `start`: any [`Game`], cycles
+/// allowed.
+///
+/// Positions are found breadth-first and numbered through a hash map; the
+/// distinct moves between them are stored, then reversed, and the
+/// retrograde propagation runs over the reverse graph.
+///
+/// **Memory:** [`BYTES_PER_MOVE`] = 8 bytes a distinct move at the peak,
+/// plus per position the position twice (list and hash map), about 16
+/// bytes of map overhead and 20 bytes of counters, offsets and table. The
+/// count is kept as the graph grows and the solve stops with
+/// [`Error::TooLarge`] as soon as it passes the memory limit — before the
+/// memory is taken, not by running out of it.
+///
+/// Time: O(positions + moves) hash operations.
+///
+/// # Errors
+/// [`Error::TooLarge`] over the memory limit or past 2³² positions;
+/// [`Error::TooDeep`] past 2²⁹ plies; [`Error::TerminalDraw`] if the game
+/// declares a terminal draw.
+///
+/// ```
+/// use game_core::{Game, Outcome, Value};
+/// use solver_retro::Solved;
+///
+/// /// A counter 0..=3 that either player may step up or down by one; whoever
+/// /// reaches 3 wins. From 0 and 1 play can go back and forth forever.
+/// struct Walk;
+/// impl Game for Walk {
+///     type Position = u8;
+///     type Move = i8;
+///     fn moves(&self, n: &u8, out: &mut Vec<i8>) {
+///         out.push(1);
+///         if *n > 0 { out.push(-1) }
+///     }
+///     fn play(&self, n: &u8, d: &i8) -> u8 { (*n as i8 + d) as u8 }
+///     fn outcome(&self, n: &u8) -> Option<Outcome> {
+///         // The player who moved to 3 has won.
+///         (*n == 3).then_some(Outcome::Lose)
+///     }
+/// }
+/// let sol = solver_retro::solve(&Walk, 0).unwrap();
+/// assert_eq!(sol.value(&2), Some(Value::win(1)));
+/// assert_eq!(sol.value(&1), Some(Value::DRAW)); // stepping up loses, so step down
+/// assert_eq!(sol.value(&0), Some(Value::DRAW));
+/// ```
+pub fn solve_with<'g, G: Game>(
+    game: &'g G,
+    start: G::Position,
+    config: &Config,
+) -> Result<Solution<'g, G>, Error> {
+    let limit = config.limit();
+    let per_position = 2 * std::mem::size_of::<G::Position>() as u64 + 36;
+    let mut ids: FxHashMap<G::Position, u32> = FxHashMap::default();
+    ids.insert(start.clone(), 0);
+    let mut positions = vec![start];
+    let mut ends: Vec<Option<Outcome>> = Vec::new();
+    let mut counts: Vec<u32> = Vec::new();
+    let mut forward: Vec<u32> = Vec::new();
+    let mut moves = Vec::new();
+    let mut kids: Vec<u32> = Vec::new();
+    let mut id = 0;
+    while id < positions.len() {
+        let pos = positions[id].clone();
+        kids.clear();
+        if game.outcome(&pos).is_none() {
+            moves.clear();
+            game.moves(&pos, &mut moves);
+            for m in &moves {
+                let child = game.play(&pos, m);
+                let next = positions.len();
+                let cid = match ids.get(&child) {
+                    Some(&c) => c,
+                    None => {
+                        let c = u32::try_from(next).map_err(|_| Error::TooLarge {
+                            what: "a game of more than 2^32 positions",
+                            needed: u64::MAX,
+                            limit,
+                            hint: HINT,
+                        })?;
+                        ids.insert(child.clone(), c);
+                        positions.push(child);
+                        c
+                    }
+                };
+                kids.push(cid);
+            }
+            kids.sort_unstable();
+            kids.dedup();
+        }
+        ends.push(terminal(game, &pos, !kids.is_empty())?);
+        counts.push(kids.len() as u32);
+        forward.extend_from_slice(&kids);
+        let needed = forward.len() as u64 * BYTES_PER_MOVE + positions.len() as u64 * per_position;
+        if needed > limit {
+            return Err(Error::TooLarge {
+                what: "the stored game graph",
+                needed,
+                limit,
+                hint: HINT,
+            });
+        }
+        id += 1;
+    }
+    let n = positions.len();
+    // Reverse the graph: parents of each child, grouped by child.
+    let mut offsets = vec![0u64; n + 1];
+    for &c in &forward {
+        offsets[c as usize + 1] += 1;
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut cursor = offsets[..n].to_vec();
+    let mut reverse = vec![0u32; forward.len()];
+    let mut at = 0usize;
+    for (p, &k) in counts.iter().enumerate() {
+        for &c in &forward[at..at + k as usize] {
+            reverse[cursor[c as usize] as usize] = p as u32;
+            cursor[c as usize] += 1;
+        }
+        at += k as usize;
+    }
+    let moves_total = forward.len() as u64;
+    drop(forward);
+    drop(cursor);
+    let mut cells = vec![0u32; n];
+    let (mut decisive, mut ties) = (Vec::new(), Vec::new());
+    for i in 0..n {
+        match ends[i] {
+            Some(o) => seed(&mut cells, i as u32, o, &mut decisive, &mut ties),
+            None => cells[i] = u32::counter(u64::from(counts[i])),
+        }
+    }
+    drop(ends);
+    propagate(&mut cells, decisive, ties, |c, out| {
+        let c = c as usize;
+        out.extend_from_slice(&reverse[offsets[c] as usize..offsets[c + 1] as usize]);
+    })?;
+    Ok(Solution {
+        game,
+        ids,
+        positions,
+        table: Table::Wide(cells),
+        moves: moves_total,
+    })
+}
+
+/// Solves every index of an [`Indexed`] game with the reverse graph stored
+/// (for games without [`game_core::Unmoves`]), default [`Config`].
+///
+/// # Errors
+/// As [`solve_indexed_with`].
+pub fn solve_indexed<G: Indexed>(game: &G) -> Result<IndexedSolution<'_, G>, Error> {
+    solve_indexed_with(game, &Config::default())
+}
+
+/// Solves every index of an [`Indexed`] game, storing the reverse graph.
+///
+/// Two passes over the moves: the first counts each position's distinct
+/// children and each child's parents, the second fills the reverse edge
+/// list. **Memory:** 4 bytes a distinct move (a `u32` parent id) plus 12
+/// bytes a position (4 of table, 8 of offsets). The first pass stops with
+/// [`Error::TooLarge`] as soon as the moves counted so far pass the memory
+/// limit. Use [`crate::solve_unmoves`] where the game has predecessors: no
+/// graph at all, 2 bytes a position.
+///
+/// # Errors
+/// [`Error::TooLarge`] over the memory limit or past 2³² indices;
+/// [`Error::BadIndex`] if a position's index is out of range;
+/// [`Error::TooDeep`], [`Error::TerminalDraw`].
+pub fn solve_indexed_with<'g, G: Indexed>(
+    game: &'g G,
+    config: &Config,
+) -> Result<IndexedSolution<'g, G>, Error> {
+    let limit = config.limit();
+    let size = game.size();
+    let n = index_count(size, limit, 12)?;
+    let base = size * 12;
+    let mut cells = vec![u32::INVALID; n];
+    let mut offsets = vec![0u64; n + 1];
+    let (mut decisive, mut ties) = (Vec::new(), Vec::new());
+    let mut moves = Vec::new();
+    let mut kids: Vec<u32> = Vec::new();
+    let mut total = 0u64;
+    for i in 0..n {
+        let Some(pos) = game.position(i as u64) else {
+            continue;
+        };
+        children(game, &pos, &mut moves, &mut kids)?;
+        match terminal(game, &pos, !kids.is_empty())? {
+            Some(o) => seed(&mut cells, i as u32, o, &mut decisive, &mut ties),
+            None => cells[i] = u32::counter(kids.len() as u64),
+        }
+        for &c in &kids {
+            offsets[c as usize + 1] += 1;
+        }
+        total += kids.len() as u64;
+        if base + total * 4 > limit {
+            return Err(Error::TooLarge {
+                what: "the stored reverse graph",
+                needed: base + total * 4,
+                limit,
+                hint: HINT,
+            });
+        }
+    }
+    for i in 0..n {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut reverse = vec![0u32; total as usize];
+    let mut cursor = offsets[..n].to_vec();
+    for i in 0..n {
+        let Some(pos) = game.position(i as u64) else {
+            continue;
+        };
+        children(game, &pos, &mut moves, &mut kids)?;
+        for &c in &kids {
+            reverse[cursor[c as usize] as usize] = i as u32;
+            cursor[c as usize] += 1;
+        }
+    }
+    drop(cursor);
+    propagate(&mut cells, decisive, ties, |c, out| {
+        let c = c as usize;
+        out.extend_from_slice(&reverse[offsets[c] as usize..offsets[c + 1] as usize]);
+    })?;
+    Ok(IndexedSolution {
+        game,
+        table: Table::Wide(cells),
+        moves: Some(total),
+    })
+}
+
+/// The distinct children's indices of a position that is not over.
+fn children<G: Indexed>(
+    game: &G,
+    pos: &G::Position,
+    moves: &mut Vec<G::Move>,
+    kids: &mut Vec<u32>,
+) -> Result<(), Error> {
+    kids.clear();
+    if game.outcome(pos).is_some() {
+        return Ok(());
+    }
+    moves.clear();
+    game.moves(pos, moves);
+    let size = game.size();
+    for m in moves.iter() {
+        let index = game.index(&game.play(pos, m));
+        if index >= size {
+            return Err(Error::BadIndex { index, size });
+        }
+        kids.push(index as u32);
+    }
+    kids.sort_unstable();
+    kids.dedup();
+    Ok(())
+}
+
+/// Checks that a table of `size` cells fits in `u32` ids and the limit.
+pub(crate) fn index_count(size: u64, limit: u64, bytes_each: u64) -> Result<usize, Error> {
+    if size > u64::from(u32::MAX) {
+        return Err(Error::TooLarge {
+            what: "a game of more than 2^32 positions",
+            needed: size.saturating_mul(bytes_each),
+            limit,
+            hint: "",
+        });
+    }
+    let needed = size * bytes_each;
+    if needed > limit {
+        return Err(Error::TooLarge {
+            what: "the table",
+            needed,
+            limit,
+            hint: "",
+        });
+    }
+    Ok(size as usize)
+}

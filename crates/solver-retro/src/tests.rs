@@ -1,0 +1,260 @@
+//! Unit tests: three solver paths against a reference computed by a
+//! different method, against solver-dp on acyclic games, and the checker
+//! against tampered tables.
+
+use game_core::{Game, Indexed, Outcome, Unmoves, Value};
+use proptest::prelude::*;
+
+use crate::{certify, solve, solve_indexed, solve_unmoves, solve_with, Config, Error, Solved};
+
+/// A random game on nodes `0..n` with arbitrary edges (cycles allowed) and
+/// some nodes that end the game with a given outcome.
+#[derive(Debug, Clone)]
+struct Graph {
+    edges: Vec<Vec<usize>>,
+    ends: Vec<Option<Outcome>>,
+}
+
+impl Game for Graph {
+    type Position = usize;
+    type Move = usize;
+    fn moves(&self, p: &usize, out: &mut Vec<usize>) {
+        out.extend_from_slice(&self.edges[*p]);
+    }
+    fn play(&self, _: &usize, to: &usize) -> usize {
+        *to
+    }
+    fn outcome(&self, p: &usize) -> Option<Outcome> {
+        self.ends[*p]
+    }
+}
+
+impl Indexed for Graph {
+    fn size(&self) -> u64 {
+        self.edges.len() as u64
+    }
+    fn index(&self, p: &usize) -> u64 {
+        *p as u64
+    }
+    fn position(&self, i: u64) -> Option<usize> {
+        Some(i as usize)
+    }
+}
+
+impl Unmoves for Graph {
+    fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
+        for (p, e) in self.edges.iter().enumerate() {
+            if self.ends[p].is_none() && e.contains(c) {
+                out.push(p);
+            }
+        }
+    }
+}
+
+/// The reference: values by sweeping all positions level by level (no
+/// queue, no counters): at level k a position is won if a child was lost
+/// by level k−1, lost if every child was won by level k−1; then ties the
+/// same way; the rest are draws.
+fn reference(g: &Graph) -> Vec<Value> {
+    let n = g.edges.len();
+    let mut val: Vec<Option<Value>> = (0..n)
+        .map(|p| match g.ends[p] {
+            Some(o) => Some(Value::new(o, 0)),
+            None if g.edges[p].is_empty() => Some(Value::lose(0)),
+            None => None,
+        })
+        .collect();
+    let decisive = |v: Option<Value>| v.filter(|v| v.outcome() != Outcome::Tie);
+    for k in 1..=n as u32 + 1 {
+        let prev = val.clone();
+        for p in 0..n {
+            if prev[p].is_some() {
+                continue;
+            }
+            let kids: Vec<Option<Value>> = g.edges[p].iter().map(|&c| decisive(prev[c])).collect();
+            if kids
+                .iter()
+                .any(|v| v.is_some_and(|v| v.outcome() == Outcome::Lose))
+            {
+                val[p] = Some(Value::win(k));
+            } else if kids
+                .iter()
+                .all(|v| v.is_some_and(|v| v.outcome() == Outcome::Win))
+            {
+                val[p] = Some(Value::lose(k));
+            }
+        }
+    }
+    for k in 1..=n as u32 + 1 {
+        let prev = val.clone();
+        for p in 0..n {
+            if prev[p].is_none()
+                && g.edges[p]
+                    .iter()
+                    .any(|&c| prev[c].is_some_and(|v| v.outcome() == Outcome::Tie))
+            {
+                val[p] = Some(Value::tie(k));
+            }
+        }
+    }
+    val.into_iter().map(|v| v.unwrap_or(Value::DRAW)).collect()
+}
+
+fn graph(acyclic: bool) -> impl Strategy<Value = Graph> {
+    (1usize..12).prop_flat_map(move |n| {
+        let edges = (0..n)
+            .map(move |i| {
+                let lo = if acyclic { i + 1 } else { 0 };
+                prop::collection::vec(lo..n.max(lo + 1), 0..4)
+            })
+            .collect::<Vec<_>>();
+        let ends = prop::collection::vec(
+            prop_oneof![
+                6 => Just(None),
+                1 => Just(Some(Outcome::Win)),
+                1 => Just(Some(Outcome::Lose)),
+                1 => Just(Some(Outcome::Tie)),
+            ],
+            n,
+        );
+        (edges, ends).prop_map(move |(mut edges, ends)| {
+            for e in &mut edges {
+                e.retain(|&c| c < n);
+            }
+            Graph { edges, ends }
+        })
+    })
+}
+
+proptest! {
+    #[test]
+    fn all_paths_agree_with_the_reference(g in graph(false)) {
+        let want = reference(&g);
+        let flat = solve_indexed(&g).unwrap();
+        let fast = solve_unmoves(&g).unwrap();
+        prop_assert!(certify(&flat).is_ok());
+        prop_assert!(certify(&fast).is_ok());
+        for p in 0..g.edges.len() {
+            prop_assert_eq!(flat.value(&p), Some(want[p]), "stored indexed at {}", p);
+            prop_assert_eq!(fast.value(&p), Some(want[p]), "unmoves at {}", p);
+            let from = solve(&g, p).unwrap();
+            prop_assert_eq!(from.value(&p), Some(want[p]), "hash from {}", p);
+            prop_assert!(certify(&from).is_ok());
+        }
+    }
+
+    #[test]
+    fn acyclic_games_agree_with_solver_dp(g in graph(true)) {
+        let dp = solver_dp::solve_indexed(&g).unwrap();
+        let retro = solve_unmoves(&g).unwrap();
+        for p in 0..g.edges.len() {
+            prop_assert_eq!(retro.value(&p), dp.value(&p));
+            let (a, b) = (retro.best_move(&p), dp.best_move(&p));
+            prop_assert_eq!(a, b);
+        }
+    }
+
+    /// Changing any one value makes the checker reject the table.
+    #[test]
+    fn tampered_tables_are_rejected(g in graph(false), at in 0usize..12, pick in 0usize..7) {
+        let sol = solve_indexed(&g).unwrap();
+        let at = at % g.edges.len();
+        let truth = sol.value(&at).unwrap();
+        let choices = [
+            Value::win(1), Value::win(3), Value::lose(0), Value::lose(2),
+            Value::tie(1), Value::DRAW, Value::win(0),
+        ];
+        let fake = choices[pick];
+        prop_assume!(fake != truth);
+        let tampered = Tampered { inner: &sol, at, fake };
+        let rejection = certify(&tampered);
+        prop_assert!(rejection.is_err(), "accepted {fake} for {truth} at {at}");
+    }
+}
+
+struct Tampered<'a, S> {
+    inner: &'a S,
+    at: usize,
+    fake: Value,
+}
+
+impl<S: Solved<Game = Graph>> Solved for Tampered<'_, S> {
+    type Game = Graph;
+    fn game(&self) -> &Graph {
+        self.inner.game()
+    }
+    fn value(&self, p: &usize) -> Option<Value> {
+        if *p == self.at {
+            Some(self.fake)
+        } else {
+            self.inner.value(p)
+        }
+    }
+    fn len(&self) -> u64 {
+        self.inner.len()
+    }
+    fn for_each(&self, mut f: impl FnMut(&usize, Value)) {
+        self.inner.for_each(|p, _| f(p, self.value(p).unwrap()));
+    }
+}
+
+#[test]
+fn a_game_with_no_end_is_all_draws() {
+    let g = Graph {
+        edges: vec![vec![1], vec![2], vec![0, 1]],
+        ends: vec![None; 3],
+    };
+    let sol = solve_unmoves(&g).unwrap();
+    for p in 0..3 {
+        assert_eq!(sol.value(&p), Some(Value::DRAW));
+    }
+    assert_eq!(sol.counts().draw, 3);
+    assert!(certify(&sol).is_ok());
+}
+
+#[test]
+fn a_graph_over_the_memory_limit_is_refused() {
+    let g = Graph {
+        edges: vec![vec![1, 2], vec![0, 2], vec![0, 1]],
+        ends: vec![None; 3],
+    };
+    let err = solve_with(&g, 0, &Config::default().memory_limit(40)).unwrap_err();
+    assert!(matches!(err, Error::TooLarge { .. }), "{err:?}");
+    assert!(err.to_string().contains("does not fit"));
+    let err = crate::solve_indexed_with(&g, &Config::default().memory_limit(40)).unwrap_err();
+    assert!(matches!(err, Error::TooLarge { .. }));
+}
+
+#[test]
+fn long_remoteness_widens_the_cells() {
+    // A chain 0 <- 1 <- ... <- 9999 with a loop at the top: remoteness up
+    // to 9999 does not fit 13 bits, so the unmoves path switches to u32.
+    let n = 10_000;
+    let mut edges: Vec<Vec<usize>> = (0..n)
+        .map(|i| if i == 0 { vec![] } else { vec![i - 1] })
+        .collect();
+    edges[n - 1].push(n - 1);
+    let g = Graph {
+        edges,
+        ends: vec![None; n],
+    };
+    let sol = solve_unmoves(&g).unwrap();
+    assert_eq!(sol.bytes_per_position(), 4);
+    assert_eq!(sol.value(&9000), Some(Value::lose(9000)));
+    assert_eq!(sol.value(&(n - 1)), Some(Value::win(n as u32 - 1)));
+    assert!(certify(&sol).is_ok());
+}
+
+#[test]
+fn dot_export_colours_values() {
+    let g = Graph {
+        edges: vec![vec![], vec![0], vec![1, 2]],
+        ends: vec![None; 3],
+    };
+    let sol = solve(&g, 2).unwrap();
+    let dot = crate::to_dot(&sol, &2, 10, |p| format!("n{p}"), |m| format!("to {m}"));
+    assert!(dot.contains("lightcoral"), "{dot}"); // 0 is lost
+    assert!(dot.contains("palegreen")); // 1 is won
+    assert!(dot.contains("khaki")); // 2: stay (draw) rather than lose
+    assert!(dot.contains("to 1"));
+}
