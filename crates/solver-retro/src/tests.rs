@@ -134,11 +134,11 @@ proptest! {
         let fast = solve_unmoves(&g).unwrap();
         prop_assert!(certify(&flat).is_ok());
         prop_assert!(certify(&fast).is_ok());
-        for p in 0..g.edges.len() {
-            prop_assert_eq!(flat.value(&p), Some(want[p]), "stored indexed at {}", p);
-            prop_assert_eq!(fast.value(&p), Some(want[p]), "unmoves at {}", p);
+        for (p, &w) in want.iter().enumerate() {
+            prop_assert_eq!(flat.value(&p), Some(w), "stored indexed at {}", p);
+            prop_assert_eq!(fast.value(&p), Some(w), "unmoves at {}", p);
             let from = solve(&g, p).unwrap();
-            prop_assert_eq!(from.value(&p), Some(want[p]), "hash from {}", p);
+            prop_assert_eq!(from.value(&p), Some(w), "hash from {}", p);
             prop_assert!(certify(&from).is_ok());
         }
     }
