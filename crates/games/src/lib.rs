@@ -16,15 +16,19 @@
 //!
 //! * [`stones`] — the Stones parity game, its periodic table and `take`.
 //! * [`subtraction`] — subtraction games with a finite set or the squares.
+//! * [`fingers`] — Magic Fingers with rule variants (cyclic: solve it with
+//!   `solver-retro`).
 //! * [`power_game`] — PowerGame, as a two-pile game and by the per-pile
 //!   method.
 
 mod error;
+pub mod fingers;
 pub mod power_game;
 pub mod stones;
 pub mod subtraction;
 
 pub use error::Error;
+pub use fingers::{Fingers, FingersMove, FingersPosition, FingersRules};
 pub use power_game::PowerGame;
 pub use stones::{Player, Stones, StonesPosition, StonesTable};
 pub use subtraction::{Subtraction, SubtractionSet};

@@ -1,0 +1,532 @@
+//! Magic Fingers (chopsticks), Ruby Quiz #120, with rule variants.
+//!
+//! Each player has two hands showing 1..F−1 fingers, or 0 for a dead hand.
+//! Both start with one finger on each hand. A turn is either
+//!
+//! * a **touch**: one of your live hands onto a live hand of the opponent,
+//!   which gains your count (and dies at F or more — or, with rollover,
+//!   keeps the count mod F); or
+//! * a **transfer**: move k ≥ 1 fingers from one of your hands to the
+//!   other, subject to the [`FingersRules`] switches.
+//!
+//! A player whose two hands are dead has lost. A player's hands are
+//! interchangeable, so positions are kept in canonical form (each pair of
+//! hands ascending).
+
+use std::fmt;
+
+use game_core::{Game, Indexed, Outcome, Unmoves};
+
+use crate::Error;
+
+/// The rules of a Magic Fingers game. The default is what the Ruby Quiz
+/// thread settled on: 5 fingers a hand, cutoff, transfers allowed onto a
+/// dead hand (revive) and off all fingers of a hand (empty), no pure swap,
+/// no transfer that lifts the target to F or more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FingersRules {
+    /// F: a hand dies on reaching F fingers (2..=255).
+    pub fingers: u8,
+    /// A hand reaching F or more keeps the count mod F instead of dying
+    /// (it dies only at exactly a multiple of F).
+    pub rollover: bool,
+    /// Transfers between one's own hands are allowed at all.
+    pub transfers: bool,
+    /// A transfer onto a dead hand (reviving it) is allowed.
+    pub revive: bool,
+    /// A transfer of all the fingers off a hand is allowed.
+    pub empty: bool,
+    /// A transfer that merely swaps the hands, such as (3,1) → (1,3), counts
+    /// as a move.
+    pub allow_swap: bool,
+    /// A transfer that lifts the target to F or more is allowed (it kills
+    /// the target under cutoff, wraps it under rollover).
+    pub allow_transfer_overflow: bool,
+}
+
+impl Default for FingersRules {
+    fn default() -> Self {
+        FingersRules {
+            fingers: 5,
+            rollover: false,
+            transfers: true,
+            revive: true,
+            empty: true,
+            allow_swap: false,
+            allow_transfer_overflow: false,
+        }
+    }
+}
+
+impl FingersRules {
+    fn is_default_shape(&self) -> bool {
+        FingersRules {
+            fingers: self.fingers,
+            ..FingersRules::default()
+        } == *self
+    }
+}
+
+/// A position: the hands of the player to move and of the opponent, each
+/// pair ascending.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FingersPosition {
+    /// The player to move's hands, ascending.
+    pub me: [u8; 2],
+    /// The opponent's hands, ascending.
+    pub opp: [u8; 2],
+}
+
+fn canon(a: u8, b: u8) -> [u8; 2] {
+    if a <= b {
+        [a, b]
+    } else {
+        [b, a]
+    }
+}
+
+impl FingersPosition {
+    /// The start: one finger on every hand.
+    pub const START: FingersPosition = FingersPosition {
+        me: [1, 1],
+        opp: [1, 1],
+    };
+
+    /// A position from hands in any order (canonicalised).
+    #[must_use]
+    pub fn new(me: [u8; 2], opp: [u8; 2]) -> Self {
+        FingersPosition {
+            me: canon(me[0], me[1]),
+            opp: canon(opp[0], opp[1]),
+        }
+    }
+}
+
+impl fmt::Display for FingersPosition {
+    /// `me 1,3 | opponent 2,2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{},{} | {},{}",
+            self.me[0], self.me[1], self.opp[0], self.opp[1]
+        )
+    }
+}
+
+/// A move, named as in the thread's tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FingersMove {
+    /// Touch my hand showing `from` fingers onto the opponent's hand showing
+    /// `to`: written `{from}T{to}`.
+    Touch {
+        /// Fingers on my touching hand.
+        from: u8,
+        /// Fingers on the opponent's touched hand.
+        to: u8,
+    },
+    /// Transfer fingers so that my hands end up as `hands` (ascending):
+    /// written `C{a}{b}`.
+    Transfer {
+        /// My hands after the transfer, ascending.
+        hands: [u8; 2],
+    },
+}
+
+impl fmt::Display for FingersMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FingersMove::Touch { from, to } => write!(f, "{from}T{to}"),
+            FingersMove::Transfer { hands } => write!(f, "C{}{}", hands[0], hands[1]),
+        }
+    }
+}
+
+/// Magic Fingers under a set of [`FingersRules`].
+///
+/// It is [`Indexed`] over every pair of canonical hand pairs
+/// ((F(F+1)/2)² indices; the one with both players dead is no position),
+/// ordered so that hand pairs with the same number of fingers are
+/// contiguous — a position's transfer predecessors then form a run of
+/// indices — and implements [`Unmoves`] with a closed-form child count
+/// under the default rules, so `solver-retro` solves it without a stored
+/// graph.
+///
+/// ```
+/// use games::{Fingers, FingersRules, FingersPosition};
+/// use game_core::Game;
+/// let g = Fingers::new(FingersRules::default())?;
+/// let mut moves = Vec::new();
+/// g.moves(&FingersPosition::START, &mut moves);
+/// let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+/// assert_eq!(names, ["1T1", "C02"]);
+/// # Ok::<(), games::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Fingers {
+    rules: FingersRules,
+    f: u8,
+    /// Canonical hand pairs, by finger sum then smaller hand.
+    pairs: Vec<[u8; 2]>,
+    /// `pair_index[a * F + b]`: index of the pair {a, b}.
+    pair_index: Vec<u16>,
+    /// `sum_start[s]`: the first pair with s fingers in all.
+    sum_start: Vec<u32>,
+    default_shape: bool,
+}
+
+impl Fingers {
+    /// The game under `rules`.
+    ///
+    /// # Errors
+    /// [`Error::Core`] with invalid rules if `rules.fingers < 2`.
+    pub fn new(rules: FingersRules) -> Result<Self, Error> {
+        let f = rules.fingers;
+        if f < 2 {
+            return Err(game_core::Error::InvalidRules(format!(
+                "a hand needs room for at least 1 finger: fingers per hand must be 2..=255, not {f}"
+            ))
+            .into());
+        }
+        let mut pairs: Vec<[u8; 2]> = Vec::new();
+        let mut sum_start = Vec::new();
+        for s in 0..=2 * (u32::from(f) - 1) {
+            sum_start.push(pairs.len() as u32);
+            for a in 0..f {
+                let b = s as i64 - i64::from(a);
+                if b >= i64::from(a) && b < i64::from(f) {
+                    pairs.push([a, b as u8]);
+                }
+            }
+        }
+        sum_start.push(pairs.len() as u32);
+        let fu = usize::from(f);
+        let mut pair_index = vec![0u16; fu * fu];
+        for (i, &[a, b]) in pairs.iter().enumerate() {
+            pair_index[usize::from(a) * fu + usize::from(b)] = i as u16;
+            pair_index[usize::from(b) * fu + usize::from(a)] = i as u16;
+        }
+        Ok(Fingers {
+            rules,
+            f,
+            pairs,
+            pair_index,
+            sum_start,
+            default_shape: rules.is_default_shape(),
+        })
+    }
+
+    /// The rules in force.
+    #[must_use]
+    pub fn rules(&self) -> &FingersRules {
+        &self.rules
+    }
+
+    /// Checks and canonicalises a position given as two pairs of hands.
+    ///
+    /// # Errors
+    /// [`Error::Core`] with an invalid position if a hand shows F or more
+    /// fingers, or if both players' hands are all dead (no game reaches
+    /// that).
+    pub fn position_from(&self, me: [u8; 2], opp: [u8; 2]) -> Result<FingersPosition, Error> {
+        for (who, hands) in [("your", me), ("the opponent's", opp)] {
+            if let Some(&h) = hands.iter().find(|&&h| h >= self.f) {
+                return Err(game_core::Error::InvalidPosition(format!(
+                    "{who} hand shows {h} fingers, but a hand with {} or more is dead (shown as 0)",
+                    self.f
+                ))
+                .into());
+            }
+        }
+        if me == [0, 0] && opp == [0, 0] {
+            return Err(game_core::Error::InvalidPosition(
+                "both players have lost both hands, which no game reaches".into(),
+            )
+            .into());
+        }
+        Ok(FingersPosition::new(me, opp))
+    }
+
+    #[inline]
+    fn pair(&self, a: u8, b: u8) -> u64 {
+        u64::from(self.pair_index[usize::from(a) * usize::from(self.f) + usize::from(b)])
+    }
+
+    #[inline]
+    fn touch(&self, target: u8, by: u8) -> u8 {
+        let s = u16::from(target) + u16::from(by);
+        let f = u16::from(self.f);
+        if s < f {
+            s as u8
+        } else if self.rules.rollover {
+            (s - f) as u8
+        } else {
+            0
+        }
+    }
+
+    /// Calls `f` with each transfer result (my hands after it, ascending),
+    /// each distinct result once.
+    fn for_each_transfer(&self, me: [u8; 2], mut f: impl FnMut([u8; 2])) {
+        if !self.rules.transfers {
+            return;
+        }
+        let r = &self.rules;
+        let fu = u16::from(self.f);
+        // Collect, then sort and drop repeats: two sources, or two amounts
+        // with overflow, can give the same result.
+        let mut found: [[u8; 2]; 512] = [[0; 2]; 512];
+        let mut n = 0usize;
+        let sources: &[usize] = if me[0] == me[1] { &[0] } else { &[0, 1] };
+        for &s in sources {
+            let (c, d) = (me[s], me[1 - s]);
+            if c == 0 || (d == 0 && !r.revive) {
+                continue;
+            }
+            for k in 1..=c {
+                if k == c && !r.empty {
+                    continue;
+                }
+                let mut nd = u16::from(d) + u16::from(k);
+                if nd >= fu {
+                    if !r.allow_transfer_overflow {
+                        break;
+                    }
+                    nd = if r.rollover { nd - fu } else { 0 };
+                }
+                let res = canon(c - k, nd as u8);
+                if res == me && !r.allow_swap {
+                    continue;
+                }
+                found[n] = res;
+                n += 1;
+            }
+        }
+        let found = &mut found[..n];
+        found.sort_unstable();
+        let mut last = None;
+        for &res in found.iter() {
+            if last != Some(res) {
+                f(res);
+                last = Some(res);
+            }
+        }
+    }
+
+    /// Distinct live finger counts of a pair of hands.
+    fn live(h: [u8; 2]) -> ([u8; 2], usize) {
+        match (h[0] > 0, h[1] > 0 && h[1] != h[0]) {
+            (true, true) => (h, 2),
+            (true, false) => ([h[0], 0], 1),
+            (false, _) if h[1] > 0 => ([h[1], 0], 1),
+            _ => ([0, 0], 0),
+        }
+    }
+}
+
+impl Game for Fingers {
+    type Position = FingersPosition;
+    type Move = FingersMove;
+
+    fn moves(&self, pos: &FingersPosition, out: &mut Vec<FingersMove>) {
+        let (mine, nm) = Self::live(pos.me);
+        let (theirs, nt) = Self::live(pos.opp);
+        for &from in &mine[..nm] {
+            for &to in &theirs[..nt] {
+                out.push(FingersMove::Touch { from, to });
+            }
+        }
+        self.for_each_transfer(pos.me, |hands| out.push(FingersMove::Transfer { hands }));
+    }
+
+    fn play(&self, pos: &FingersPosition, mv: &FingersMove) -> FingersPosition {
+        match *mv {
+            FingersMove::Touch { from, to } => {
+                let j = usize::from(pos.opp[0] != to);
+                let mut opp = pos.opp;
+                opp[j] = self.touch(to, from);
+                FingersPosition {
+                    me: canon(opp[0], opp[1]),
+                    opp: pos.me,
+                }
+            }
+            FingersMove::Transfer { hands } => FingersPosition {
+                me: pos.opp,
+                opp: hands,
+            },
+        }
+    }
+
+    fn outcome(&self, pos: &FingersPosition) -> Option<Outcome> {
+        if pos.me == [0, 0] {
+            Some(Outcome::Lose)
+        } else if pos.opp == [0, 0] {
+            Some(Outcome::Win)
+        } else {
+            None
+        }
+    }
+}
+
+impl Indexed for Fingers {
+    fn size(&self) -> u64 {
+        let h = self.pairs.len() as u64;
+        h * h
+    }
+
+    #[inline]
+    fn index(&self, pos: &FingersPosition) -> u64 {
+        let h = self.pairs.len() as u64;
+        self.pair(pos.opp[0], pos.opp[1]) * h + self.pair(pos.me[0], pos.me[1])
+    }
+
+    #[inline]
+    fn position(&self, index: u64) -> Option<FingersPosition> {
+        let h = self.pairs.len() as u64;
+        if index >= h * h {
+            return None;
+        }
+        let opp = self.pairs[(index / h) as usize];
+        let me = self.pairs[(index % h) as usize];
+        (me != [0, 0] || opp != [0, 0]).then_some(FingersPosition { me, opp })
+    }
+}
+
+impl Unmoves for Fingers {
+    fn unmoves(&self, child: &FingersPosition, out: &mut Vec<FingersPosition>) {
+        // Touch: the mover's hands were `child.opp`, the opponent's were
+        // `child.me` with one hand before the touch.
+        let (values, nv) = Self::live(child.opp);
+        let f = self.f;
+        let slots: &[usize] = if child.me[0] == child.me[1] {
+            &[0]
+        } else {
+            &[0, 1]
+        };
+        for &j in slots {
+            let (x, other) = (child.me[j], child.me[1 - j]);
+            if x == 0 && !self.rules.rollover {
+                // Any live y with y + v >= F: y from F − max(v) up.
+                let vmax = values[..nv].iter().copied().max().unwrap_or(0);
+                if vmax > 0 {
+                    for y in (f - vmax).max(1)..f {
+                        out.push(FingersPosition {
+                            me: child.opp,
+                            opp: canon(y, other),
+                        });
+                    }
+                }
+                continue;
+            }
+            for &v in &values[..nv] {
+                let y = if self.rules.rollover {
+                    (u16::from(x) + u16::from(f) - u16::from(v)) % u16::from(f)
+                } else {
+                    u16::from(x).wrapping_sub(u16::from(v))
+                };
+                if y >= 1 && y < u16::from(f) {
+                    out.push(FingersPosition {
+                        me: child.opp,
+                        opp: canon(y as u8, other),
+                    });
+                }
+            }
+        }
+        // Transfer: the opponent's hands were `child.me`; the mover's
+        // became `child.opp`.
+        if !self.rules.transfers || child.me == [0, 0] {
+            return;
+        }
+        if self.default_shape {
+            // Every other split of the same total, as a contiguous run.
+            let s = usize::from(child.opp[0]) + usize::from(child.opp[1]);
+            for i in self.sum_start[s]..self.sum_start[s + 1] {
+                let hands = self.pairs[i as usize];
+                if hands != child.opp {
+                    out.push(FingersPosition {
+                        me: hands,
+                        opp: child.me,
+                    });
+                }
+            }
+            return;
+        }
+        let start = out.len();
+        let r = &self.rules;
+        let fu = u16::from(f);
+        let [p0, q0] = child.opp;
+        let assignments: &[(u8, u8)] = if p0 == q0 {
+            &[(p0, q0)]
+        } else {
+            &[(p0, q0), (q0, p0)]
+        };
+        for &(p, q) in assignments {
+            // Source ended with p, target with q; k fingers moved.
+            let (p, q) = (u16::from(p), u16::from(q));
+            for k in 1..fu.saturating_sub(p) {
+                let c = p + k;
+                // Without overflow: d + k = q.
+                if k <= q {
+                    let d = q - k;
+                    if (d > 0 || r.revive) && (p > 0 || r.empty) {
+                        push_parent(out, start, canon(c as u8, d as u8), child, r.allow_swap);
+                    }
+                }
+                if r.allow_transfer_overflow && (p > 0 || r.empty) {
+                    if r.rollover {
+                        // d + k − F = q.
+                        if k > q {
+                            let d = q + fu - k;
+                            push_parent(out, start, canon(c as u8, d as u8), child, r.allow_swap);
+                        }
+                    } else if q == 0 {
+                        for d in fu - k..fu {
+                            push_parent(out, start, canon(c as u8, d as u8), child, r.allow_swap);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn child_count(
+        &self,
+        pos: &FingersPosition,
+        _moves: &mut Vec<FingersMove>,
+        _children: &mut Vec<FingersPosition>,
+    ) -> usize {
+        let (mine, nm) = Self::live(pos.me);
+        let (theirs, nt) = Self::live(pos.opp);
+        let mut n = 0;
+        for &t in &theirs[..nt] {
+            n += match nm {
+                2 if self.touch(t, mine[0]) == self.touch(t, mine[1]) => 1,
+                k => k,
+            };
+        }
+        if self.default_shape {
+            let s = u32::from(pos.me[0]) + u32::from(pos.me[1]);
+            let lo = s.saturating_sub(u32::from(self.f) - 1);
+            n + (s / 2 - lo) as usize
+        } else {
+            let mut t = 0;
+            self.for_each_transfer(pos.me, |_| t += 1);
+            n + t
+        }
+    }
+}
+
+fn push_parent(
+    out: &mut Vec<FingersPosition>,
+    start: usize,
+    me: [u8; 2],
+    child: &FingersPosition,
+    allow_swap: bool,
+) {
+    if me == child.opp && !allow_swap {
+        return;
+    }
+    let p = FingersPosition { me, opp: child.me };
+    if !out[start..].contains(&p) {
+        out.push(p);
+    }
+}

@@ -1,0 +1,197 @@
+//! Magic Fingers against the Ruby Quiz thread: counts of positions and
+//! moves, the final verdict, and every cell of the final move table; plus
+//! the game's unmoves and child counts against its own forward moves under
+//! every rule switch.
+
+use game_core::{Game, Indexed, Outcome, Unmoves, Value};
+use games::{Fingers, FingersPosition, FingersRules};
+use solver_retro::{certify, Solved};
+
+fn rules(f: u8) -> FingersRules {
+    FingersRules {
+        fingers: f,
+        ..FingersRules::default()
+    }
+}
+
+/// Every combination of the six switches.
+fn all_rules(f: u8) -> impl Iterator<Item = FingersRules> {
+    (0..64u32).map(move |m| FingersRules {
+        fingers: f,
+        rollover: m & 1 != 0,
+        transfers: m & 2 != 0,
+        revive: m & 4 != 0,
+        empty: m & 8 != 0,
+        allow_swap: m & 16 != 0,
+        allow_transfer_overflow: m & 32 != 0,
+    })
+}
+
+#[test]
+fn thread_counts_of_positions_and_moves() {
+    // The thread (Jesse's Graphviz dot files, whose turn kept in the state):
+    // F: nodes, edges = 2: 4, 3; 3: 46, 64; 4: 156, 316; 5: 382, 1000;
+    // 6: 784, 2444. Without whose turn, F = 3..6 halve exactly; F = 2 is a
+    // single line of play and stays 4, 3.
+    let thread = [
+        (2, 4, 3),
+        (3, 46, 64),
+        (4, 156, 316),
+        (5, 382, 1000),
+        (6, 784, 2444),
+    ];
+    for (f, nodes, edges) in thread {
+        let g = Fingers::new(rules(f)).unwrap();
+        let sol = solver_retro::solve(&g, FingersPosition::START).unwrap();
+        let (n, m) = if f == 2 {
+            (nodes, edges)
+        } else {
+            (nodes / 2, edges / 2)
+        };
+        assert_eq!((sol.len(), sol.moves()), (n, m), "F = {f}");
+    }
+}
+
+#[test]
+fn default_rules_first_player_loses_in_26() {
+    let g = Fingers::new(FingersRules::default()).unwrap();
+    let sol = solver_retro::solve_unmoves(&g).unwrap();
+    assert_eq!(sol.value(&FingersPosition::START), Some(Value::lose(26)));
+    certify(&sol).expect("certified");
+    let from_start = solver_retro::solve(&g, FingersPosition::START).unwrap();
+    assert_eq!(
+        from_start.value(&FingersPosition::START),
+        Some(Value::lose(26))
+    );
+}
+
+/// Eric's final move table from the thread (rows: the mover's hands,
+/// columns: the opponent's; `+` a win, `-` a loss, no sign a draw).
+const TABLE: &str = "
+01: -1T1 -1T2 -1T3 +1T4 -1T1 -1T2 -1T1 +1T4 -1T2 -1T2 -1T4 -1T3 -1T4 -1T4
+02: +C11 -C11 +2T3 +2T4 +C11 -C11 +2T3 +2T4 -C11 +2T3 +2T4 -C11 -C11 -C11
+03: +C21 +3T2 +3T3 +3T4 -C21 +3T2 +3T3 +3T4 -C21 -C21 -C21 -C21 -C21 -C21
+04: +4T1 +4T2 +4T3 +4T4 +C31 +C22 C22 +C22 C22 +C22 C22 -C22 -C22 -C22
+11: +C02 +1T2 -1T3 +1T4 -1T1 +C02 -1T3 +1T4 C02 -1T2 -1T4 -1T3 +1T4 -1T4
+12: +C03 -2T2 +2T3 +2T4 +C03 +2T2 +2T3 +2T4 -1T2 +2T3 +2T4 -1T3 -2T3 -1T4
+13: +C22 +3T2 +3T3 +3T4 +3T1 +C22 +3T3 +1T4 C22 +C22 C22 -C22 3T3 1T4
+14: +4T1 +4T2 +4T3 +4T4 +C32 -C32 -C32 +C32 -C32 -4T3 -4T2 -1T3 -4T3 -1T4
+22: +C13 2T2 +2T3 +2T4 +C13 +2T2 +2T3 +2T4 2T2 +2T3 +2T4 +2T3 +2T4 2T4
+23: +2T1 +3T2 +3T3 +3T4 +3T1 +3T2 +3T3 +3T4 -3T2 +3T2 -3T2 +3T3 +3T4 -2T4
+24: +4T1 +4T2 +2T3 +2T4 +4T1 +4T2 +2T3 +2T4 2T2 +4T2 4T2 +4T3 +4T4 2T4
+33: +C24 +3T2 +3T3 +3T4 +3T1 +3T2 +3T3 +3T4 +3T2 +3T2 +3T4 +3T3 +3T4 +3T4
+34: +4T1 +4T2 +4T3 +4T4 +4T1 +4T2 +4T3 +4T4 +4T2 +4T3 +4T4 +4T3 +4T4 +4T4
+44: +4T1 +4T2 +4T3 +4T4 +4T1 +4T2 +4T3 +4T4 +4T2 +4T3 +4T4 +4T3 +4T4 +4T4";
+
+const COLUMNS: [&str; 14] = [
+    "01", "02", "03", "04", "11", "12", "13", "14", "22", "23", "24", "33", "34", "44",
+];
+
+fn hands(s: &str) -> [u8; 2] {
+    let b = s.as_bytes();
+    [b[0] - b'0', b[1] - b'0']
+}
+
+#[test]
+fn every_cell_of_the_threads_final_table() {
+    let g = Fingers::new(FingersRules::default()).unwrap();
+    let sol = solver_retro::solve_unmoves(&g).unwrap();
+    let mut disagree = Vec::new();
+    let mut cells = 0;
+    for line in TABLE.trim().lines() {
+        let (row, rest) = line.split_once(": ").unwrap();
+        let entries: Vec<&str> = rest.split_whitespace().collect();
+        assert_eq!(entries.len(), 14, "{line}");
+        for (col, cell) in COLUMNS.iter().zip(entries) {
+            let pos = g.position_from(hands(row), hands(col)).unwrap();
+            let want = match cell.as_bytes()[0] {
+                b'+' => Outcome::Win,
+                b'-' => Outcome::Lose,
+                _ => Outcome::Draw,
+            };
+            let got = sol.value(&pos).unwrap().outcome();
+            cells += 1;
+            if got != want {
+                disagree.push(format!("{row} vs {col}: thread {cell}, solver {got}"));
+            }
+        }
+    }
+    assert_eq!(cells, 196);
+    assert!(disagree.is_empty(), "{disagree:#?}");
+}
+
+/// For every rule combination and F = 2..=6: `unmoves` lists exactly the
+/// positions, not over, with a move to the child; `child_count` is the
+/// number of distinct children.
+#[test]
+fn unmoves_and_child_counts_match_forward_moves() {
+    for f in 2..=6u8 {
+        for r in all_rules(f) {
+            let g = Fingers::new(r).unwrap();
+            let n = g.size();
+            let mut parents: Vec<Vec<u64>> = vec![Vec::new(); n as usize];
+            let mut moves = Vec::new();
+            let (mut m2, mut c2) = (Vec::new(), Vec::new());
+            for i in 0..n {
+                let Some(p) = g.position(i) else { continue };
+                if g.outcome(&p).is_some() {
+                    continue;
+                }
+                moves.clear();
+                g.moves(&p, &mut moves);
+                let mut kids: Vec<u64> = moves.iter().map(|m| g.index(&g.play(&p, m))).collect();
+                kids.sort_unstable();
+                kids.dedup();
+                assert_eq!(g.child_count(&p, &mut m2, &mut c2), kids.len(), "{r:?} {p}");
+                for k in kids {
+                    parents[k as usize].push(i);
+                }
+            }
+            let mut buf = Vec::new();
+            for i in 0..n {
+                let Some(c) = g.position(i) else { continue };
+                buf.clear();
+                g.unmoves(&c, &mut buf);
+                let mut got: Vec<u64> = buf.iter().map(|p| g.index(p)).collect();
+                let len = got.len();
+                got.sort_unstable();
+                got.dedup();
+                assert_eq!(got.len(), len, "duplicate parents of {c} under {r:?}");
+                assert_eq!(got, parents[i as usize], "parents of {c} under {r:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn impossible_positions_are_errors() {
+    let g = Fingers::new(FingersRules::default()).unwrap();
+    assert!(g.position_from([5, 1], [1, 1]).is_err());
+    assert!(g.position_from([1, 1], [0, 9]).is_err());
+    assert!(g.position_from([0, 0], [0, 0]).is_err());
+    assert!(Fingers::new(rules(1)).is_err());
+    assert!(Fingers::new(rules(0)).is_err());
+}
+
+/// Every rule switch for F = 2..=8: the graph-free path, the stored
+/// reverse graph and the hash-map path from the start agree position by
+/// position, and the checker certifies each.
+#[test]
+fn all_rule_variants_agree_across_solver_paths() {
+    for f in 2..=8u8 {
+        for r in all_rules(f) {
+            let g = Fingers::new(r).unwrap();
+            let fast = solver_retro::solve_unmoves(&g).unwrap();
+            let stored = solver_retro::solve_indexed(&g).unwrap();
+            let reach = solver_retro::solve(&g, FingersPosition::START).unwrap();
+            certify(&fast).unwrap_or_else(|e| panic!("{r:?}: {e}"));
+            certify(&reach).unwrap_or_else(|e| panic!("{r:?}: {e}"));
+            for i in 0..g.size() {
+                assert_eq!(fast.value_at(i), stored.value_at(i), "{r:?} index {i}");
+            }
+            for p in reach.positions() {
+                assert_eq!(reach.value(p), fast.value(p), "{r:?} {p}");
+            }
+        }
+    }
+}
