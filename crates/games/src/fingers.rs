@@ -172,6 +172,9 @@ pub struct Fingers {
     /// `sum_start[s]`: the first pair with s fingers in all.
     sum_start: Vec<u32>,
     default_shape: bool,
+    /// `u64::MAX / pairs + 1`: exact division of indices below 2³² by the
+    /// number of pairs with one multiplication (Lemire's method).
+    magic: u64,
 }
 
 impl Fingers {
@@ -208,10 +211,11 @@ impl Fingers {
         Ok(Fingers {
             rules,
             f,
-            pairs,
             pair_index,
             sum_start,
             default_shape: rules.is_default_shape(),
+            magic: u64::MAX / pairs.len() as u64 + 1,
+            pairs,
         })
     }
 
@@ -385,8 +389,10 @@ impl Indexed for Fingers {
         if index >= h * h {
             return None;
         }
-        let opp = self.pairs[(index / h) as usize];
-        let me = self.pairs[(index % h) as usize];
+        // index < h² < 2³², so the multiply-shift quotient is exact.
+        let q = ((u128::from(index) * u128::from(self.magic)) >> 64) as u64;
+        let opp = self.pairs[q as usize];
+        let me = self.pairs[(index - q * h) as usize];
         (me != [0, 0] || opp != [0, 0]).then_some(FingersPosition { me, opp })
     }
 }
@@ -488,12 +494,26 @@ impl Unmoves for Fingers {
         }
     }
 
+    #[inline]
     fn child_count(
         &self,
         pos: &FingersPosition,
         _moves: &mut Vec<FingersMove>,
         _children: &mut Vec<FingersPosition>,
     ) -> usize {
+        if self.default_shape {
+            self.default_child_count(pos)
+        } else {
+            self.general_child_count(pos)
+        }
+    }
+}
+
+impl Fingers {
+    /// Distinct children under any rules, by enumeration.
+    #[cold]
+    #[inline(never)]
+    fn general_child_count(&self, pos: &FingersPosition) -> usize {
         let (mine, nm) = Self::live(pos.me);
         let (theirs, nt) = Self::live(pos.opp);
         let mut n = 0;
@@ -503,15 +523,34 @@ impl Unmoves for Fingers {
                 k => k,
             };
         }
-        if self.default_shape {
-            let s = u32::from(pos.me[0]) + u32::from(pos.me[1]);
-            let lo = s.saturating_sub(u32::from(self.f) - 1);
-            n + (s / 2 - lo) as usize
-        } else {
-            let mut t = 0;
-            self.for_each_transfer(pos.me, |_| t += 1);
-            n + t
-        }
+        self.for_each_transfer(pos.me, |_| n += 1);
+        n
+    }
+
+    /// Distinct children under the default rules, in closed form: touches
+    /// from each distinct live hand onto each distinct live target (two
+    /// touches that both kill the target give one child), plus every other
+    /// split of my fingers between my hands.
+    #[inline]
+    fn default_child_count(&self, pos: &FingersPosition) -> usize {
+        let [a, b] = pos.me;
+        let [c, d] = pos.opp;
+        let f = u32::from(self.f);
+        // Distinct live hands of mine; a <= b, so the smallest live is a if a > 0.
+        let nm = u32::from(a > 0) + u32::from(b > 0 && b != a);
+        let touches_on = |t: u8| -> u32 {
+            if t == 0 {
+                0
+            } else if nm == 2 && u32::from(t) + u32::from(a) >= f {
+                1
+            } else {
+                nm
+            }
+        };
+        let touches = touches_on(c) + if d != c { touches_on(d) } else { 0 };
+        let s = u32::from(a) + u32::from(b);
+        let lo = s.saturating_sub(f - 1);
+        (touches + s / 2 - lo) as usize
     }
 }
 

@@ -1,11 +1,11 @@
 //! The graph-free path: a dense index and predecessors ("unmoves").
 
-use game_core::{Indexed, Unmoves};
+use game_core::{Indexed, Outcome, Unmoves};
 
 use crate::cell::{Cell, Table};
 use crate::propagate::propagate;
 use crate::solution::IndexedSolution;
-use crate::stored::{index_count, seed, terminal};
+use crate::stored::index_count;
 use crate::{Config, Error};
 
 /// Solves every index of a game with a dense index and predecessors, with
@@ -81,20 +81,27 @@ fn run<G: Indexed + Unmoves, C: Cell>(game: &G, limit: u64) -> Result<Option<Vec
     let mut cells = vec![C::INVALID; n];
     let (mut decisive, mut ties) = (Vec::new(), Vec::new());
     let (mut moves, mut scratch) = (Vec::new(), Vec::new());
-    for i in 0..n {
+    for (i, cell) in cells.iter_mut().enumerate() {
         let Some(pos) = game.position(i as u64) else {
             continue;
         };
-        let count = if game.outcome(&pos).is_some() {
-            0
-        } else {
-            game.child_count(&pos, &mut moves, &mut scratch) as u64
+        let outcome = match game.outcome(&pos) {
+            None => match game.child_count(&pos, &mut moves, &mut scratch) as u64 {
+                0 => game.stalemate(&pos),
+                count if count > C::MAX_COUNT => return Ok(None),
+                count => {
+                    *cell = C::counter(count);
+                    continue;
+                }
+            },
+            Some(o) => o,
         };
-        match terminal(game, &pos, count > 0)? {
-            Some(o) => seed(&mut cells, i as u32, o, &mut decisive, &mut ties),
-            None if count > C::MAX_COUNT => return Ok(None),
-            None => cells[i] = C::counter(count),
+        match outcome {
+            Outcome::Draw => return Err(Error::TerminalDraw),
+            Outcome::Tie => ties.push(i as u32),
+            _ => decisive.push(i as u32),
         }
+        *cell = C::resolved(outcome, 0);
     }
     drop(moves);
     drop(scratch);

@@ -32,6 +32,7 @@ pub(crate) fn propagate<C: Cell>(
         max: C::MAX_REMOTENESS,
     };
     let mut buf = Vec::new();
+    let mut seen: Vec<C> = Vec::new();
     let mut head = 0;
     while let Some(&child) = decisive.get(head) {
         head += 1;
@@ -45,18 +46,22 @@ pub(crate) fn propagate<C: Cell>(
         let child_lost = v.outcome() == Outcome::Lose;
         buf.clear();
         parents(child, &mut buf);
-        for &p in &buf {
-            let cell = &mut cells[p as usize];
+        // Read every parent's cell first: independent loads overlap their
+        // cache misses, where a read-test-write loop would wait on each.
+        seen.clear();
+        seen.extend(buf.iter().map(|&p| cells[p as usize]));
+        for (&p, &cell) in buf.iter().zip(&seen) {
             let Some(open) = cell.open() else { continue };
-            if child_lost {
-                *cell = C::resolved(Outcome::Win, r);
+            let new = if child_lost {
                 decisive.push(p);
+                C::resolved(Outcome::Win, r)
             } else if open <= 1 {
-                *cell = C::resolved(Outcome::Lose, r);
                 decisive.push(p);
+                C::resolved(Outcome::Lose, r)
             } else {
-                *cell = C::counter(open - 1);
-            }
+                C::counter(open - 1)
+            };
+            cells[p as usize] = new;
         }
     }
     let mut head = 0;
