@@ -8,7 +8,8 @@
 //! |---|---|---|
 //! | [`core`] | `game-core` | the [`Game`] trait, [`Outcome`], [`Value`], capabilities, [`Misere`] |
 //! | [`dp`] | `solver-dp` | backward induction for acyclic games; periods |
-//! | [`games`] | `games` | Stones, subtraction games, PowerGame |
+//! | [`retro`] | `solver-retro` | retrograde analysis for cyclic games; certificates; DOT |
+//! | [`games`] | `games` | Stones, subtraction games, PowerGame, Magic Fingers |
 //!
 //! ```
 //! use gamesolve::{Game, Outcome};
@@ -33,6 +34,7 @@ pub use game_core as core;
 pub use game_core::{Game, Impartial, Indexed, Misere, Outcome, Unmoves, Value};
 pub use games;
 pub use solver_dp as dp;
+pub use solver_retro as retro;
 
 /// The README's examples, run as doctests.
 #[doc = include_str!("../README.md")]

@@ -102,3 +102,71 @@ fn bad_input_is_one_line_and_non_zero() {
     fails(&["stones", "take", "x", "0", "7", "3"]);
     fails(&["no-such-command"]);
 }
+
+#[test]
+fn fingers_solve_default_rules() {
+    let v = json(&["fingers", "solve"]);
+    assert_eq!(v["start"]["outcome"], "lose");
+    assert_eq!(v["start"]["remoteness"], 26);
+    assert_eq!(v["reachable"], 191);
+    assert_eq!(v["moves"], 500);
+    assert_eq!(v["verified"], true);
+    let total = v["win"].as_u64().unwrap() + v["lose"].as_u64().unwrap() + v["draw"].as_u64().unwrap();
+    assert_eq!(total, 191);
+    let with = json(&["fingers", "solve", "--positions"]);
+    let positions = with["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 191);
+    let start = positions
+        .iter()
+        .find(|p| p["me"] == serde_json::json!([1, 1]) && p["opponent"] == serde_json::json!([1, 1]))
+        .unwrap();
+    assert_eq!(start["outcome"], "lose");
+    assert!(start["best"].is_string());
+}
+
+#[test]
+fn fingers_value_table_line_dot() {
+    let v = json(&["fingers", "value", "1,3", "2,2"]);
+    assert_eq!(v["outcome"], "draw");
+    assert!(v["remoteness"].is_null());
+    // From the thread's table: 04 vs 01 is "+4T1", a win at once.
+    let w = json(&["fingers", "value", "0,4", "0,1"]);
+    assert_eq!((w["outcome"].as_str(), w["remoteness"].as_u64()), (Some("win"), Some(1)));
+    assert_eq!(w["best"], "4T1");
+    let t = json(&["fingers", "table"]);
+    assert_eq!(t["rows"].as_array().unwrap().len(), 14);
+    assert_eq!(t["cells"][0][3], "+1T4");
+    let line = json(&["fingers", "line"]);
+    assert_eq!(line["length"], 26);
+    assert_eq!(line["end"], "over");
+    let dot = json(&["fingers", "dot"]);
+    assert!(dot["dot"].as_str().unwrap().starts_with("digraph"));
+}
+
+#[test]
+fn fingers_rule_switches_and_bad_input() {
+    let v = json(&["fingers", "solve", "--fingers", "3", "--rollover", "--allow-swap"]);
+    assert_eq!(v["verified"], true);
+    assert!(fails(&["fingers", "value", "5,1", "1,1"]).contains("5 fingers"));
+    assert!(fails(&["fingers", "value", "0,0", "0,0"]).contains("both players"));
+    assert!(fails(&["fingers", "value", "1", "1,1"]).contains("pair of hands"));
+    assert!(fails(&["fingers", "solve", "--fingers", "1"]).contains("2..=255"));
+    assert!(fails(&["fingers", "solve", "--fingers", "256"]).contains("2..=255"));
+}
+
+#[test]
+fn play_fingers_re_asks_and_ends() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
+        .args(["play", "fingers", "--second"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"xyz\nq\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("I play"), "{text}");
+    assert!(text.contains("'xyz' is not a legal move"), "{text}");
+}

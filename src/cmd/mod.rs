@@ -1,5 +1,7 @@
 //! Command-line parsing and dispatch.
 
+mod fingers;
+mod play;
 mod power_game;
 mod stones;
 mod subtraction;
@@ -16,6 +18,10 @@ pub enum Error {
     Dp(#[from] solver_dp::Error),
     #[error(transparent)]
     Core(#[from] game_core::Error),
+    #[error(transparent)]
+    Retro(#[from] solver_retro::Error),
+    #[error("the certificate check failed: {0}")]
+    Certificate(String),
     #[error("cannot write output: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -40,6 +46,12 @@ enum Command {
     PowerGame(power_game::Args),
     /// Win/loss table of a subtraction game.
     Subtraction(subtraction::Args),
+    /// Magic Fingers (Ruby Quiz #120): solve, certify, tabulate, draw.
+    #[command(subcommand)]
+    Fingers(fingers::FingersCmd),
+    /// Play against the perfect player in the terminal.
+    #[command(subcommand)]
+    Play(play::PlayCmd),
 }
 
 /// What a command prints: text for people, an object for `--json`.
@@ -63,18 +75,23 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Stones(s) => stones::run(s)?,
         Command::PowerGame(a) => power_game::run(&a)?,
         Command::Subtraction(a) => subtraction::run(&a)?,
+        Command::Fingers(f) => fingers::run(f)?,
+        Command::Play(p) => return play::run(p),
     };
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    if cli.json {
-        writeln!(out, "{}", report.json)?;
+    let written = if cli.json {
+        writeln!(out, "{}", report.json)
+    } else if report.text.ends_with('\n') {
+        write!(out, "{}", report.text)
     } else {
-        write!(out, "{}", report.text)?;
-        if !report.text.ends_with('\n') {
-            writeln!(out)?;
-        }
+        writeln!(out, "{}", report.text)
+    };
+    match written.and_then(|()| out.flush()) {
+        // A reader that stopped early (`| head`) is not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
     }
-    Ok(())
 }
 
 /// A comma-separated list of numbers such as `1,3,4`.

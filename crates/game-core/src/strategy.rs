@@ -49,3 +49,81 @@ pub fn best_move<G: Game>(
     }
     best.map(|(i, v)| (buf[i].clone(), v))
 }
+
+/// One ply of a [`principal_variation`]: the position, the move played and
+/// the value of the position for the player who moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ply<P, M> {
+    /// The position before the move.
+    pub position: P,
+    /// The move chosen by [`best_move`].
+    pub mv: M,
+    /// The value of `position` for the player to move there.
+    pub value: Value,
+}
+
+/// How a [`principal_variation`] ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineEnd<P> {
+    /// The game is over at this position.
+    Over(P),
+    /// This position occurred before: perfect play goes round a cycle (a
+    /// draw).
+    Repeats(P),
+    /// The line was cut at the ply limit.
+    Cut(P),
+}
+
+/// The line of perfect play from `start`: each side plays [`best_move`]
+/// until the game ends, a position repeats, or `max_plies` plies are played.
+///
+/// `value_of` gives each position's value (from any solver).
+///
+/// ```
+/// use game_core::{principal_variation, Game, LineEnd, Value};
+/// struct Take12;
+/// impl Game for Take12 {
+///     type Position = u32;
+///     type Move = u32;
+///     fn moves(&self, n: &u32, out: &mut Vec<u32>) { out.extend((1..=2).filter(|t| t <= n)) }
+///     fn play(&self, n: &u32, t: &u32) -> u32 { n - t }
+/// }
+/// let value = |n: &u32| Some(if n % 3 == 0 { Value::lose(2 * (n / 3)) } else { Value::win(2 * (n / 3) + 1) });
+/// let (plies, end) = principal_variation(&Take12, 4, value, 100);
+/// let moves: Vec<u32> = plies.iter().map(|p| p.mv).collect();
+/// assert_eq!(moves, [1, 1, 2]); // to 3, then the loser stalls, then take the last two
+/// assert_eq!(end, LineEnd::Over(0));
+/// ```
+pub fn principal_variation<G: Game>(
+    game: &G,
+    start: G::Position,
+    mut value_of: impl FnMut(&G::Position) -> Option<Value>,
+    max_plies: usize,
+) -> (Vec<Ply<G::Position, G::Move>>, LineEnd<G::Position>) {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut plies = Vec::new();
+    let mut pos = start;
+    let mut buf = Vec::new();
+    loop {
+        if !seen.insert(pos.clone()) {
+            return (plies, LineEnd::Repeats(pos));
+        }
+        if plies.len() >= max_plies {
+            return (plies, LineEnd::Cut(pos));
+        }
+        let value = value_of(&pos);
+        if game.outcome(&pos).is_some() {
+            return (plies, LineEnd::Over(pos));
+        }
+        let Some((mv, _)) = best_move(game, &pos, &mut value_of, &mut buf) else {
+            return (plies, LineEnd::Over(pos));
+        };
+        let next = game.play(&pos, &mv);
+        plies.push(Ply {
+            position: pos,
+            mv,
+            value: value.unwrap_or(Value::DRAW),
+        });
+        pos = next;
+    }
+}

@@ -125,18 +125,34 @@ pub enum FingersMove {
         to: u8,
     },
     /// Transfer fingers so that my hands end up as `hands` (ascending):
-    /// written `C{a}{b}`.
+    /// written `C{a}{b}` (`C{a},{b}` once a hand reaches 10).
     Transfer {
         /// My hands after the transfer, ascending.
         hands: [u8; 2],
     },
 }
 
+impl FingersMove {
+    /// The move in words, for the player making it.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self {
+            FingersMove::Touch { from, to } => {
+                format!("touches a hand of {from} onto the opponent's hand of {to}")
+            }
+            FingersMove::Transfer { hands: [a, b] } => {
+                format!("claps, moving fingers so the hands show {a} and {b}")
+            }
+        }
+    }
+}
+
 impl fmt::Display for FingersMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FingersMove::Touch { from, to } => write!(f, "{from}T{to}"),
-            FingersMove::Transfer { hands } => write!(f, "C{}{}", hands[0], hands[1]),
+            FingersMove::Transfer { hands: [a, b] } if *b < 10 => write!(f, "C{a}{b}"),
+            FingersMove::Transfer { hands: [a, b] } => write!(f, "C{a},{b}"),
         }
     }
 }
@@ -248,6 +264,46 @@ impl Fingers {
             .into());
         }
         Ok(FingersPosition::new(me, opp))
+    }
+
+    /// One player's hands drawn as in the thread: the left hand's fingers
+    /// as bars at its right end, the right hand's at its left end, dashes
+    /// for the fingers down: `----| |||--` is 1 and 3 with F = 5.
+    #[must_use]
+    pub fn picture(&self, hands: [u8; 2]) -> String {
+        let f = usize::from(self.f);
+        let (l, r) = (usize::from(hands[0]), usize::from(hands[1]));
+        format!(
+            "{}{} {}{}",
+            "-".repeat(f - l),
+            "|".repeat(l),
+            "|".repeat(r),
+            "-".repeat(f - r)
+        )
+    }
+
+    /// A pair of hands as a table label: `13` (or `1,13` once F > 10).
+    #[must_use]
+    pub fn label(&self, hands: [u8; 2]) -> String {
+        if self.f <= 10 {
+            format!("{}{}", hands[0], hands[1])
+        } else {
+            format!("{},{}", hands[0], hands[1])
+        }
+    }
+
+    /// Every canonical pair of hands with a live hand, in table order
+    /// (`01, 02, …, 11, 12, …`).
+    #[must_use]
+    pub fn live_hands(&self) -> Vec<[u8; 2]> {
+        let mut v: Vec<[u8; 2]> = self
+            .pairs
+            .iter()
+            .copied()
+            .filter(|&h| h != [0, 0])
+            .collect();
+        v.sort_unstable();
+        v
     }
 
     #[inline]

@@ -1,0 +1,434 @@
+//! `gamesolve fingers …`: Magic Fingers, solved, certified and shown.
+
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use game_core::{principal_variation, Game, Indexed, LineEnd, Outcome, Value};
+use games::{Fingers, FingersPosition, FingersRules};
+use serde_json::{json, Value as Json};
+use solver_retro::{certify, IndexedSolution, Solved};
+
+use super::{Error, Report};
+
+/// The rule switches shared by every fingers command.
+#[derive(Debug, Clone, Args)]
+pub struct RulesArgs {
+    /// Fingers per hand: a hand reaching this many dies (2..=255).
+    #[arg(long, default_value_t = 5)]
+    fingers: u16,
+    /// A hand reaching F or more keeps the count mod F instead of dying.
+    #[arg(long)]
+    rollover: bool,
+    /// Forbid transfers between one's own hands.
+    #[arg(long)]
+    no_transfers: bool,
+    /// Forbid transfers onto a dead hand.
+    #[arg(long)]
+    no_revive: bool,
+    /// Forbid transferring all fingers off a hand.
+    #[arg(long)]
+    no_empty: bool,
+    /// Let a transfer that merely swaps the hands count as a move.
+    #[arg(long)]
+    allow_swap: bool,
+    /// Allow a transfer that lifts the target hand to F or more.
+    #[arg(long)]
+    allow_transfer_overflow: bool,
+}
+
+impl RulesArgs {
+    pub fn game(&self) -> Result<Fingers, Error> {
+        let fingers = u8::try_from(self.fingers).map_err(|_| {
+            game_core::Error::InvalidRules(format!(
+                "fingers per hand must be 2..=255, not {}",
+                self.fingers
+            ))
+        })?;
+        Ok(Fingers::new(FingersRules {
+            fingers,
+            rollover: self.rollover,
+            transfers: !self.no_transfers,
+            revive: !self.no_revive,
+            empty: !self.no_empty,
+            allow_swap: self.allow_swap,
+            allow_transfer_overflow: self.allow_transfer_overflow,
+        })?)
+    }
+}
+
+/// Describes the rules in words.
+pub fn describe(r: &FingersRules) -> String {
+    let mut parts = vec![format!("{} fingers a hand", r.fingers)];
+    parts.push(if r.rollover { "rollover" } else { "cutoff" }.into());
+    if r.transfers {
+        let mut t = vec![];
+        t.push(if r.revive { "revive" } else { "no revive" });
+        t.push(if r.empty { "empty" } else { "no empty" });
+        t.push(if r.allow_swap { "swaps" } else { "no swaps" });
+        t.push(if r.allow_transfer_overflow {
+            "overflow"
+        } else {
+            "no overflow"
+        });
+        parts.push(format!("transfers ({})", t.join(", ")));
+    } else {
+        parts.push("no transfers".into());
+    }
+    parts.join(", ")
+}
+
+/// A pair of hands on the command line: `1,3`.
+pub fn parse_hands(s: &str) -> Result<[u16; 2], String> {
+    let v: Vec<&str> = s.split(',').collect();
+    let [a, b] = v[..] else {
+        return Err(format!("'{s}' is not a pair of hands such as 1,3"));
+    };
+    let n = |x: &str| {
+        x.trim()
+            .parse::<u16>()
+            .map_err(|_| format!("'{x}' is not a number of fingers"))
+    };
+    Ok([n(a)?, n(b)?])
+}
+
+/// Checks hands given on the command line against the game.
+pub fn position(game: &Fingers, me: [u16; 2], opp: [u16; 2]) -> Result<FingersPosition, Error> {
+    let f = game.rules().fingers;
+    let narrow = |h: [u16; 2]| -> Result<[u8; 2], Error> {
+        let c = |x: u16| {
+            u8::try_from(x).map_err(|_| {
+                Error::from(game_core::Error::InvalidPosition(format!(
+                    "a hand shows {x} fingers, but a hand with {f} or more is dead (shown as 0)"
+                )))
+            })
+        };
+        Ok([c(h[0])?, c(h[1])?])
+    };
+    Ok(game.position_from(narrow(me)?, narrow(opp)?)?)
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FingersCmd {
+    /// The verdict from the start, counts of reachable positions, and the
+    /// checker's certificate.
+    Solve {
+        #[command(flatten)]
+        rules: RulesArgs,
+        /// Also list every reachable position with its value and best move.
+        #[arg(long)]
+        positions: bool,
+    },
+    /// The value of one position for the player to move, and the best move.
+    Value {
+        /// The player to move's hands, e.g. 1,3.
+        #[arg(value_parser = parse_hands)]
+        me: [u16; 2],
+        /// The opponent's hands, e.g. 2,2.
+        #[arg(value_parser = parse_hands)]
+        opp: [u16; 2],
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// The move table in the thread's style: rows your hands, columns the
+    /// opponent's; + a win, - a loss, no sign a draw; then the best move.
+    Table {
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// The line of perfect play from the start, drawn as in the thread.
+    Line {
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// The solved graph reachable from the start, in Graphviz DOT.
+    Dot {
+        #[command(flatten)]
+        rules: RulesArgs,
+        /// The most positions to draw.
+        #[arg(long, default_value_t = 5000)]
+        max_positions: usize,
+    },
+}
+
+fn value_json(v: Value) -> Json {
+    json!({ "outcome": v.outcome().name(), "remoteness": v.remoteness() })
+}
+
+/// "loses in 26 plies (13 moves each)" and the like.
+pub fn verdict_words(v: Value) -> String {
+    match (v.outcome(), v.remoteness()) {
+        (Outcome::Win, Some(r)) => format!("wins in {r} plies"),
+        (Outcome::Lose, Some(r)) => format!("loses in {r} plies"),
+        (Outcome::Tie, Some(r)) => format!("ties in {r} plies"),
+        _ => "draws: neither player can force an end".into(),
+    }
+}
+
+fn sign(v: Value) -> &'static str {
+    match v.outcome() {
+        Outcome::Win => "+",
+        Outcome::Lose => "-",
+        _ => "",
+    }
+}
+
+pub fn solve(game: &Fingers) -> Result<(IndexedSolution<'_, Fingers>, f64), Error> {
+    let t = Instant::now();
+    let sol = solver_retro::solve_unmoves(game)?;
+    Ok((sol, t.elapsed().as_secs_f64()))
+}
+
+/// Positions reachable from the start (breadth-first) and the number of
+/// distinct moves between them.
+fn reachable(game: &Fingers) -> (Vec<FingersPosition>, u64) {
+    let mut seen = vec![false; game.size() as usize];
+    let start = FingersPosition::START;
+    seen[game.index(&start) as usize] = true;
+    let mut order = vec![start];
+    let (mut moves, mut kids) = (Vec::new(), Vec::new());
+    let mut edges = 0u64;
+    let mut head = 0;
+    while head < order.len() {
+        let p = order[head];
+        head += 1;
+        if game.outcome(&p).is_some() {
+            continue;
+        }
+        moves.clear();
+        game.moves(&p, &mut moves);
+        kids.clear();
+        kids.extend(moves.iter().map(|m| game.index(&game.play(&p, m))));
+        kids.sort_unstable();
+        kids.dedup();
+        edges += kids.len() as u64;
+        for &k in &kids {
+            if !seen[k as usize] {
+                seen[k as usize] = true;
+                order.push(game.position(k).expect("a reached index is a position"));
+            }
+        }
+    }
+    (order, edges)
+}
+
+pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
+    match cmd {
+        FingersCmd::Solve { rules, positions } => run_solve(&rules.game()?, positions),
+        FingersCmd::Value { me, opp, rules } => {
+            let game = rules.game()?;
+            let pos = position(&game, me, opp)?;
+            let (sol, _) = solve(&game)?;
+            let v = sol.value(&pos).expect("every position is solved");
+            let best = sol.best_move(&pos).map(|(m, _)| m);
+            let text = format!(
+                "{pos} (yours | the opponent's): the player to move {}{}",
+                verdict_words(v),
+                best.map_or(" (the game is over)".into(), |m| format!(
+                    "; best move {m}: {}",
+                    m.describe()
+                ))
+            );
+            Ok(Report::new(
+                text,
+                json!({
+                    "outcome": v.outcome().name(),
+                    "remoteness": v.remoteness(),
+                    "best": best.map(|m| m.to_string()),
+                }),
+            ))
+        }
+        FingersCmd::Table { rules } => run_table(&rules.game()?),
+        FingersCmd::Line { rules } => run_line(&rules.game()?),
+        FingersCmd::Dot {
+            rules,
+            max_positions,
+        } => {
+            let game = rules.game()?;
+            let (sol, _) = solve(&game)?;
+            let dot = solver_retro::to_dot(
+                &sol,
+                &FingersPosition::START,
+                max_positions,
+                |p| p.to_string(),
+                |m| m.to_string(),
+            );
+            Ok(Report::new(dot.clone(), json!({ "dot": dot })))
+        }
+    }
+}
+
+fn run_solve(game: &Fingers, list: bool) -> Result<Report, Error> {
+    let (sol, seconds) = solve(game)?;
+    let cert = certify(&sol);
+    let verified = cert.is_ok();
+    let (reach, moves) = reachable(game);
+    let mut counts = solver_retro::Counts::default();
+    for p in &reach {
+        counts.add(sol.value(p).expect("solved").outcome());
+    }
+    let start = sol.value(&FingersPosition::START).expect("solved");
+    let mut text = format!(
+        "Magic Fingers ({})\n\
+         From the start (1,1 vs 1,1) the first player {} with perfect play.\n\
+         Reachable from the start: {} positions and {} moves; for the player to move {} are won, {} lost and {} drawn.\n",
+        describe(game.rules()),
+        verdict_words(start),
+        reach.len(),
+        moves,
+        counts.win,
+        counts.lose,
+        counts.draw + counts.tie,
+    );
+    match &cert {
+        Ok(c) => text += &format!(
+            "Certificate: every one of the {} positions of the table checked against its {} moves — consistent.\n",
+            c.positions, c.moves
+        ),
+        Err(e) => text += &format!("Certificate: FAILED — {e}\n"),
+    }
+    text += &format!(
+        "Solved in {seconds:.3} s ({} bytes a position, no stored graph).",
+        sol.bytes_per_position()
+    );
+    let mut j = json!({
+        "start": value_json(start),
+        "reachable": reach.len(),
+        "moves": moves,
+        "win": counts.win,
+        "lose": counts.lose,
+        "draw": counts.draw,
+        "verified": verified,
+        "seconds": seconds,
+    });
+    if list {
+        let mut sorted = reach.clone();
+        sorted.sort_unstable();
+        let entries: Vec<Json> = sorted
+            .iter()
+            .map(|p| {
+                let v = sol.value(p).expect("solved");
+                json!({
+                    "me": p.me, "opponent": p.opp,
+                    "outcome": v.outcome().name(), "remoteness": v.remoteness(),
+                    "best": sol.best_move(p).map(|(m, _)| m.to_string()),
+                })
+            })
+            .collect();
+        for p in &sorted {
+            let v = sol.value(p).expect("solved");
+            let best = sol.best_move(p).map_or("-".into(), |(m, _)| m.to_string());
+            text += &format!("\n{p}: {v}, best {best}");
+        }
+        j["positions"] = Json::Array(entries);
+    }
+    if let Err(e) = cert {
+        return Err(Error::Certificate(e.to_string()));
+    }
+    Ok(Report::new(text, j))
+}
+
+fn run_table(game: &Fingers) -> Result<Report, Error> {
+    let (sol, _) = solve(game)?;
+    let hands = game.live_hands();
+    let labels: Vec<String> = hands.iter().map(|&h| game.label(h)).collect();
+    let mut cells: Vec<Vec<String>> = Vec::new();
+    for &me in &hands {
+        let row = hands
+            .iter()
+            .map(|&opp| {
+                let p = FingersPosition { me, opp };
+                let v = sol.value(&p).expect("solved");
+                let best = sol
+                    .best_move(&p)
+                    .map_or(String::new(), |(m, _)| m.to_string());
+                format!("{}{best}", sign(v))
+            })
+            .collect();
+        cells.push(row);
+    }
+    let width = cells
+        .iter()
+        .flatten()
+        .map(String::len)
+        .chain(labels.iter().map(String::len))
+        .max()
+        .unwrap_or(4);
+    let lw = labels.iter().map(String::len).max().unwrap_or(2);
+    let mut text = format!("{:lw$}  ", "");
+    for l in &labels {
+        text += &format!(" {l:>width$}");
+    }
+    text += &format!("\n{:lw$}  ", "");
+    for _ in &labels {
+        text += &format!(" {}", "-".repeat(width));
+    }
+    for (l, row) in labels.iter().zip(&cells) {
+        text += &format!("\n{l:>lw$}: ");
+        for c in row {
+            text += &format!(" {c:>width$}");
+        }
+    }
+    Ok(Report::new(
+        text,
+        json!({ "rows": labels, "columns": labels, "cells": cells }),
+    ))
+}
+
+fn run_line(game: &Fingers) -> Result<Report, Error> {
+    let (sol, _) = solve(game)?;
+    let (plies, end) = principal_variation(game, FingersPosition::START, |p| sol.value(p), 10_000);
+    let mut text = String::new();
+    let mut steps = Vec::new();
+    // Player 1 moves at even plies. Draw both players each ply.
+    let draw = |text: &mut String, p: &FingersPosition, ply: usize| {
+        let (one, two, star) = if ply % 2 == 0 {
+            (p.me, p.opp, 1)
+        } else {
+            (p.opp, p.me, 2)
+        };
+        text.push_str(&format!(
+            "1: {}{}\n2: {}{}\n",
+            game.picture(one),
+            if star == 1 { " *" } else { "" },
+            game.picture(two),
+            if star == 2 { " *" } else { "" },
+        ));
+    };
+    for (i, ply) in plies.iter().enumerate() {
+        draw(&mut text, &ply.position, i);
+        let who = if i % 2 == 0 { 1 } else { 2 };
+        text.push_str(&format!(
+            "   player {who} {} ({}; {})\n\n",
+            ply.mv.describe(),
+            ply.mv,
+            verdict_words(ply.value)
+                .replace("wins", "will win")
+                .replace("loses", "will lose")
+        ));
+        steps.push(
+            json!({ "player": who, "move": ply.mv.to_string(), "value": value_json(ply.value) }),
+        );
+    }
+    let (last, how) = match &end {
+        LineEnd::Over(p) => (p, "over"),
+        LineEnd::Repeats(p) => (p, "repeats"),
+        LineEnd::Cut(p) => (p, "cut"),
+    };
+    draw(&mut text, last, plies.len());
+    let loser = if plies.len() % 2 == 0 { 1 } else { 2 };
+    text.push_str(&match end {
+        LineEnd::Over(_) => format!(
+            "   player {loser} has no live hand: player {} wins after {} plies.",
+            3 - loser,
+            plies.len()
+        ),
+        LineEnd::Repeats(_) => "   this position was reached before: with perfect play the game \
+                                goes round forever (a draw)."
+            .into(),
+        LineEnd::Cut(_) => "   (line cut)".into(),
+    });
+    Ok(Report::new(
+        text,
+        json!({ "plies": steps, "end": how, "length": plies.len() }),
+    ))
+}
