@@ -97,5 +97,63 @@ fn power_game(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, stones, dp_indexed, power_game);
+fn fingers(c: &mut Criterion) {
+    use game_core::Indexed;
+    use games::{Fingers, FingersRules};
+    let base = baseline("fingers");
+    for f in [32u8, 64, 128] {
+        let game = Fingers::new(FingersRules {
+            fingers: f,
+            ..FingersRules::default()
+        })
+        .unwrap();
+        let positions = game.size();
+        let mut g = c.benchmark_group(format!("fingers_{f}"));
+        g.sample_size(10)
+            .measurement_time(Duration::from_secs(if f == 128 { 20 } else { 5 }));
+        g.throughput(criterion::Throughput::Elements(positions));
+        if let Some(bin) = &base {
+            // The baseline's canonical-hands index is the one our game uses.
+            g.bench_function("baseline_sorted_process", |b| {
+                b.iter(|| run(Command::new(bin).args([f.to_string().as_str(), "--sorted"])))
+            });
+            g.bench_function("baseline_unsorted_process", |b| {
+                b.iter(|| run(Command::new(bin).arg(f.to_string())))
+            });
+        }
+        let sol = solver_retro::solve_unmoves(&game).unwrap();
+        eprintln!(
+            "fingers F={f}: {positions} positions; unmoves path {} bytes a position",
+            sol.bytes_per_position()
+        );
+        drop(sol);
+        g.bench_function("gamesolve_unmoves", |b| {
+            b.iter(|| solver_retro::solve_unmoves(&game).unwrap().bytes_per_position())
+        });
+        if f <= 64 {
+            let sol = solver_retro::solve_indexed(&game).unwrap();
+            let moves = sol.moves().unwrap_or(0);
+            eprintln!(
+                "fingers F={f}: stored-graph path {moves} moves, {:.1} bytes a position",
+                (12 * positions + 4 * moves) as f64 / positions as f64
+            );
+            drop(sol);
+            g.bench_function("gamesolve_stored_graph", |b| {
+                b.iter(|| solver_retro::solve_indexed(&game).unwrap().moves())
+            });
+        } else {
+            // 3·10^9 moves: about 13 GB of reverse graph. Under a 4 GiB
+            // limit the stored-graph path must refuse, quickly and cleanly.
+            let config = solver_retro::Config::default().memory_limit(4 << 30);
+            let err = solver_retro::solve_indexed_with(&game, &config).unwrap_err();
+            eprintln!("fingers F={f}: stored-graph path under 4 GiB: {err}");
+            g.bench_function("gamesolve_stored_graph_refusal_4GiB", |b| {
+                b.iter(|| solver_retro::solve_indexed_with(&game, &config).is_err())
+            });
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, stones, dp_indexed, power_game, fingers);
 criterion_main!(benches);

@@ -220,9 +220,10 @@ pub fn solve_indexed<G: Indexed>(game: &G) -> Result<IndexedSolution<'_, G>, Err
 /// Two passes over the moves: the first counts each position's distinct
 /// children and each child's parents, the second fills the reverse edge
 /// list. **Memory:** 4 bytes a distinct move (a `u32` parent id) plus 12
-/// bytes a position (4 of table, 8 of offsets). The first pass stops with
-/// [`Error::TooLarge`] as soon as the moves counted so far pass the memory
-/// limit. Use [`crate::solve_unmoves`] where the game has predecessors: no
+/// bytes a position (4 of table, 8 of offsets). A game whose graph,
+/// estimated from 4,096 evenly spaced positions, needs more than twice the
+/// memory limit is refused at once; otherwise the first pass stops with
+/// [`Error::TooLarge`] as soon as the moves counted so far pass the limit. Use [`crate::solve_unmoves`] where the game has predecessors: no
 /// graph at all, 2 bytes a position.
 ///
 /// # Errors
@@ -237,11 +238,35 @@ pub fn solve_indexed_with<'g, G: Indexed>(
     let size = game.size();
     let n = index_count(size, limit, 12)?;
     let base = size * 12;
+    let (mut moves, mut kids): (Vec<G::Move>, Vec<u32>) = (Vec::new(), Vec::new());
+    // Refuse at once a graph that is clearly too large, from the distinct
+    // children of evenly spaced sample positions (the exact count below
+    // still stops the solve the moment it passes the limit).
+    let samples = n.min(4096);
+    if samples > 0 && n > 4 * samples {
+        let mut sampled = 0u64;
+        let mut total = 0u64;
+        for k in 0..samples {
+            let i = (k as u64 * size) / samples as u64;
+            if let Some(pos) = game.position(i) {
+                children(game, &pos, &mut moves, &mut kids)?;
+                total += kids.len() as u64;
+                sampled += 1;
+            }
+        }
+        let estimate = base + 4 * total * size / sampled.max(1);
+        if estimate > limit.saturating_mul(2) {
+            return Err(Error::TooLarge {
+                what: "the stored reverse graph (estimated from a sample of positions)",
+                needed: estimate,
+                limit,
+                hint: HINT,
+            });
+        }
+    }
     let mut cells = vec![u32::INVALID; n];
     let mut offsets = vec![0u64; n + 1];
     let (mut decisive, mut ties) = (Vec::new(), Vec::new());
-    let mut moves = Vec::new();
-    let mut kids: Vec<u32> = Vec::new();
     let mut total = 0u64;
     for i in 0..n {
         let Some(pos) = game.position(i as u64) else {
