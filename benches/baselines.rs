@@ -128,7 +128,11 @@ fn fingers(c: &mut Criterion) {
         );
         drop(sol);
         g.bench_function("gamesolve_unmoves", |b| {
-            b.iter(|| solver_retro::solve_unmoves(&game).unwrap().bytes_per_position())
+            b.iter(|| {
+                solver_retro::solve_unmoves(&game)
+                    .unwrap()
+                    .bytes_per_position()
+            })
         });
         if f <= 64 {
             let sol = solver_retro::solve_indexed(&game).unwrap();
@@ -155,5 +159,41 @@ fn fingers(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, stones, dp_indexed, power_game, fingers);
+fn grundy(c: &mut Criterion) {
+    let base = baseline("grundy");
+    let p8 = [2u64, 5, 7, 11, 13, 17, 19, 23];
+    for (name, set, arg) in [("p8", &p8[..], "p8"), ("134", &[1u64, 3, 4][..], "134")] {
+        let mut g = c.benchmark_group(format!("grundy_subtraction_{name}_1e8"));
+        g.sample_size(10).measurement_time(Duration::from_secs(15));
+        g.throughput(criterion::Throughput::Elements(100_000_001));
+        if let Some(bin) = &base {
+            g.bench_function("baseline_runtime_set_process", |b| {
+                b.iter(|| run(Command::new(bin).args([arg, "1e8", "--generic"])))
+            });
+            g.bench_function("baseline_compile_time_set_process", |b| {
+                b.iter(|| run(Command::new(bin).args([arg, "1e8"])))
+            });
+        }
+        let s = sprague_grundy::SubtractionSet::new(set.iter().copied()).unwrap();
+        g.bench_function("gamesolve_runtime_set", |b| {
+            b.iter(|| s.values(100_000_000).unwrap().len())
+        });
+        g.finish();
+    }
+    let code: sprague_grundy::OctalCode = "0.56".parse().unwrap();
+    let mut g = c.benchmark_group("octal_0_56");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    g.bench_function("period_proof_rare_common", |b| {
+        b.iter(|| code.period(2_000_000).unwrap().period)
+    });
+    g.bench_function("values_1e5_rare_common", |b| {
+        b.iter(|| code.values(100_000).len())
+    });
+    g.bench_function("values_1e5_plain", |b| {
+        b.iter(|| code.values_plain(100_000).len())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, stones, dp_indexed, power_game, fingers, grundy);
 criterion_main!(benches);

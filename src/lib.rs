@@ -9,7 +9,8 @@
 //! | [`core`] | `game-core` | the [`Game`] trait, [`Outcome`], [`Value`], capabilities, [`Misere`] |
 //! | [`dp`] | `solver-dp` | backward induction for acyclic games; periods |
 //! | [`retro`] | `solver-retro` | retrograde analysis for cyclic games; certificates; DOT |
-//! | [`games`] | `games` | Stones, subtraction games, PowerGame, Magic Fingers |
+//! | [`grundy`] | `sprague-grundy` | mex, nim-sums, sums of impartial games, heap games with proven periods |
+//! | [`games`] | `games` | Stones, subtraction games, PowerGame, Magic Fingers, Nim, knights, octal games |
 //!
 //! ```
 //! use gamesolve::{Game, Outcome};
@@ -35,6 +36,7 @@ pub use game_core::{Game, Impartial, Indexed, Misere, Outcome, Unmoves, Value};
 pub use games;
 pub use solver_dp as dp;
 pub use solver_retro as retro;
+pub use sprague_grundy as grundy;
 
 /// The README's examples, run as doctests.
 #[doc = include_str!("../README.md")]

@@ -111,14 +111,17 @@ fn fingers_solve_default_rules() {
     assert_eq!(v["reachable"], 191);
     assert_eq!(v["moves"], 500);
     assert_eq!(v["verified"], true);
-    let total = v["win"].as_u64().unwrap() + v["lose"].as_u64().unwrap() + v["draw"].as_u64().unwrap();
+    let total =
+        v["win"].as_u64().unwrap() + v["lose"].as_u64().unwrap() + v["draw"].as_u64().unwrap();
     assert_eq!(total, 191);
     let with = json(&["fingers", "solve", "--positions"]);
     let positions = with["positions"].as_array().unwrap();
     assert_eq!(positions.len(), 191);
     let start = positions
         .iter()
-        .find(|p| p["me"] == serde_json::json!([1, 1]) && p["opponent"] == serde_json::json!([1, 1]))
+        .find(|p| {
+            p["me"] == serde_json::json!([1, 1]) && p["opponent"] == serde_json::json!([1, 1])
+        })
         .unwrap();
     assert_eq!(start["outcome"], "lose");
     assert!(start["best"].is_string());
@@ -131,7 +134,10 @@ fn fingers_value_table_line_dot() {
     assert!(v["remoteness"].is_null());
     // From the thread's table: 04 vs 01 is "+4T1", a win at once.
     let w = json(&["fingers", "value", "0,4", "0,1"]);
-    assert_eq!((w["outcome"].as_str(), w["remoteness"].as_u64()), (Some("win"), Some(1)));
+    assert_eq!(
+        (w["outcome"].as_str(), w["remoteness"].as_u64()),
+        (Some("win"), Some(1))
+    );
     assert_eq!(w["best"], "4T1");
     let t = json(&["fingers", "table"]);
     assert_eq!(t["rows"].as_array().unwrap().len(), 14);
@@ -145,7 +151,14 @@ fn fingers_value_table_line_dot() {
 
 #[test]
 fn fingers_rule_switches_and_bad_input() {
-    let v = json(&["fingers", "solve", "--fingers", "3", "--rollover", "--allow-swap"]);
+    let v = json(&[
+        "fingers",
+        "solve",
+        "--fingers",
+        "3",
+        "--rollover",
+        "--allow-swap",
+    ]);
     assert_eq!(v["verified"], true);
     assert!(fails(&["fingers", "value", "5,1", "1,1"]).contains("5 fingers"));
     assert!(fails(&["fingers", "value", "0,0", "0,0"]).contains("both players"));
@@ -169,4 +182,55 @@ fn play_fingers_re_asks_and_ends() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("I play"), "{text}");
     assert!(text.contains("'xyz' is not a legal move"), "{text}");
+}
+
+#[test]
+fn grundy_nim_knights_commands() {
+    let v = json(&["grundy", "subtraction", "--set", "1,2,3", "--upto", "9"]);
+    assert_eq!(
+        v["values"],
+        serde_json::json!([0, 1, 2, 3, 0, 1, 2, 3, 0, 1])
+    );
+    let p = json(&["grundy", "subtraction", "--set", "1,3,4", "--period"]);
+    assert_eq!(
+        (p["preperiod"].as_u64(), p["period"].as_u64()),
+        (Some(0), Some(7))
+    );
+    let k = json(&["grundy", "octal", "0.77", "--period"]);
+    assert_eq!(
+        (k["preperiod"].as_u64(), k["period"].as_u64()),
+        (Some(71), Some(12))
+    );
+    let u = json(&["grundy", "octal", "0.77", "--upto", "11"]);
+    assert_eq!(
+        u["values"],
+        serde_json::json!([0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6])
+    );
+    assert!(
+        fails(&["grundy", "octal", "0.6", "--period", "--max", "3000"])
+            .contains("no period proven")
+    );
+    assert!(fails(&["grundy", "octal", "0.9", "--period"]).contains("invalid octal code"));
+    assert!(
+        fails(&["grundy", "subtraction", "--set", "0,1", "--upto", "5"]).contains("contains 0")
+    );
+    let n = json(&["nim", "1", "2", "3"]);
+    assert_eq!(
+        (n["winner"].as_str(), n["nim_sum"].as_u64()),
+        (Some("second"), Some(0))
+    );
+    assert!(n["move"].is_null());
+    let n = json(&["nim", "7", "4", "1"]);
+    assert_eq!(n["winner"], "first");
+    assert_eq!(n["move"], serde_json::json!({"heap": 0, "take": 2}));
+    let b = json(&["nim", "3", "4", "5", "--max-take", "3"]);
+    assert_eq!(b["winner"], "first");
+    assert!(fails(&["nim", "3", "--max-take", "0"]).contains("at least 1"));
+    let t = json(&["knights", "--size", "8"]);
+    assert_eq!(t["grundy"].as_array().unwrap().len(), 8);
+    assert_eq!(t["grundy"][0][0], 0);
+    let w = json(&["knights", "--size", "15", "1,1"]);
+    assert_eq!(w["winner"], "second");
+    assert!(fails(&["knights", "--size", "8", "9,9"]).contains("off the"));
+    assert!(fails(&["knights", "--size", "0"]).contains("at least one square"));
 }

@@ -1,6 +1,7 @@
 //! Command-line parsing and dispatch.
 
 mod fingers;
+mod grundy;
 mod play;
 mod power_game;
 mod stones;
@@ -20,6 +21,8 @@ pub enum Error {
     Core(#[from] game_core::Error),
     #[error(transparent)]
     Retro(#[from] solver_retro::Error),
+    #[error(transparent)]
+    Grundy(#[from] sprague_grundy::Error),
     #[error("the certificate check failed: {0}")]
     Certificate(String),
     #[error("cannot write output: {0}")]
@@ -49,6 +52,13 @@ enum Command {
     /// Magic Fingers (Ruby Quiz #120): solve, certify, tabulate, draw.
     #[command(subcommand)]
     Fingers(fingers::FingersCmd),
+    /// Grundy values of heap games, with proven periods.
+    #[command(subcommand)]
+    Grundy(grundy::GrundyCmd),
+    /// Nim (or bounded Nim): who wins, and a winning move.
+    Nim(grundy::NimArgs),
+    /// The knights game: the Grundy table, or who wins with knights placed.
+    Knights(grundy::KnightsArgs),
     /// Play against the perfect player in the terminal.
     #[command(subcommand)]
     Play(play::PlayCmd),
@@ -76,6 +86,9 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::PowerGame(a) => power_game::run(&a)?,
         Command::Subtraction(a) => subtraction::run(&a)?,
         Command::Fingers(f) => fingers::run(f)?,
+        Command::Grundy(g) => grundy::run(g)?,
+        Command::Nim(a) => grundy::nim(&a)?,
+        Command::Knights(a) => grundy::knights(&a)?,
         Command::Play(p) => return play::run(p),
     };
     use std::io::Write;

@@ -35,6 +35,9 @@ pub enum Error {
     /// An error from the shared vocabulary (invalid rules or positions).
     #[error(transparent)]
     Core(#[from] game_core::Error),
+    /// An error from the Sprague–Grundy crate.
+    #[error(transparent)]
+    Grundy(#[from] sprague_grundy::Error),
     /// An error from the dynamic-programming solver.
     #[error(transparent)]
     Solver(#[from] solver_dp::Error),

@@ -18,17 +18,26 @@
 //! * [`subtraction`] — subtraction games with a finite set or the squares.
 //! * [`fingers`] — Magic Fingers with rule variants (cyclic: solve it with
 //!   `solver-retro`).
+//! * [`nim`] — Nim and bounded Nim.
+//! * [`knights`] — the seed article's knights game (Grundy table in O(N²)).
+//! * [`octal`] — octal games by code, on several heaps.
 //! * [`power_game`] — PowerGame, as a two-pile game and by the per-pile
 //!   method.
 
 mod error;
 pub mod fingers;
+pub mod knights;
+pub mod nim;
+pub mod octal;
 pub mod power_game;
 pub mod stones;
 pub mod subtraction;
 
 pub use error::Error;
 pub use fingers::{Fingers, FingersMove, FingersPosition, FingersRules};
+pub use knights::Knights;
+pub use nim::{Nim, NimVerdict};
+pub use octal::{OctalGame, OctalMove};
 pub use power_game::PowerGame;
 pub use stones::{Player, Stones, StonesPosition, StonesTable};
 pub use subtraction::{Subtraction, SubtractionSet};

@@ -2,7 +2,7 @@
 //! fixed set (finite, or the perfect squares).
 
 use game_core::period::{Period, PeriodFinder};
-use game_core::{Game, Indexed, Outcome};
+use game_core::{Game, Impartial, Indexed, Outcome};
 
 use crate::Error;
 
@@ -187,6 +187,8 @@ impl Game for Subtraction {
         n - t
     }
 }
+
+impl Impartial for Subtraction {}
 
 impl Indexed for Subtraction {
     fn size(&self) -> u64 {

@@ -1,0 +1,185 @@
+//! Grundy values of any impartial game, memoised and iterative.
+
+use game_core::{Game, Impartial};
+use rustc_hash::FxHashMap;
+
+use crate::{Error, MexSet};
+
+const ON_PATH: u32 = u32::MAX;
+
+/// A memo of Grundy values for one impartial game.
+///
+/// [`GrundyTable::grundy`] evaluates a position and everything below it
+/// with an explicit stack (no recursion, so deep games are fine) and one
+/// shared move buffer; values are remembered across calls. A position that
+/// can repeat is reported as [`Error::Cycle`].
+///
+/// ```
+/// use game_core::{Game, Impartial};
+/// use sprague_grundy::GrundyTable;
+///
+/// /// Take 1, 2 or 3 from a pile: g(n) = n mod 4.
+/// struct Take123;
+/// impl Game for Take123 {
+///     type Position = u32;
+///     type Move = u32;
+///     fn moves(&self, n: &u32, out: &mut Vec<u32>) { out.extend((1..=3).filter(|t| t <= n)) }
+///     fn play(&self, n: &u32, t: &u32) -> u32 { n - t }
+/// }
+/// impl Impartial for Take123 {}
+///
+/// let mut table = GrundyTable::new(&Take123);
+/// assert_eq!(table.grundy(&10)?, 2);
+/// assert_eq!(table.get(&7), Some(3)); // remembered on the way
+/// # Ok::<(), sprague_grundy::Error>(())
+/// ```
+pub struct GrundyTable<'g, G: Game> {
+    game: &'g G,
+    ids: FxHashMap<G::Position, u32>,
+    values: Vec<u32>,
+    stack: Vec<Frame<G::Position>>,
+    arena: Vec<G::Move>,
+    kids: Vec<u64>,
+    set: MexSet,
+}
+
+struct Frame<P> {
+    id: u32,
+    pos: P,
+    moves_start: usize,
+    next: usize,
+    kids_start: usize,
+}
+
+impl<G: Game> std::fmt::Debug for GrundyTable<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GrundyTable")
+            .field("positions", &self.values.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'g, G: Impartial> GrundyTable<'g, G> {
+    /// An empty memo for `game`.
+    pub fn new(game: &'g G) -> Self {
+        GrundyTable {
+            game,
+            ids: FxHashMap::default(),
+            values: Vec::new(),
+            stack: Vec::new(),
+            arena: Vec::new(),
+            kids: Vec::new(),
+            set: MexSet::new(),
+        }
+    }
+
+    /// The game.
+    #[must_use]
+    pub fn game(&self) -> &'g G {
+        self.game
+    }
+
+    /// The Grundy value of `pos`, if already computed.
+    #[must_use]
+    pub fn get(&self, pos: &G::Position) -> Option<u64> {
+        let v = *self.values.get(*self.ids.get(pos)? as usize)?;
+        (v != ON_PATH).then_some(u64::from(v))
+    }
+
+    /// The number of positions whose value is known.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether nothing was computed yet.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The Grundy value of `pos`: the mex of its children's values (0 when
+    /// it has no move). O(positions + moves) over what is not yet known.
+    ///
+    /// # Errors
+    /// [`Error::Cycle`] if a position can recur; [`Error::TooLarge`] past
+    /// 2³² positions.
+    pub fn grundy(&mut self, pos: &G::Position) -> Result<u64, Error> {
+        if let Some(v) = self.get(pos) {
+            return Ok(v);
+        }
+        self.open(pos.clone())?;
+        loop {
+            let top = self.stack.last_mut().expect("searching");
+            if top.next < self.arena.len() {
+                let child = self.game.play(&top.pos, &self.arena[top.next]);
+                top.next += 1;
+                match self.ids.get(&child) {
+                    Some(&id) if self.values[id as usize] == ON_PATH => {
+                        let depth = self
+                            .stack
+                            .iter()
+                            .rev()
+                            .position(|f| f.id == id)
+                            .map_or(0, |d| d as u64 + 1);
+                        self.stack.clear();
+                        self.arena.clear();
+                        self.kids.clear();
+                        // Forget the positions left open.
+                        self.ids
+                            .retain(|_, id| self.values[*id as usize] != ON_PATH);
+                        return Err(Error::Cycle { depth });
+                    }
+                    Some(&id) => self.kids.push(u64::from(self.values[id as usize])),
+                    None => self.open(child)?,
+                }
+                continue;
+            }
+            let frame = self.stack.pop().expect("searching");
+            self.arena.truncate(frame.moves_start);
+            self.set.clear();
+            for &k in &self.kids[frame.kids_start..] {
+                self.set.insert(k);
+            }
+            self.kids.truncate(frame.kids_start);
+            let g = self.set.mex();
+            self.values[frame.id as usize] = g as u32;
+            if self.stack.is_empty() {
+                return Ok(g);
+            }
+            self.kids.push(g);
+        }
+    }
+
+    fn open(&mut self, pos: G::Position) -> Result<(), Error> {
+        let id = u32::try_from(self.values.len())
+            .ok()
+            .filter(|&id| id != ON_PATH)
+            .ok_or(Error::TooLarge {
+                what: "the number of positions",
+                size: self.values.len() as u64,
+                limit: u64::from(u32::MAX - 1),
+            })?;
+        self.ids.insert(pos.clone(), id);
+        self.values.push(ON_PATH);
+        let start = self.arena.len();
+        self.game.moves(&pos, &mut self.arena);
+        self.stack.push(Frame {
+            id,
+            pos,
+            moves_start: start,
+            next: start,
+            kids_start: self.kids.len(),
+        });
+        Ok(())
+    }
+}
+
+/// The Grundy value of one position of an impartial game (see
+/// [`GrundyTable`] to keep values between calls).
+///
+/// # Errors
+/// As [`GrundyTable::grundy`].
+pub fn grundy<G: Impartial>(game: &G, pos: &G::Position) -> Result<u64, Error> {
+    GrundyTable::new(game).grundy(pos)
+}

@@ -1,0 +1,114 @@
+//! Unit tests: the rare/common method against the plain one under any
+//! mask, and the generic Grundy table against heap formulas.
+
+use game_core::{Game, Impartial};
+use proptest::prelude::*;
+
+use crate::{grundy, Computer, GrundyTable, OctalCode, SubtractionSet};
+
+fn code() -> impl Strategy<Value = OctalCode> {
+    (
+        prop_oneof![Just(0u8), Just(4u8)],
+        prop::collection::vec(0u8..8, 1..4),
+    )
+        .prop_filter_map("some move", |(d0, rest)| {
+            let s = format!(
+                "{d0}.{}",
+                rest.iter().map(|d| d.to_string()).collect::<String>()
+            );
+            s.parse().ok()
+        })
+}
+
+proptest! {
+    #[test]
+    fn sparse_equals_plain_for_any_mask(c in code(), mask in 1u32..64, at in 0usize..300) {
+        let plain = c.values_plain(900);
+        let mut comp = Computer::new(&c);
+        comp.extend_to(at);
+        comp.use_mask(mask);
+        comp.extend_to(901);
+        prop_assert_eq!(&comp.g, &plain);
+        prop_assert_eq!(c.values(900), plain);
+    }
+
+    #[test]
+    fn subtraction_values_match_the_generic_table(set in prop::collection::btree_set(1u64..80, 1..70)) {
+        let s = SubtractionSet::new(set.iter().copied()).unwrap();
+        let fast = s.values(300).unwrap();
+        let game = Heap(set.into_iter().collect());
+        let mut t = GrundyTable::new(&game);
+        for (n, &v) in fast.iter().enumerate() {
+            prop_assert_eq!(t.grundy(&(n as u64)).unwrap(), u64::from(v));
+        }
+    }
+
+    #[test]
+    fn proven_periods_hold_far_beyond_the_proof(c in code()) {
+        if let Ok(p) = c.period(3000) {
+            let g = c.values_plain((p.heaps as usize + 600).min(4000));
+            let (l, per) = (p.preperiod as usize, p.period as usize);
+            for n in l..g.len() - per {
+                prop_assert_eq!(g[n], g[n + per], "{} at {}", c, n);
+            }
+            if l > 0 {
+                prop_assert_ne!(g[l - 1], g[l - 1 + per]);
+            }
+        }
+    }
+}
+
+struct Heap(Vec<u64>);
+impl Game for Heap {
+    type Position = u64;
+    type Move = u64;
+    fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+        out.extend(self.0.iter().copied().filter(|s| s <= n));
+    }
+    fn play(&self, n: &u64, s: &u64) -> u64 {
+        n - s
+    }
+}
+impl Impartial for Heap {}
+
+#[test]
+fn a_cycle_is_an_error() {
+    struct Loop;
+    impl Game for Loop {
+        type Position = u8;
+        type Move = u8;
+        fn moves(&self, p: &u8, out: &mut Vec<u8>) {
+            out.push((p + 1) % 3);
+        }
+        fn play(&self, _: &u8, to: &u8) -> u8 {
+            *to
+        }
+    }
+    impl Impartial for Loop {}
+    assert_eq!(grundy(&Loop, &0), Err(crate::Error::Cycle { depth: 3 }));
+}
+
+#[test]
+fn bad_codes_and_sets_are_errors() {
+    for bad in ["77", "0.8", "1.7", "0.", "0.000", "x.7"] {
+        assert!(bad.parse::<OctalCode>().is_err(), "{bad}");
+    }
+    assert_eq!("0.770".parse::<OctalCode>().unwrap().to_string(), "0.77");
+    assert_eq!(SubtractionSet::new([]), Err(crate::Error::EmptySet));
+    assert_eq!(SubtractionSet::new([0, 1]), Err(crate::Error::ZeroInSet));
+    assert!(matches!(
+        "0.7".parse::<OctalCode>().unwrap().period(10),
+        Ok(_) | Err(crate::Error::NotProven { max: 10 })
+    ));
+}
+
+#[test]
+fn unproven_is_reported_not_guessed() {
+    // Officers (0.6): no period is known even after 2^47 heaps were
+    // computed, so none can be proven within 5000.
+    let c: OctalCode = "0.6".parse().unwrap();
+    assert_eq!(c.period(5000), Err(crate::Error::NotProven { max: 5000 }));
+    // 0.16 has period 149459 (Gangolli–Plambeck): far beyond 20000 heaps.
+    let c: OctalCode = "0.16".parse().unwrap();
+    assert_eq!(c.period(20000), Err(crate::Error::NotProven { max: 20000 }));
+}
