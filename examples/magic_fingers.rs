@@ -47,7 +47,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // 3. The line of perfect play, drawn as in the quiz thread.
     println!("\nPerfect play from the start ('*' marks the player to move):\n");
-    let (plies, end) = principal_variation(&game, start, |p| solution.value(p), 1000);
+    let gamesolve::core::Line { plies, end } =
+        principal_variation(&game, start, |p| solution.value(p), 1000);
     for (i, ply) in plies.iter().enumerate() {
         let (one, two) = if i % 2 == 0 {
             (ply.position.me, ply.position.opp)

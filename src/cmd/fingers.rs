@@ -376,7 +376,8 @@ fn run_table(game: &Fingers) -> Result<Report, Error> {
 
 fn run_line(game: &Fingers) -> Result<Report, Error> {
     let (sol, _) = solve(game)?;
-    let (plies, end) = principal_variation(game, FingersPosition::START, |p| sol.value(p), 10_000);
+    let game_core::Line { plies, end } =
+        principal_variation(game, FingersPosition::START, |p| sol.value(p), 10_000);
     let mut text = String::new();
     let mut steps = Vec::new();
     // Player 1 moves at even plies. Draw both players each ply.

@@ -68,5 +68,5 @@ pub use impartial::Impartial;
 pub use indexed::Indexed;
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
-pub use strategy::{best_move, principal_variation, LineEnd, Ply};
+pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};
 pub use unmoves::Unmoves;

@@ -74,6 +74,15 @@ pub enum LineEnd<P> {
     Cut(P),
 }
 
+/// A line of play: the plies and how it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line<P, M> {
+    /// The plies, in order.
+    pub plies: Vec<Ply<P, M>>,
+    /// How the line ended.
+    pub end: LineEnd<P>,
+}
+
 /// The line of perfect play from `start`: each side plays [`best_move`]
 /// until the game ends, a position repeats, or `max_plies` plies are played.
 ///
@@ -89,34 +98,46 @@ pub enum LineEnd<P> {
 ///     fn play(&self, n: &u32, t: &u32) -> u32 { n - t }
 /// }
 /// let value = |n: &u32| Some(if n % 3 == 0 { Value::lose(2 * (n / 3)) } else { Value::win(2 * (n / 3) + 1) });
-/// let (plies, end) = principal_variation(&Take12, 4, value, 100);
-/// let moves: Vec<u32> = plies.iter().map(|p| p.mv).collect();
+/// let line = principal_variation(&Take12, 4, value, 100);
+/// let moves: Vec<u32> = line.plies.iter().map(|p| p.mv).collect();
 /// assert_eq!(moves, [1, 1, 2]); // to 3, then the loser stalls, then take the last two
-/// assert_eq!(end, LineEnd::Over(0));
+/// assert_eq!(line.end, LineEnd::Over(0));
 /// ```
 pub fn principal_variation<G: Game>(
     game: &G,
     start: G::Position,
     mut value_of: impl FnMut(&G::Position) -> Option<Value>,
     max_plies: usize,
-) -> (Vec<Ply<G::Position, G::Move>>, LineEnd<G::Position>) {
+) -> Line<G::Position, G::Move> {
     let mut seen = rustc_hash::FxHashSet::default();
     let mut plies = Vec::new();
     let mut pos = start;
     let mut buf = Vec::new();
     loop {
         if !seen.insert(pos.clone()) {
-            return (plies, LineEnd::Repeats(pos));
+            return Line {
+                plies,
+                end: LineEnd::Repeats(pos),
+            };
         }
         if plies.len() >= max_plies {
-            return (plies, LineEnd::Cut(pos));
+            return Line {
+                plies,
+                end: LineEnd::Cut(pos),
+            };
         }
         let value = value_of(&pos);
         if game.outcome(&pos).is_some() {
-            return (plies, LineEnd::Over(pos));
+            return Line {
+                plies,
+                end: LineEnd::Over(pos),
+            };
         }
         let Some((mv, _)) = best_move(game, &pos, &mut value_of, &mut buf) else {
-            return (plies, LineEnd::Over(pos));
+            return Line {
+                plies,
+                end: LineEnd::Over(pos),
+            };
         };
         let next = game.play(&pos, &mv);
         plies.push(Ply {
