@@ -3,7 +3,7 @@
 //! the game's unmoves and child counts against its own forward moves under
 //! every rule switch.
 
-use game_core::{Game, Indexed, Outcome, Unmoves, Value};
+use game_core::{Game, Indexed, IndexedUnmoves, Outcome, Unmoves, Value};
 use games::{Fingers, FingersPosition, FingersRules};
 use solver_retro::{certify, Solved};
 
@@ -120,9 +120,10 @@ fn every_cell_of_the_threads_final_table() {
     assert!(disagree.is_empty(), "{disagree:#?}");
 }
 
-/// For every rule combination and F = 2..=6: `unmoves` lists exactly the
-/// positions, not over, with a move to the child; `child_count` is the
-/// number of distinct children.
+/// For every rule combination and F = 2..=6: `unmoves` and
+/// `unmove_indices` list exactly the positions, not over, with a move to
+/// the child; `child_count` is the number of distinct children; and the
+/// listed terminal indices are exactly the positions that are over.
 #[test]
 fn unmoves_and_child_counts_match_forward_moves() {
     for f in 2..=6u8 {
@@ -130,6 +131,13 @@ fn unmoves_and_child_counts_match_forward_moves() {
             let g = Fingers::new(r).unwrap();
             let n = g.size();
             let mut parents: Vec<Vec<u64>> = vec![Vec::new(); n as usize];
+            let mut ends = Vec::new();
+            assert!(g.terminal_indices(&mut ends));
+            ends.sort_unstable();
+            let over: Vec<u64> = (0..n)
+                .filter(|&i| g.position(i).is_some_and(|p| g.outcome(&p).is_some()))
+                .collect();
+            assert_eq!(ends, over, "{r:?}");
             let mut moves = Vec::new();
             let (mut m2, mut c2) = (Vec::new(), Vec::new());
             for i in 0..n {
@@ -147,17 +155,21 @@ fn unmoves_and_child_counts_match_forward_moves() {
                     parents[k as usize].push(i);
                 }
             }
-            let mut buf = Vec::new();
+            let (mut buf, mut by_index, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
             for i in 0..n {
                 let Some(c) = g.position(i) else { continue };
                 buf.clear();
                 g.unmoves(&c, &mut buf);
                 let mut got: Vec<u64> = buf.iter().map(|p| g.index(p)).collect();
+                by_index.clear();
+                g.unmove_indices(i, &mut by_index, &mut scratch);
+                by_index.sort_unstable();
                 let len = got.len();
                 got.sort_unstable();
                 got.dedup();
                 assert_eq!(got.len(), len, "duplicate parents of {c} under {r:?}");
                 assert_eq!(got, parents[i as usize], "parents of {c} under {r:?}");
+                assert_eq!(by_index, got, "parents by index of {c} under {r:?}");
             }
         }
     }

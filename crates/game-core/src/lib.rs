@@ -45,7 +45,8 @@
 //! * [`Game`] — the required core.
 //! * [`Outcome`], [`Value`] — results for the player to move, with remoteness.
 //! * [`Indexed`] — positions numbered `0..size`, for flat tables.
-//! * [`Unmoves`] — predecessors, for retrograde analysis without a stored graph.
+//! * [`Unmoves`] — predecessors, for retrograde analysis without a stored graph;
+//!   [`IndexedUnmoves`] — the same by index, with optional fast paths.
 //! * [`Impartial`] — both players have the same moves (Sprague–Grundy).
 //! * [`Misere`] — misère play for any game.
 //! * [`best_move`] — the deterministic choice of a best move from a table.
@@ -69,4 +70,4 @@ pub use indexed::Indexed;
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};
-pub use unmoves::Unmoves;
+pub use unmoves::{IndexedUnmoves, Unmoves};

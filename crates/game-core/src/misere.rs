@@ -71,5 +71,14 @@ impl<G: crate::Unmoves> crate::Unmoves for Misere<G> {
     }
 }
 
+impl<G: crate::IndexedUnmoves> crate::IndexedUnmoves for Misere<G> {
+    fn terminal_indices(&self, out: &mut Vec<u64>) -> bool {
+        self.0.terminal_indices(out)
+    }
+    fn unmove_indices(&self, index: u64, out: &mut Vec<u64>, scratch: &mut Vec<Self::Position>) {
+        self.0.unmove_indices(index, out, scratch);
+    }
+}
+
 // A misère impartial game is not `Impartial`: that trait promises normal
 // play, which Sprague–Grundy values need.

@@ -43,3 +43,31 @@ pub trait Unmoves: Game {
         children.len()
     }
 }
+
+/// Index-level help for retrograde solvers on games that are both
+/// [`Indexed`](crate::Indexed) and [`Unmoves`]: every method has a default
+/// built from those two traits, and a game overrides what it can do
+/// faster. Implementing it with no methods (`impl IndexedUnmoves for G {}`)
+/// is enough to use the graph-free solver.
+pub trait IndexedUnmoves: crate::Indexed + Unmoves {
+    /// If the game can list them directly, appends the index of every
+    /// position that is over or has no move and returns `true`; the solver
+    /// then skips its scan of all positions and counts a position's
+    /// children only when it first needs them. The default returns `false`
+    /// (the solver scans).
+    fn terminal_indices(&self, _out: &mut Vec<u64>) -> bool {
+        false
+    }
+
+    /// Appends the index of every distinct parent of the position at
+    /// `index` (see [`Unmoves::unmoves`]). The default decodes the
+    /// position, calls `unmoves` into `scratch`, and indexes each parent.
+    fn unmove_indices(&self, index: u64, out: &mut Vec<u64>, scratch: &mut Vec<Self::Position>) {
+        let Some(pos) = self.position(index) else {
+            return;
+        };
+        scratch.clear();
+        self.unmoves(&pos, scratch);
+        out.extend(scratch.iter().map(|p| self.index(p)));
+    }
+}

@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use game_core::{Game, Indexed, Outcome, Unmoves};
+use game_core::{Game, Indexed, IndexedUnmoves, Outcome, Unmoves};
 
 use crate::Error;
 
@@ -453,12 +453,14 @@ impl Indexed for Fingers {
     }
 }
 
-impl Unmoves for Fingers {
-    fn unmoves(&self, child: &FingersPosition, out: &mut Vec<FingersPosition>) {
-        // Touch: the mover's hands were `child.opp`, the opponent's were
-        // `child.me` with one hand before the touch.
+impl Fingers {
+    /// Calls `f` with the opponent's hands before a touch that led to
+    /// `child` (the mover's hands were `child.opp` and stay so), each
+    /// distinct pair once.
+    #[inline]
+    fn touch_parents(&self, child: &FingersPosition, mut f: impl FnMut([u8; 2])) {
         let (values, nv) = Self::live(child.opp);
-        let f = self.f;
+        let fingers = self.f;
         let slots: &[usize] = if child.me[0] == child.me[1] {
             &[0]
         } else {
@@ -470,38 +472,49 @@ impl Unmoves for Fingers {
                 // Any live y with y + v >= F: y from F − max(v) up.
                 let vmax = values[..nv].iter().copied().max().unwrap_or(0);
                 if vmax > 0 {
-                    for y in (f - vmax).max(1)..f {
-                        out.push(FingersPosition {
-                            me: child.opp,
-                            opp: canon(y, other),
-                        });
+                    for y in (fingers - vmax).max(1)..fingers {
+                        f(canon(y, other));
                     }
                 }
                 continue;
             }
             for &v in &values[..nv] {
                 let y = if self.rules.rollover {
-                    (u16::from(x) + u16::from(f) - u16::from(v)) % u16::from(f)
+                    (u16::from(x) + u16::from(fingers) - u16::from(v)) % u16::from(fingers)
                 } else {
                     u16::from(x).wrapping_sub(u16::from(v))
                 };
-                if y >= 1 && y < u16::from(f) {
-                    out.push(FingersPosition {
-                        me: child.opp,
-                        opp: canon(y as u8, other),
-                    });
+                if y >= 1 && y < u16::from(fingers) {
+                    f(canon(y as u8, other));
                 }
             }
         }
+    }
+
+    /// Under the default rules, the pair indices of the mover's hands
+    /// before a transfer that ended with `hands`: every other split of the
+    /// same number of fingers — a contiguous run, thanks to the index order.
+    #[inline]
+    fn transfer_parent_run(&self, hands: [u8; 2]) -> std::ops::Range<u32> {
+        let s = usize::from(hands[0]) + usize::from(hands[1]);
+        self.sum_start[s]..self.sum_start[s + 1]
+    }
+}
+
+impl Unmoves for Fingers {
+    fn unmoves(&self, child: &FingersPosition, out: &mut Vec<FingersPosition>) {
+        // Touch: the mover's hands were `child.opp`, the opponent's were
+        // `child.me` with one hand before the touch.
+        self.touch_parents(child, |opp| {
+            out.push(FingersPosition { me: child.opp, opp });
+        });
         // Transfer: the opponent's hands were `child.me`; the mover's
         // became `child.opp`.
         if !self.rules.transfers || child.me == [0, 0] {
             return;
         }
         if self.default_shape {
-            // Every other split of the same total, as a contiguous run.
-            let s = usize::from(child.opp[0]) + usize::from(child.opp[1]);
-            for i in self.sum_start[s]..self.sum_start[s + 1] {
+            for i in self.transfer_parent_run(child.opp) {
                 let hands = self.pairs[i as usize];
                 if hands != child.opp {
                     out.push(FingersPosition {
@@ -514,7 +527,7 @@ impl Unmoves for Fingers {
         }
         let start = out.len();
         let r = &self.rules;
-        let fu = u16::from(f);
+        let fu = u16::from(self.f);
         let [p0, q0] = child.opp;
         let assignments: &[(u8, u8)] = if p0 == q0 {
             &[(p0, q0)]
@@ -607,6 +620,50 @@ impl Fingers {
         let s = u32::from(a) + u32::from(b);
         let lo = s.saturating_sub(f - 1);
         (touches + s / 2 - lo) as usize
+    }
+}
+
+impl IndexedUnmoves for Fingers {
+    /// Every position where a player has two dead hands.
+    fn terminal_indices(&self, out: &mut Vec<u64>) -> bool {
+        let h = self.pairs.len() as u64;
+        let dead = self.pair(0, 0);
+        for p in (0..h).filter(|&p| p != dead) {
+            out.push(p * h + dead); // the mover is dead
+            out.push(dead * h + p); // the opponent is dead
+        }
+        true
+    }
+
+    /// Parents by index without building positions; under the default
+    /// rules the transfer parents are one run of consecutive indices.
+    fn unmove_indices(&self, index: u64, out: &mut Vec<u64>, scratch: &mut Vec<FingersPosition>) {
+        let Some(child) = self.position(index) else {
+            return;
+        };
+        if !self.default_shape {
+            scratch.clear();
+            self.unmoves(&child, scratch);
+            out.extend(scratch.iter().map(|p| self.index(p)));
+            return;
+        }
+        let h = self.pairs.len() as u64;
+        // index = pair(opp) * h + pair(me); parents have me_p = child.opp
+        // for touches and opp_p = child.me for transfers.
+        let child_opp = self.pair(child.opp[0], child.opp[1]);
+        let child_me = index - child_opp * h;
+        self.touch_parents(&child, |opp| {
+            out.push(self.pair(opp[0], opp[1]) * h + child_opp)
+        });
+        if child.me != [0, 0] {
+            let base = child_me * h;
+            out.extend(
+                self.transfer_parent_run(child.opp)
+                    .map(u64::from)
+                    .filter(|&i| i != child_opp)
+                    .map(|i| base + i),
+            );
+        }
     }
 }
 

@@ -10,6 +10,8 @@ pub(crate) trait Cell: Copy + Eq + Send + Sync + 'static {
     const BYTES: u64;
     /// The largest counter of unresolved children.
     const MAX_COUNT: u64;
+    /// An open position whose children are not counted yet.
+    const UNCOUNTED: u64;
     /// The largest remoteness.
     const MAX_REMOTENESS: u64;
     /// A cell for an index that stands for no position.
@@ -26,7 +28,8 @@ macro_rules! cell {
     ($t:ty, $bits:expr) => {
         impl Cell for $t {
             const BYTES: u64 = $bits / 8;
-            const MAX_COUNT: u64 = (1 << ($bits - 1)) - 1;
+            const MAX_COUNT: u64 = (1 << ($bits - 1)) - 2;
+            const UNCOUNTED: u64 = (1 << ($bits - 1)) - 1;
             const MAX_REMOTENESS: u64 = (1 << ($bits - 3)) - 1;
             const INVALID: Self = <$t>::MAX;
             #[inline]
@@ -111,7 +114,7 @@ mod tests {
                 assert_ne!(c, C::INVALID);
             }
         }
-        for n in [0, 1, C::MAX_COUNT] {
+        for n in [0, 1, C::MAX_COUNT, C::UNCOUNTED] {
             assert_eq!(C::counter(n).open(), Some(n));
             assert_eq!(C::counter(n).value(), Some(Value::DRAW));
         }

@@ -25,6 +25,12 @@ pub enum Error {
         /// The largest remoteness the table can hold.
         max: u64,
     },
+    /// A position with more children than the table can count.
+    #[error("a position has more than {max} distinct children")]
+    TooManyChildren {
+        /// The most children a table cell can count.
+        max: u64,
+    },
     /// The game maps a position to an index outside `0..size`.
     #[error("the game's index of a position is {index}, outside 0..{size}")]
     BadIndex {

@@ -1,6 +1,6 @@
 //! The graph-free path: a dense index and predecessors ("unmoves").
 
-use game_core::{Indexed, Outcome, Unmoves};
+use game_core::{IndexedUnmoves, Outcome};
 
 use crate::cell::{Cell, Table};
 use crate::propagate::propagate;
@@ -13,7 +13,7 @@ use crate::{Config, Error};
 ///
 /// # Errors
 /// As [`solve_unmoves_with`].
-pub fn solve_unmoves<G: Indexed + Unmoves>(game: &G) -> Result<IndexedSolution<'_, G>, Error> {
+pub fn solve_unmoves<G: IndexedUnmoves>(game: &G) -> Result<IndexedSolution<'_, G>, Error> {
     solve_unmoves_with(game, &Config::default())
 }
 
@@ -21,8 +21,13 @@ pub fn solve_unmoves<G: Indexed + Unmoves>(game: &G) -> Result<IndexedSolution<'
 /// graph is stored.
 ///
 /// One cell a position holds the count of unresolved children while the
-/// position is open ([`Unmoves::child_count`]) and its value once resolved;
-/// parents come from [`Unmoves::unmoves`] on the fly. Cells are 2 bytes
+/// position is open ([`Unmoves::child_count`](game_core::Unmoves::child_count))
+/// and its value once resolved; parents come from
+/// [`IndexedUnmoves::unmove_indices`] on the fly. Where the game lists its
+/// terminal positions ([`IndexedUnmoves::terminal_indices`]) there is no
+/// scan of all positions: a position's children are counted the first time
+/// one of them is found won, and positions never reached stay open (drawn)
+/// without ever being looked at. Cells are 2 bytes
 /// when counts stay below 2¹⁵ and remoteness below 2¹³, else the solve
 /// restarts with 4-byte cells. Plus a queue of 4 bytes for each position
 /// that is won, lost or tied.
@@ -34,7 +39,7 @@ pub fn solve_unmoves<G: Indexed + Unmoves>(game: &G) -> Result<IndexedSolution<'
 /// [`Error::BadIndex`], [`Error::TooDeep`], [`Error::TerminalDraw`].
 ///
 /// ```
-/// use game_core::{Game, Indexed, Unmoves, Value};
+/// use game_core::{Game, Indexed, IndexedUnmoves, Unmoves, Value};
 /// use solver_retro::Solved;
 ///
 /// /// Take 1 or 2 from a pile of up to 10.
@@ -53,11 +58,12 @@ pub fn solve_unmoves<G: Indexed + Unmoves>(game: &G) -> Result<IndexedSolution<'
 /// impl Unmoves for Take12 {
 ///     fn unmoves(&self, n: &u64, out: &mut Vec<u64>) { out.extend((n + 1..=n + 2).filter(|&p| p <= 10)) }
 /// }
+/// impl IndexedUnmoves for Take12 {}
 /// let sol = solver_retro::solve_unmoves(&Take12).unwrap();
 /// assert_eq!(sol.value(&9), Some(Value::lose(6)));
 /// assert_eq!(sol.bytes_per_position(), 2);
 /// ```
-pub fn solve_unmoves_with<'g, G: Indexed + Unmoves>(
+pub fn solve_unmoves_with<'g, G: IndexedUnmoves>(
     game: &'g G,
     config: &Config,
 ) -> Result<IndexedSolution<'g, G>, Error> {
@@ -75,59 +81,89 @@ pub fn solve_unmoves_with<'g, G: Indexed + Unmoves>(
 }
 
 /// `Ok(None)` when the cell type is too narrow for this game.
-fn run<G: Indexed + Unmoves, C: Cell>(game: &G, limit: u64) -> Result<Option<Vec<C>>, Error> {
+fn run<G: IndexedUnmoves, C: Cell>(game: &G, limit: u64) -> Result<Option<Vec<C>>, Error> {
     let size = game.size();
     let n = index_count(size, limit, C::BYTES)?;
-    let mut cells = vec![C::INVALID; n];
     let (mut decisive, mut ties) = (Vec::new(), Vec::new());
     let (mut moves, mut scratch) = (Vec::new(), Vec::new());
-    for (i, cell) in cells.iter_mut().enumerate() {
-        let Some(pos) = game.position(i as u64) else {
-            continue;
-        };
-        let outcome = match game.outcome(&pos) {
-            None => match game.child_count(&pos, &mut moves, &mut scratch) as u64 {
-                0 => game.stalemate(&pos),
-                count if count > C::MAX_COUNT => return Ok(None),
-                count => {
-                    *cell = C::counter(count);
-                    continue;
-                }
-            },
-            Some(o) => o,
-        };
+    let mut seed = |cells: &mut [C], i: usize, outcome: Outcome| -> Result<(), Error> {
         match outcome {
             Outcome::Draw => return Err(Error::TerminalDraw),
             Outcome::Tie => ties.push(i as u32),
             _ => decisive.push(i as u32),
         }
-        *cell = C::resolved(outcome, 0);
-    }
-    drop(moves);
-    drop(scratch);
-    let mut preds = Vec::new();
-    let mut bad = None;
-    let result = propagate(&mut cells, decisive, ties, |c, out| {
-        let pos = game
-            .position(u64::from(c))
-            .expect("queued ids are positions");
-        preds.clear();
-        game.unmoves(&pos, &mut preds);
-        for p in &preds {
-            let index = game.index(p);
-            if index >= size {
-                bad = Some(index);
-                continue;
-            }
-            out.push(index as u32);
+        cells[i] = C::resolved(outcome, 0);
+        Ok(())
+    };
+    let mut listed = Vec::new();
+    let mut cells;
+    if game.terminal_indices(&mut listed) {
+        // The game lists its ends: every other position is open, and its
+        // children are counted only if a won child ever reaches it.
+        cells = vec![C::counter(C::UNCOUNTED); n];
+        for &i in &listed {
+            let pos = game
+                .position(i)
+                .filter(|_| i < size)
+                .ok_or(Error::BadIndex { index: i, size })?;
+            let outcome = match game.outcome(&pos) {
+                Some(o) => o,
+                None => game.stalemate(&pos),
+            };
+            seed(&mut cells, i as usize, outcome)?;
         }
-    });
-    if let Some(index) = bad {
-        return Err(Error::BadIndex { index, size });
+    } else {
+        cells = vec![C::INVALID; n];
+        for i in 0..n {
+            let Some(pos) = game.position(i as u64) else {
+                continue;
+            };
+            let outcome = match game.outcome(&pos) {
+                None => match game.child_count(&pos, &mut moves, &mut scratch) as u64 {
+                    0 => game.stalemate(&pos),
+                    count if count > C::MAX_COUNT => return Ok(None),
+                    count => {
+                        cells[i] = C::counter(count);
+                        continue;
+                    }
+                },
+                Some(o) => o,
+            };
+            seed(&mut cells, i, outcome)?;
+        }
     }
+    drop(listed);
+    let mut preds = Vec::new();
+    let mut positions = Vec::new();
+    let result = propagate(
+        &mut cells,
+        decisive,
+        ties,
+        |c, out| {
+            preds.clear();
+            game.unmove_indices(u64::from(c), &mut preds, &mut positions);
+            for &index in &preds {
+                if index >= size {
+                    return Err(Error::BadIndex { index, size });
+                }
+                out.push(index as u32);
+            }
+            Ok(())
+        },
+        |p| {
+            let pos = game.position(u64::from(p)).expect("a parent is a position");
+            match game.child_count(&pos, &mut moves, &mut scratch) {
+                0 => Err(game_core::Error::InvalidPosition(
+                    "terminal_indices left out a position with no move".into(),
+                )
+                .into()),
+                k => Ok(k as u64),
+            }
+        },
+    );
     match result {
         Ok(()) => Ok(Some(cells)),
-        Err(Error::TooDeep { .. }) if C::BYTES < 4 => Ok(None),
+        Err(Error::TooDeep { .. } | Error::TooManyChildren { .. }) if C::BYTES < 4 => Ok(None),
         Err(e) => Err(e),
     }
 }

@@ -21,12 +21,14 @@ use crate::Error;
 /// is drained to the end. Phase 2 spreads ties from tied terminals to open
 /// parents, fastest first. Whatever stays open is a draw.
 ///
-/// Returns the number of positions resolved in each phase.
+/// A cell may also be [`Cell::UNCOUNTED`]: open, children not counted yet;
+/// `count` counts them the first time a won child reaches the position.
 pub(crate) fn propagate<C: Cell>(
     cells: &mut [C],
     mut decisive: Vec<u32>,
     mut ties: Vec<u32>,
-    mut parents: impl FnMut(u32, &mut Vec<u32>),
+    mut parents: impl FnMut(u32, &mut Vec<u32>) -> Result<(), Error>,
+    mut count: impl FnMut(u32) -> Result<u64, Error>,
 ) -> Result<(), Error> {
     let too_deep = Error::TooDeep {
         max: C::MAX_REMOTENESS,
@@ -45,13 +47,21 @@ pub(crate) fn propagate<C: Cell>(
         }
         let child_lost = v.outcome() == Outcome::Lose;
         buf.clear();
-        parents(child, &mut buf);
+        parents(child, &mut buf)?;
         // Read every parent's cell first: independent loads overlap their
         // cache misses, where a read-test-write loop would wait on each.
         seen.clear();
         seen.extend(buf.iter().map(|&p| cells[p as usize]));
         for (&p, &cell) in buf.iter().zip(&seen) {
-            let Some(open) = cell.open() else { continue };
+            let Some(mut open) = cell.open() else {
+                continue;
+            };
+            if !child_lost && open == C::UNCOUNTED {
+                open = count(p)?;
+                if open > C::MAX_COUNT {
+                    return Err(Error::TooManyChildren { max: C::MAX_COUNT });
+                }
+            }
             let new = if child_lost {
                 decisive.push(p);
                 C::resolved(Outcome::Win, r)
@@ -75,7 +85,7 @@ pub(crate) fn propagate<C: Cell>(
             return Err(too_deep);
         }
         buf.clear();
-        parents(child, &mut buf);
+        parents(child, &mut buf)?;
         for &p in &buf {
             let cell = &mut cells[p as usize];
             if cell.open().is_some() {

@@ -163,7 +163,9 @@ impl<G: Indexed> IndexedSolution<'_, G> {
     /// The value at an index (`None` for an index that is no position).
     #[must_use]
     pub fn value_at(&self, index: u64) -> Option<Value> {
-        self.table.value(usize::try_from(index).ok()?)
+        let v = self.table.value(usize::try_from(index).ok()?)?;
+        // An open cell may be an index no position has, left untouched.
+        (v != Value::DRAW || self.game.position(index).is_some()).then_some(v)
     }
 
     /// Bytes of table a position takes: 2, or 4 when counters or
@@ -193,19 +195,15 @@ impl<G: Indexed> Solved for IndexedSolution<'_, G> {
     }
 
     fn len(&self) -> u64 {
-        let mut n = 0;
-        for i in 0..self.table.len() {
-            n += u64::from(self.table.value(i).is_some());
-        }
-        n
+        (0..self.table.len() as u64)
+            .filter(|&i| self.value_at(i).is_some())
+            .count() as u64
     }
 
     fn for_each(&self, mut f: impl FnMut(&G::Position, Value)) {
         for i in 0..self.table.len() {
-            if let Some(v) = self.table.value(i) {
-                if let Some(p) = self.game.position(i as u64) {
-                    f(&p, v);
-                }
+            if let (Some(v), Some(p)) = (self.table.value(i), self.game.position(i as u64)) {
+                f(&p, v);
             }
         }
     }

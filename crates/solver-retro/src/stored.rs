@@ -193,10 +193,17 @@ pub fn solve_with<'g, G: Game>(
         }
     }
     drop(ends);
-    propagate(&mut cells, decisive, ties, |c, out| {
-        let c = c as usize;
-        out.extend_from_slice(&reverse[offsets[c] as usize..offsets[c + 1] as usize]);
-    })?;
+    propagate(
+        &mut cells,
+        decisive,
+        ties,
+        |c, out| {
+            let c = c as usize;
+            out.extend_from_slice(&reverse[offsets[c] as usize..offsets[c + 1] as usize]);
+            Ok(())
+        },
+        |_| unreachable!("the stored paths count every position first"),
+    )?;
     Ok(Solution {
         game,
         ids,
@@ -306,10 +313,17 @@ pub fn solve_indexed_with<'g, G: Indexed>(
         }
     }
     drop(cursor);
-    propagate(&mut cells, decisive, ties, |c, out| {
-        let c = c as usize;
-        out.extend_from_slice(&reverse[offsets[c] as usize..offsets[c + 1] as usize]);
-    })?;
+    propagate(
+        &mut cells,
+        decisive,
+        ties,
+        |c, out| {
+            let c = c as usize;
+            out.extend_from_slice(&reverse[offsets[c] as usize..offsets[c + 1] as usize]);
+            Ok(())
+        },
+        |_| unreachable!("the stored paths count every position first"),
+    )?;
     Ok(IndexedSolution {
         game,
         table: Table::Wide(cells),

@@ -2,7 +2,7 @@
 //! different method, against solver-dp on acyclic games, and the checker
 //! against tampered tables.
 
-use game_core::{Game, Indexed, Outcome, Unmoves, Value};
+use game_core::{Game, Indexed, IndexedUnmoves, Outcome, Unmoves, Value};
 use proptest::prelude::*;
 
 use crate::{certify, solve, solve_indexed, solve_unmoves, solve_with, Config, Error, Solved};
@@ -48,6 +48,57 @@ impl Unmoves for Graph {
                 out.push(p);
             }
         }
+    }
+}
+
+impl IndexedUnmoves for Graph {}
+
+/// The same graph, listing its terminal positions so the solver counts
+/// children lazily.
+#[derive(Debug, Clone)]
+struct Listed(Graph);
+
+impl Game for Listed {
+    type Position = usize;
+    type Move = usize;
+    fn moves(&self, p: &usize, out: &mut Vec<usize>) {
+        self.0.moves(p, out);
+    }
+    fn play(&self, p: &usize, to: &usize) -> usize {
+        self.0.play(p, to)
+    }
+    fn outcome(&self, p: &usize) -> Option<Outcome> {
+        self.0.outcome(p)
+    }
+}
+
+impl Indexed for Listed {
+    fn size(&self) -> u64 {
+        self.0.size()
+    }
+    fn index(&self, p: &usize) -> u64 {
+        *p as u64
+    }
+    fn position(&self, i: u64) -> Option<usize> {
+        Some(i as usize)
+    }
+}
+
+impl Unmoves for Listed {
+    fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
+        self.0.unmoves(c, out);
+    }
+}
+
+impl IndexedUnmoves for Listed {
+    fn terminal_indices(&self, out: &mut Vec<u64>) -> bool {
+        let g = &self.0;
+        out.extend(
+            (0..g.edges.len())
+                .filter(|&p| g.ends[p].is_some() || g.edges[p].is_empty())
+                .map(|p| p as u64),
+        );
+        true
     }
 }
 
@@ -132,11 +183,15 @@ proptest! {
         let want = reference(&g);
         let flat = solve_indexed(&g).unwrap();
         let fast = solve_unmoves(&g).unwrap();
+        let listed = Listed(g.clone());
+        let lazy = solve_unmoves(&listed).unwrap();
+        prop_assert!(certify(&lazy).is_ok());
         prop_assert!(certify(&flat).is_ok());
         prop_assert!(certify(&fast).is_ok());
         for (p, &w) in want.iter().enumerate() {
             prop_assert_eq!(flat.value(&p), Some(w), "stored indexed at {}", p);
             prop_assert_eq!(fast.value(&p), Some(w), "unmoves at {}", p);
+            prop_assert_eq!(lazy.value(&p), Some(w), "lazy unmoves at {}", p);
             let from = solve(&g, p).unwrap();
             prop_assert_eq!(from.value(&p), Some(w), "hash from {}", p);
             prop_assert!(certify(&from).is_ok());
