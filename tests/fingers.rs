@@ -151,11 +151,15 @@ fn unmoves_and_child_counts_match_forward_moves() {
                 kids.sort_unstable();
                 kids.dedup();
                 assert_eq!(g.child_count(&p, &mut m2, &mut c2), kids.len(), "{r:?} {p}");
+                let mut bulk = [0u32];
+                assert!(g.child_counts(i, &mut bulk));
+                assert_eq!(bulk[0] as usize, kids.len(), "bulk count, {r:?} {p}");
                 for k in kids {
                     parents[k as usize].push(i);
                 }
             }
-            let (mut buf, mut by_index, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut buf, mut by_index, mut scratch) =
+                (Vec::new(), game_core::ParentIndices::default(), Vec::new());
             for i in 0..n {
                 let Some(c) = g.position(i) else { continue };
                 buf.clear();
@@ -163,6 +167,7 @@ fn unmoves_and_child_counts_match_forward_moves() {
                 let mut got: Vec<u64> = buf.iter().map(|p| g.index(p)).collect();
                 by_index.clear();
                 g.unmove_indices(i, &mut by_index, &mut scratch);
+                let mut by_index: Vec<u64> = by_index.iter().collect();
                 by_index.sort_unstable();
                 let len = got.len();
                 got.sort_unstable();

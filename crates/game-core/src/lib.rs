@@ -70,4 +70,4 @@ pub use indexed::Indexed;
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};
-pub use unmoves::{IndexedUnmoves, Unmoves};
+pub use unmoves::{IndexedUnmoves, ParentIndices, Unmoves};

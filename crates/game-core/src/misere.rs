@@ -75,7 +75,15 @@ impl<G: crate::IndexedUnmoves> crate::IndexedUnmoves for Misere<G> {
     fn terminal_indices(&self, out: &mut Vec<u64>) -> bool {
         self.0.terminal_indices(out)
     }
-    fn unmove_indices(&self, index: u64, out: &mut Vec<u64>, scratch: &mut Vec<Self::Position>) {
+    fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
+        self.0.child_counts(first, out)
+    }
+    fn unmove_indices(
+        &self,
+        index: u64,
+        out: &mut crate::ParentIndices,
+        scratch: &mut Vec<Self::Position>,
+    ) {
         self.0.unmove_indices(index, out, scratch);
     }
 }

@@ -44,6 +44,44 @@ pub trait Unmoves: Game {
     }
 }
 
+/// The parents of a position by index, as single indices and as runs of
+/// consecutive indices (which solvers can update with one tight loop).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ParentIndices {
+    /// Parents given one by one.
+    pub singles: Vec<u64>,
+    /// Parents given as runs `start..end` of consecutive indices.
+    pub runs: Vec<std::ops::Range<u64>>,
+}
+
+impl ParentIndices {
+    /// Empties both lists, keeping their memory.
+    pub fn clear(&mut self) {
+        self.singles.clear();
+        self.runs.clear();
+    }
+
+    /// The number of parents.
+    #[must_use]
+    pub fn len(&self) -> u64 {
+        self.singles.len() as u64 + self.runs.iter().map(|r| r.end - r.start).sum::<u64>()
+    }
+
+    /// Whether there is no parent.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every parent index, singles first.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.singles
+            .iter()
+            .copied()
+            .chain(self.runs.iter().flat_map(|r| r.clone()))
+    }
+}
+
 /// Index-level help for retrograde solvers on games that are both
 /// [`Indexed`](crate::Indexed) and [`Unmoves`]: every method has a default
 /// built from those two traits, and a game overrides what it can do
@@ -52,22 +90,36 @@ pub trait Unmoves: Game {
 pub trait IndexedUnmoves: crate::Indexed + Unmoves {
     /// If the game can list them directly, appends the index of every
     /// position that is over or has no move and returns `true`; the solver
-    /// then skips its scan of all positions and counts a position's
-    /// children only when it first needs them. The default returns `false`
-    /// (the solver scans).
+    /// then need not scan all positions to find them. The default returns
+    /// `false` (the solver scans).
     fn terminal_indices(&self, _out: &mut Vec<u64>) -> bool {
         false
     }
 
-    /// Appends the index of every distinct parent of the position at
-    /// `index` (see [`Unmoves::unmoves`]). The default decodes the
-    /// position, calls `unmoves` into `scratch`, and indexes each parent.
-    fn unmove_indices(&self, index: u64, out: &mut Vec<u64>, scratch: &mut Vec<Self::Position>) {
+    /// If the game can count children in bulk, writes into `out[k]` the
+    /// number of distinct children of the position at index `first + k`
+    /// (any number for indices that are no position or are over: the
+    /// solver ignores those) and returns `true`. The default returns
+    /// `false`.
+    fn child_counts(&self, _first: u64, _out: &mut [u32]) -> bool {
+        false
+    }
+
+    /// Adds to `out` the index of every distinct parent of the position at
+    /// `index` (see [`Unmoves::unmoves`]), each exactly once, as singles or
+    /// runs. The default decodes the position, calls `unmoves` into
+    /// `scratch`, and indexes each parent.
+    fn unmove_indices(
+        &self,
+        index: u64,
+        out: &mut ParentIndices,
+        scratch: &mut Vec<Self::Position>,
+    ) {
         let Some(pos) = self.position(index) else {
             return;
         };
         scratch.clear();
         self.unmoves(&pos, scratch);
-        out.extend(scratch.iter().map(|p| self.index(p)));
+        out.singles.extend(scratch.iter().map(|p| self.index(p)));
     }
 }

@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use game_core::{Game, Indexed, IndexedUnmoves, Outcome, Unmoves};
+use game_core::{Game, Indexed, IndexedUnmoves, Outcome, ParentIndices, Unmoves};
 
 use crate::Error;
 
@@ -191,6 +191,12 @@ pub struct Fingers {
     /// `u64::MAX / pairs + 1`: exact division of indices below 2³² by the
     /// number of pairs with one multiplication (Lemire's method).
     magic: u64,
+    /// Per hand pair: distinct transfer results.
+    transfers: Vec<u32>,
+    /// Per hand pair: distinct live finger counts (0, 1 or 2).
+    live_values: Vec<u32>,
+    /// Per hand pair: the smaller live count when there are two, else 0.
+    low_live: Vec<u32>,
 }
 
 impl Fingers {
@@ -231,8 +237,31 @@ impl Fingers {
             sum_start,
             default_shape: rules.is_default_shape(),
             magic: u64::MAX / pairs.len() as u64 + 1,
+            transfers: Vec::new(),
+            live_values: pairs.iter().map(|&h| Self::live(h).1 as u32).collect(),
+            low_live: pairs
+                .iter()
+                .map(|&h| match Self::live(h) {
+                    (v, 2) => u32::from(v[0].min(v[1])),
+                    _ => 0,
+                })
+                .collect(),
             pairs,
-        })
+        }
+        .with_transfer_counts())
+    }
+
+    fn with_transfer_counts(mut self) -> Self {
+        self.transfers = self
+            .pairs
+            .iter()
+            .map(|&h| {
+                let mut n = 0;
+                self.for_each_transfer(h, |_| n += 1);
+                n
+            })
+            .collect();
+        self
     }
 
     /// The rules in force.
@@ -635,16 +664,61 @@ impl IndexedUnmoves for Fingers {
         true
     }
 
+    /// Children counts in closed form, a row of the index at a time:
+    /// transfers depend on the mover's hands alone (a table), touches on
+    /// the number of distinct live hands and, under cutoff, on whether both
+    /// of the mover's values would kill the target.
+    fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
+        let h = self.pairs.len();
+        let f = u32::from(self.f);
+        let mut i = first as usize;
+        let mut k = 0;
+        while k < out.len() {
+            let (row, col) = (i / h, i % h);
+            let [c, d] = self.pairs[row];
+            let never = u32::MAX;
+            // A target t merges two touches when low + t >= F (cutoff only).
+            let merge_at = |t: u8| -> u32 {
+                if t == 0 || self.rules.rollover {
+                    never
+                } else {
+                    f - u32::from(t)
+                }
+            };
+            let nt = u32::from(c > 0) + u32::from(d > 0 && d != c);
+            let (cc, dd) = (merge_at(c), if d != c { merge_at(d) } else { never });
+            let len = (h - col).min(out.len() - k);
+            let cols = col..col + len;
+            for (((o, &t), &nv), &low) in out[k..k + len]
+                .iter_mut()
+                .zip(&self.transfers[cols.clone()])
+                .zip(&self.live_values[cols.clone()])
+                .zip(&self.low_live[cols])
+            {
+                *o = t + nt * nv - u32::from(low >= cc) - u32::from(low >= dd);
+            }
+            k += len;
+            i += len;
+        }
+        true
+    }
+
     /// Parents by index without building positions; under the default
-    /// rules the transfer parents are one run of consecutive indices.
-    fn unmove_indices(&self, index: u64, out: &mut Vec<u64>, scratch: &mut Vec<FingersPosition>) {
+    /// rules the transfer parents are a run of consecutive indices (less
+    /// the child's own hands).
+    fn unmove_indices(
+        &self,
+        index: u64,
+        out: &mut ParentIndices,
+        scratch: &mut Vec<FingersPosition>,
+    ) {
         let Some(child) = self.position(index) else {
             return;
         };
         if !self.default_shape {
             scratch.clear();
             self.unmoves(&child, scratch);
-            out.extend(scratch.iter().map(|p| self.index(p)));
+            out.singles.extend(scratch.iter().map(|p| self.index(p)));
             return;
         }
         let h = self.pairs.len() as u64;
@@ -653,16 +727,19 @@ impl IndexedUnmoves for Fingers {
         let child_opp = self.pair(child.opp[0], child.opp[1]);
         let child_me = index - child_opp * h;
         self.touch_parents(&child, |opp| {
-            out.push(self.pair(opp[0], opp[1]) * h + child_opp)
+            out.singles.push(self.pair(opp[0], opp[1]) * h + child_opp)
         });
         if child.me != [0, 0] {
             let base = child_me * h;
-            out.extend(
-                self.transfer_parent_run(child.opp)
-                    .map(u64::from)
-                    .filter(|&i| i != child_opp)
-                    .map(|i| base + i),
-            );
+            let run = self.transfer_parent_run(child.opp);
+            let (lo, hi) = (base + u64::from(run.start), base + u64::from(run.end));
+            let own = base + child_opp;
+            if lo < own {
+                out.runs.push(lo..own);
+            }
+            if own + 1 < hi {
+                out.runs.push(own + 1..hi);
+            }
         }
     }
 }

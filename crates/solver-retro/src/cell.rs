@@ -5,7 +5,7 @@
 use game_core::{Outcome, Value};
 
 /// A table cell of the propagation.
-pub(crate) trait Cell: Copy + Eq + Send + Sync + 'static {
+pub(crate) trait Cell: Copy + Eq + Send + Sync + bytemuck::Pod + 'static {
     /// Bytes a cell takes.
     const BYTES: u64;
     /// The largest counter of unresolved children.
@@ -22,10 +22,16 @@ pub(crate) trait Cell: Copy + Eq + Send + Sync + 'static {
     fn resolved(outcome: Outcome, remoteness: u64) -> Self;
     /// The value: a draw for an open cell, `None` for an invalid one.
     fn value(self) -> Option<Value>;
+    /// Branch-free: a counter of `k` children, or [`Cell::INVALID`] for 0
+    /// (`k` at most [`Cell::MAX_COUNT`]).
+    fn count_or_invalid(k: u32) -> Self;
+    /// Branch-free: one less for an open cell with a counter above 0,
+    /// unchanged otherwise.
+    fn dec_open(self) -> Self;
 }
 
 macro_rules! cell {
-    ($t:ty, $bits:expr) => {
+    ($t:ty, $s:ty, $bits:expr) => {
         impl Cell for $t {
             const BYTES: u64 = $bits / 8;
             const MAX_COUNT: u64 = (1 << ($bits - 1)) - 2;
@@ -51,6 +57,16 @@ macro_rules! cell {
                 (1 << ($bits - 1)) | (code << ($bits - 3)) | remoteness as $t
             }
             #[inline]
+            fn count_or_invalid(k: u32) -> Self {
+                (k as $t) | <$t>::from(k == 0).wrapping_neg()
+            }
+            #[inline]
+            fn dec_open(self) -> Self {
+                // Resolved and invalid cells have the top bit set, so they
+                // are negative as signed numbers.
+                self - <$t>::from((self as $s) > 0)
+            }
+            #[inline]
             fn value(self) -> Option<Value> {
                 if self >> ($bits - 1) == 0 {
                     return Some(Value::DRAW);
@@ -67,14 +83,67 @@ macro_rules! cell {
     };
 }
 
-cell!(u16, 16);
-cell!(u32, 32);
+cell!(u16, i16, 16);
+cell!(u32, i32, 32);
+
+/// A flat table of cells in an anonymous memory map, advised to use huge
+/// pages where the system offers them (Linux): the retrograde queue reads
+/// parents scattered over the whole table, and with 4 KiB pages nearly
+/// every such read also misses the TLB. Falls back to ordinary pages
+/// silently.
+pub(crate) struct Cells<C> {
+    map: memmap2::MmapMut,
+    len: usize,
+    _cell: std::marker::PhantomData<C>,
+}
+
+impl<C: Cell> Cells<C> {
+    /// `len` cells of zero bits (a fresh anonymous map reads as zeros).
+    fn zeroed(len: usize) -> std::io::Result<Self> {
+        let bytes = (len * std::mem::size_of::<C>()).max(1);
+        let map = memmap2::MmapMut::map_anon(bytes)?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Ok(Cells {
+            map,
+            len,
+            _cell: std::marker::PhantomData,
+        })
+    }
+
+    /// `len` cells, all `value` (`None`: zero bits, for a caller that
+    /// writes every cell itself); a refused mapping is [`Error::TooLarge`].
+    pub(crate) fn new(len: usize, value: Option<C>, limit: u64) -> Result<Self, crate::Error> {
+        let mut cells = Self::zeroed(len).map_err(|_| crate::Error::TooLarge {
+            what: "the table (the system refused the memory)",
+            needed: len as u64 * std::mem::size_of::<C>() as u64,
+            limit,
+            hint: "",
+        })?;
+        if let Some(v) = value {
+            cells.fill(v);
+        }
+        Ok(cells)
+    }
+}
+
+impl<C: Cell> std::ops::Deref for Cells<C> {
+    type Target = [C];
+    fn deref(&self) -> &[C] {
+        &bytemuck::cast_slice(&self.map[..])[..self.len]
+    }
+}
+
+impl<C: Cell> std::ops::DerefMut for Cells<C> {
+    fn deref_mut(&mut self) -> &mut [C] {
+        &mut bytemuck::cast_slice_mut(&mut self.map[..])[..self.len]
+    }
+}
 
 /// A finished table of either width.
-#[derive(Debug, Clone)]
 pub(crate) enum Table {
-    Narrow(Vec<u16>),
-    Wide(Vec<u32>),
+    Narrow(Cells<u16>),
+    Wide(Cells<u32>),
 }
 
 impl Table {
@@ -120,6 +189,23 @@ mod tests {
         }
         assert_eq!(C::INVALID.value(), None);
         assert_eq!(C::INVALID.open(), None);
+    }
+
+    #[test]
+    fn dec_open_touches_only_positive_counters() {
+        assert_eq!(u16::counter(5).dec_open(), u16::counter(4));
+        assert_eq!(u16::counter(1).dec_open(), u16::counter(0));
+        assert_eq!(u16::counter(0).dec_open(), u16::counter(0));
+        assert_eq!(u16::INVALID.dec_open(), u16::INVALID);
+        let w = u16::resolved(Outcome::Win, 3);
+        assert_eq!(w.dec_open(), w);
+        let l = u16::resolved(Outcome::Lose, 0);
+        assert_eq!(l.dec_open(), l);
+        assert_eq!(u32::counter(7).dec_open(), u32::counter(6));
+        assert_eq!(u32::INVALID.dec_open(), u32::INVALID);
+        assert_eq!(u16::count_or_invalid(0), u16::INVALID);
+        assert_eq!(u16::count_or_invalid(9), u16::counter(9));
+        assert_eq!(u32::count_or_invalid(0), u32::INVALID);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use game_core::{IndexedUnmoves, Outcome};
 
-use crate::cell::{Cell, Table};
+use crate::cell::{Cell, Cells, Table};
 use crate::propagate::propagate;
 use crate::solution::IndexedSolution;
 use crate::stored::index_count;
@@ -81,7 +81,7 @@ pub fn solve_unmoves_with<'g, G: IndexedUnmoves>(
 }
 
 /// `Ok(None)` when the cell type is too narrow for this game.
-fn run<G: IndexedUnmoves, C: Cell>(game: &G, limit: u64) -> Result<Option<Vec<C>>, Error> {
+fn run<G: IndexedUnmoves, C: Cell>(game: &G, limit: u64) -> Result<Option<Cells<C>>, Error> {
     let size = game.size();
     let n = index_count(size, limit, C::BYTES)?;
     let (mut decisive, mut ties) = (Vec::new(), Vec::new());
@@ -96,29 +96,50 @@ fn run<G: IndexedUnmoves, C: Cell>(game: &G, limit: u64) -> Result<Option<Vec<C>
         Ok(())
     };
     let mut listed = Vec::new();
+    let listed_ends = game.terminal_indices(&mut listed);
+    let mut counts = vec![0u32; n.clamp(1, 1 << 16)];
+    let bulk = game.child_counts(0, &mut counts);
     let mut cells;
-    if game.terminal_indices(&mut listed) {
-        // The game lists its ends: every other position is open, and its
-        // children are counted only if a won child ever reaches it.
-        cells = vec![C::counter(C::UNCOUNTED); n];
+    if bulk {
+        // Counts in bulk; an index with no children that the scan or the
+        // list below does not seed is no position. Every cell is written.
+        cells = Cells::new(n, None, limit)?;
+        for start in (0..n).step_by(counts.len()) {
+            let chunk = &mut counts[..(n - start).min(1 << 16)];
+            if start > 0 {
+                game.child_counts(start as u64, chunk);
+            }
+            if chunk.iter().fold(0, |m, &k| m.max(k)) as u64 > C::MAX_COUNT {
+                return Ok(None);
+            }
+            for (c, &k) in cells[start..].iter_mut().zip(chunk.iter()) {
+                *c = C::count_or_invalid(k);
+            }
+        }
+    } else if listed_ends {
+        // Every other position is open; its children are counted only if a
+        // won child ever reaches it.
+        cells = Cells::new(n, Some(C::counter(C::UNCOUNTED)), limit)?;
+    } else {
+        cells = Cells::new(n, Some(C::INVALID), limit)?;
+    }
+    if listed_ends {
         for &i in &listed {
             let pos = game
                 .position(i)
                 .filter(|_| i < size)
                 .ok_or(Error::BadIndex { index: i, size })?;
-            let outcome = match game.outcome(&pos) {
-                Some(o) => o,
-                None => game.stalemate(&pos),
-            };
+            let outcome = game.outcome(&pos).unwrap_or_else(|| game.stalemate(&pos));
             seed(&mut cells, i as usize, outcome)?;
         }
     } else {
-        cells = vec![C::INVALID; n];
         for i in 0..n {
             let Some(pos) = game.position(i as u64) else {
+                cells[i] = C::INVALID;
                 continue;
             };
             let outcome = match game.outcome(&pos) {
+                None if bulk && cells[i] != C::INVALID => continue,
                 None => match game.child_count(&pos, &mut moves, &mut scratch) as u64 {
                     0 => game.stalemate(&pos),
                     count if count > C::MAX_COUNT => return Ok(None),
@@ -133,22 +154,21 @@ fn run<G: IndexedUnmoves, C: Cell>(game: &G, limit: u64) -> Result<Option<Vec<C>
         }
     }
     drop(listed);
-    let mut preds = Vec::new();
+    drop(counts);
+    let lazy = listed_ends && !bulk;
     let mut positions = Vec::new();
     let result = propagate(
         &mut cells,
         decisive,
         ties,
         |c, out| {
-            preds.clear();
-            game.unmove_indices(u64::from(c), &mut preds, &mut positions);
-            for &index in &preds {
-                if index >= size {
-                    return Err(Error::BadIndex { index, size });
-                }
-                out.push(index as u32);
+            game.unmove_indices(u64::from(c), out, &mut positions);
+            let bad = out.singles.iter().copied().find(|&i| i >= size);
+            let bad = bad.or(out.runs.iter().find(|r| r.end > size).map(|r| r.end - 1));
+            match bad {
+                Some(index) => Err(Error::BadIndex { index, size }),
+                None => Ok(()),
             }
-            Ok(())
         },
         |p| {
             let pos = game.position(u64::from(p)).expect("a parent is a position");
@@ -160,6 +180,7 @@ fn run<G: IndexedUnmoves, C: Cell>(game: &G, limit: u64) -> Result<Option<Vec<C>
                 k => Ok(k as u64),
             }
         },
+        lazy,
     );
     match result {
         Ok(()) => Ok(Some(cells)),

@@ -4,7 +4,7 @@
 use game_core::{Game, Indexed, Outcome};
 use rustc_hash::FxHashMap;
 
-use crate::cell::{Cell, Table};
+use crate::cell::{Cell, Cells, Table};
 use crate::propagate::propagate;
 use crate::solution::{IndexedSolution, Solution};
 use crate::{Config, Error};
@@ -184,7 +184,7 @@ pub fn solve_with<'g, G: Game>(
     let moves_total = forward.len() as u64;
     drop(forward);
     drop(cursor);
-    let mut cells = vec![0u32; n];
+    let mut cells = Cells::new(n, None::<u32>, limit)?;
     let (mut decisive, mut ties) = (Vec::new(), Vec::new());
     for i in 0..n {
         match ends[i] {
@@ -199,10 +199,12 @@ pub fn solve_with<'g, G: Game>(
         ties,
         |c, out| {
             let c = c as usize;
-            out.extend_from_slice(&reverse[offsets[c] as usize..offsets[c + 1] as usize]);
+            let parents = &reverse[offsets[c] as usize..offsets[c + 1] as usize];
+            out.singles.extend(parents.iter().map(|&p| u64::from(p)));
             Ok(())
         },
         |_| unreachable!("the stored paths count every position first"),
+        false,
     )?;
     Ok(Solution {
         game,
@@ -271,7 +273,7 @@ pub fn solve_indexed_with<'g, G: Indexed>(
             });
         }
     }
-    let mut cells = vec![u32::INVALID; n];
+    let mut cells = Cells::new(n, Some(u32::INVALID), limit)?;
     let mut offsets = vec![0u64; n + 1];
     let (mut decisive, mut ties) = (Vec::new(), Vec::new());
     let mut total = 0u64;
@@ -319,10 +321,12 @@ pub fn solve_indexed_with<'g, G: Indexed>(
         ties,
         |c, out| {
             let c = c as usize;
-            out.extend_from_slice(&reverse[offsets[c] as usize..offsets[c + 1] as usize]);
+            let parents = &reverse[offsets[c] as usize..offsets[c + 1] as usize];
+            out.singles.extend(parents.iter().map(|&p| u64::from(p)));
             Ok(())
         },
         |_| unreachable!("the stored paths count every position first"),
+        false,
     )?;
     Ok(IndexedSolution {
         game,
