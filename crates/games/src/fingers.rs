@@ -759,3 +759,75 @@ fn push_parent(
         out.push(p);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game() -> Fingers {
+        Fingers::new(FingersRules::default()).unwrap()
+    }
+
+    /// The quiz's example game, move by move: five touches, and player 2
+    /// has two dead hands.
+    #[test]
+    fn the_quiz_example_game() {
+        let g = game();
+        let touches = [(1, 1), (2, 1), (3, 2), (1, 3), (4, 1)];
+        let mut pos = FingersPosition::START;
+        for (from, to) in touches {
+            assert_eq!(g.outcome(&pos), None);
+            let mut moves = Vec::new();
+            g.moves(&pos, &mut moves);
+            let mv = FingersMove::Touch { from, to };
+            assert!(moves.contains(&mv), "{mv} legal at {pos}");
+            pos = g.play(&pos, &mv);
+        }
+        // Player 2 is to move with both hands dead: lost.
+        assert_eq!(pos.me, [0, 0]);
+        assert_eq!(g.outcome(&pos), Some(Outcome::Lose));
+    }
+
+    #[test]
+    fn thread_rules_for_transfers() {
+        let g = game();
+        let at = |me, opp| {
+            let mut moves = Vec::new();
+            g.moves(&FingersPosition::new(me, opp), &mut moves);
+            moves
+                .into_iter()
+                .filter_map(|m| match m {
+                    FingersMove::Transfer { hands } => Some(hands),
+                    FingersMove::Touch { .. } => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        // (1,3): 0,4 (emptying) and 2,2; not the mere swap to (3,1).
+        assert_eq!(at([1, 3], [1, 1]), [[0, 4], [2, 2]]);
+        // (0,2): reviving the dead hand gives 1,1.
+        assert_eq!(at([0, 2], [1, 1]), [[1, 1]]);
+        // (3,4): no transfer may lift a hand to 5 or more, none swaps.
+        assert_eq!(at([3, 4], [1, 1]), Vec::<[u8; 2]>::new());
+        let swaps = Fingers::new(FingersRules {
+            allow_swap: true,
+            ..FingersRules::default()
+        })
+        .unwrap();
+        let mut moves = Vec::new();
+        swaps.moves(&FingersPosition::new([1, 3], [1, 1]), &mut moves);
+        assert!(moves.contains(&FingersMove::Transfer { hands: [1, 3] }));
+    }
+
+    #[test]
+    fn rollover_keeps_the_count_mod_f() {
+        let g = Fingers::new(FingersRules {
+            rollover: true,
+            ..FingersRules::default()
+        })
+        .unwrap();
+        let pos = FingersPosition::new([3, 3], [1, 4]);
+        let next = g.play(&pos, &FingersMove::Touch { from: 3, to: 4 });
+        // 4 + 3 = 7 -> 2 with five fingers a hand.
+        assert_eq!(next.me, [1, 2]);
+    }
+}

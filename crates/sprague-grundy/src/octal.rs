@@ -218,7 +218,7 @@ fn minimise(g: &[u32], l: usize, p: usize) -> (usize, usize) {
 /// chosen from the first values as the one that makes rare values rarest.
 pub struct Computer<'c> {
     code: &'c OctalCode,
-    /// The values so far: g[n] for heaps 0..len.
+    /// The values so far: `g[n]` for heaps `0..len`.
     pub g: Vec<u32>,
     stamp: Vec<u32>,
     rare: Vec<u32>,
