@@ -2,7 +2,7 @@
 //! position. Shared by the stored-graph and the unmoves paths; the checker
 //! in `check.rs` does not use it.
 
-use game_core::{Outcome, ParentIndices};
+use game_core::{Outcome, ParentIndices, Value};
 
 use crate::cell::Cell;
 use crate::Error;
@@ -33,21 +33,12 @@ pub(crate) fn propagate<C: Cell>(
     mut count: impl FnMut(u32) -> Result<u64, Error>,
     lazy: bool,
 ) -> Result<(), Error> {
-    let too_deep = Error::TooDeep {
-        max: C::MAX_REMOTENESS,
-    };
     let mut buf = ParentIndices::default();
     let mut seen: Vec<C> = Vec::new();
     let mut head = 0;
     while let Some(&child) = decisive.get(head) {
         head += 1;
-        let v = cells[child as usize]
-            .value()
-            .expect("queued cells are valid");
-        let r = u64::from(v.remoteness().expect("decisive")) + 1;
-        if r > C::MAX_REMOTENESS {
-            return Err(too_deep);
-        }
+        let (v, r) = next_level(cells, child)?;
         let child_lost = v.outcome() == Outcome::Lose;
         buf.clear();
         parents(child, &mut buf)?;
@@ -101,13 +92,7 @@ pub(crate) fn propagate<C: Cell>(
     let mut head = 0;
     while let Some(&child) = ties.get(head) {
         head += 1;
-        let v = cells[child as usize]
-            .value()
-            .expect("queued cells are valid");
-        let r = u64::from(v.remoteness().expect("tie")) + 1;
-        if r > C::MAX_REMOTENESS {
-            return Err(too_deep);
-        }
+        let (_, r) = next_level(cells, child)?;
         buf.clear();
         parents(child, &mut buf)?;
         for p in buf.iter() {
@@ -119,6 +104,21 @@ pub(crate) fn propagate<C: Cell>(
         }
     }
     Ok(())
+}
+
+/// The value of a queued (resolved) position and the remoteness its
+/// parents get from it.
+fn next_level<C: Cell>(cells: &[C], child: u32) -> Result<(Value, u64), Error> {
+    let v = cells[child as usize]
+        .value()
+        .expect("queued cells are valid");
+    let r = u64::from(v.remoteness().expect("queued cells are resolved")) + 1;
+    if r > C::MAX_REMOTENESS {
+        return Err(Error::TooDeep {
+            max: C::MAX_REMOTENESS,
+        });
+    }
+    Ok((v, r))
 }
 
 /// One parent of a decided child: a lost child makes an open parent won; a

@@ -193,19 +193,7 @@ pub fn solve_with<'g, G: Game>(
         }
     }
     drop(ends);
-    propagate(
-        &mut cells,
-        decisive,
-        ties,
-        |c, out| {
-            let c = c as usize;
-            let parents = &reverse[offsets[c] as usize..offsets[c + 1] as usize];
-            out.singles.extend(parents.iter().map(|&p| u64::from(p)));
-            Ok(())
-        },
-        |_| unreachable!("the stored paths count every position first"),
-        false,
-    )?;
+    propagate_stored(&mut cells, decisive, ties, &offsets, &reverse)?;
     Ok(Solution {
         game,
         ids,
@@ -315,8 +303,25 @@ pub fn solve_indexed_with<'g, G: Indexed>(
         }
     }
     drop(cursor);
+    propagate_stored(&mut cells, decisive, ties, &offsets, &reverse)?;
+    Ok(IndexedSolution {
+        game,
+        table: Table::Wide(cells),
+        moves: Some(total),
+    })
+}
+
+/// Runs the propagation over a stored reverse graph: the parents of `c`
+/// are `reverse[offsets[c]..offsets[c + 1]]`; every cell is counted.
+fn propagate_stored(
+    cells: &mut [u32],
+    decisive: Vec<u32>,
+    ties: Vec<u32>,
+    offsets: &[u64],
+    reverse: &[u32],
+) -> Result<(), Error> {
     propagate(
-        &mut cells,
+        cells,
         decisive,
         ties,
         |c, out| {
@@ -327,12 +332,7 @@ pub fn solve_indexed_with<'g, G: Indexed>(
         },
         |_| unreachable!("the stored paths count every position first"),
         false,
-    )?;
-    Ok(IndexedSolution {
-        game,
-        table: Table::Wide(cells),
-        moves: Some(total),
-    })
+    )
 }
 
 /// The distinct children's indices of a position that is not over.
