@@ -2,7 +2,7 @@
 //! different method, against solver-dp on acyclic games, and the checker
 //! against tampered tables.
 
-use game_core::{Game, Indexed, IndexedUnmoves, Outcome, Unmoves, Value};
+use game_core::{Game, Indexed, IndexedUnmoves, Outcome, ParentIndices, Unmoves, Value};
 use proptest::prelude::*;
 
 use crate::{certify, solve, solve_indexed, solve_unmoves, solve_with, Config, Error, Solved};
@@ -102,6 +102,78 @@ impl IndexedUnmoves for Listed {
     }
 }
 
+/// The same graph again, with every optional capability: terminals
+/// listed, children counted in bulk, parents given as runs of consecutive
+/// indices where they are consecutive.
+#[derive(Debug, Clone)]
+struct Bulk(Listed);
+
+impl Game for Bulk {
+    type Position = usize;
+    type Move = usize;
+    fn moves(&self, p: &usize, out: &mut Vec<usize>) {
+        self.0.moves(p, out);
+    }
+    fn play(&self, p: &usize, to: &usize) -> usize {
+        self.0.play(p, to)
+    }
+    fn outcome(&self, p: &usize) -> Option<Outcome> {
+        self.0.outcome(p)
+    }
+}
+
+impl Indexed for Bulk {
+    fn size(&self) -> u64 {
+        self.0.size()
+    }
+    fn index(&self, p: &usize) -> u64 {
+        *p as u64
+    }
+    fn position(&self, i: u64) -> Option<usize> {
+        Some(i as usize)
+    }
+}
+
+impl Unmoves for Bulk {
+    fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
+        self.0.unmoves(c, out);
+    }
+}
+
+impl IndexedUnmoves for Bulk {
+    fn terminal_indices(&self, out: &mut Vec<u64>) -> bool {
+        self.0.terminal_indices(out)
+    }
+    fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
+        let g = &(self.0).0;
+        for (k, o) in out.iter_mut().enumerate() {
+            let mut kids = g.edges[first as usize + k].clone();
+            kids.sort_unstable();
+            kids.dedup();
+            *o = kids.len() as u32;
+        }
+        true
+    }
+    fn unmove_indices(&self, index: u64, out: &mut ParentIndices, scratch: &mut Vec<usize>) {
+        scratch.clear();
+        self.unmoves(&(index as usize), scratch);
+        scratch.sort_unstable();
+        let mut i = 0;
+        while i < scratch.len() {
+            let mut j = i + 1;
+            while j < scratch.len() && scratch[j] == scratch[j - 1] + 1 {
+                j += 1;
+            }
+            if j - i == 1 {
+                out.singles.push(scratch[i] as u64);
+            } else {
+                out.runs.push(scratch[i] as u64..scratch[j - 1] as u64 + 1);
+            }
+            i = j;
+        }
+    }
+}
+
 /// The reference: values by sweeping all positions level by level (no
 /// queue, no counters): at level k a position is won if a child was lost
 /// by level k−1, lost if every child was won by level k−1; then ties the
@@ -185,6 +257,9 @@ proptest! {
         let fast = solve_unmoves(&g).unwrap();
         let listed = Listed(g.clone());
         let lazy = solve_unmoves(&listed).unwrap();
+        let with_bulk = Bulk(listed.clone());
+        let bulk = solve_unmoves(&with_bulk).unwrap();
+        prop_assert!(certify(&bulk).is_ok());
         prop_assert!(certify(&lazy).is_ok());
         prop_assert!(certify(&flat).is_ok());
         prop_assert!(certify(&fast).is_ok());
@@ -192,6 +267,7 @@ proptest! {
             prop_assert_eq!(flat.value(&p), Some(w), "stored indexed at {}", p);
             prop_assert_eq!(fast.value(&p), Some(w), "unmoves at {}", p);
             prop_assert_eq!(lazy.value(&p), Some(w), "lazy unmoves at {}", p);
+            prop_assert_eq!(bulk.value(&p), Some(w), "bulk counts and runs at {}", p);
             let from = solve(&g, p).unwrap();
             prop_assert_eq!(from.value(&p), Some(w), "hash from {}", p);
             prop_assert!(certify(&from).is_ok());
