@@ -141,9 +141,11 @@ pub struct StonesTable {
     period: Period,
 }
 
-/// The largest `max_take` whose table [`StonesTable::new`] accepts: the
-/// table takes about 2·`max_take` rows and 20 bytes a row while it is built.
-pub const MAX_STONES_TAKE: u64 = 1 << 28;
+/// The largest `max_take` whose table [`StonesTable::new`] accepts. The
+/// proof keeps one byte and one hash-table entry (about 24 bytes) for each
+/// row until the period shows, and the tables seen so far need about
+/// 2·`max_take` rows: 2²⁶ means at most about 3.3 GB.
+pub const MAX_STONES_TAKE: u64 = 1 << 26;
 
 impl StonesTable {
     /// Builds the table for `max_take` until its period is proven.
