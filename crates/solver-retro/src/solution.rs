@@ -33,6 +33,21 @@ pub trait Solved {
     /// Calls `f` with every solved position and its value.
     fn for_each(&self, f: impl FnMut(&<Self::Game as Game>::Position, Value));
 
+    /// Calls `f` with the solved positions of part `part` of `parts`: the
+    /// parts together hold every position once, so they can be worked on
+    /// in parallel. The default puts every position in part 0.
+    fn for_each_part(
+        &self,
+        part: usize,
+        parts: usize,
+        f: impl FnMut(&<Self::Game as Game>::Position, Value),
+    ) {
+        let _ = parts;
+        if part == 0 {
+            self.for_each(f);
+        }
+    }
+
     /// The best move at `pos` and the value it achieves: the fastest win,
     /// else the fastest tie, else a move that keeps the draw, else the
     /// slowest loss; among equals, the first in [`Game::moves`] order.
@@ -81,6 +96,15 @@ impl Counts {
     #[must_use]
     pub fn total(&self) -> u64 {
         self.win + self.lose + self.tie + self.draw
+    }
+}
+
+impl std::ops::AddAssign for Counts {
+    fn add_assign(&mut self, other: Counts) {
+        self.win += other.win;
+        self.lose += other.lose;
+        self.tie += other.tie;
+        self.draw += other.draw;
     }
 }
 
@@ -134,9 +158,14 @@ impl<G: Game> Solved for Solution<'_, G> {
         self.positions.len() as u64
     }
 
-    fn for_each(&self, mut f: impl FnMut(&G::Position, Value)) {
-        for (i, p) in self.positions.iter().enumerate() {
-            if let Some(v) = self.table.value(i) {
+    fn for_each(&self, f: impl FnMut(&G::Position, Value)) {
+        self.for_each_part(0, 1, f);
+    }
+
+    fn for_each_part(&self, part: usize, parts: usize, mut f: impl FnMut(&G::Position, Value)) {
+        let range = share(self.positions.len(), part, parts);
+        for (i, p) in self.positions[range.clone()].iter().enumerate() {
+            if let Some(v) = self.table.value(range.start + i) {
                 f(p, v);
             }
         }
@@ -200,11 +229,21 @@ impl<G: Indexed> Solved for IndexedSolution<'_, G> {
             .count() as u64
     }
 
-    fn for_each(&self, mut f: impl FnMut(&G::Position, Value)) {
-        for i in 0..self.table.len() {
+    fn for_each(&self, f: impl FnMut(&G::Position, Value)) {
+        self.for_each_part(0, 1, f);
+    }
+
+    fn for_each_part(&self, part: usize, parts: usize, mut f: impl FnMut(&G::Position, Value)) {
+        for i in share(self.table.len(), part, parts) {
             if let (Some(v), Some(p)) = (self.table.value(i), self.game.position(i as u64)) {
                 f(&p, v);
             }
         }
     }
+}
+
+/// Part `part` of `0..n` cut into `parts` nearly equal ranges.
+fn share(n: usize, part: usize, parts: usize) -> std::ops::Range<usize> {
+    let parts = parts.max(1);
+    (n * part / parts)..(n * (part + 1) / parts)
 }

@@ -389,3 +389,35 @@ fn dot_export_colours_values() {
     assert!(dot.contains("khaki")); // 2: stay (draw) rather than lose
     assert!(dot.contains("to 1"));
 }
+
+#[test]
+fn a_corrupted_table_is_rejected_whichever_part_holds_it() {
+    // A chain 0 <- 1 <- ... <- 999: i is lost in i plies when even.
+    let n = 1000;
+    let g = Graph {
+        edges: (0..n)
+            .map(|i| if i == 0 { vec![] } else { vec![i - 1] })
+            .collect(),
+        ends: vec![None; n],
+    };
+    for at in [3usize, 500, 998] {
+        let mut sol = solve_unmoves(&g).unwrap();
+        assert!(certify(&sol).is_ok());
+        let wrong = if at % 2 == 0 {
+            Outcome::Win
+        } else {
+            Outcome::Lose
+        };
+        match &mut sol.table {
+            crate::cell::Table::Narrow(c) => {
+                c[at] = <u16 as crate::cell::Cell>::resolved(wrong, at as u64)
+            }
+            crate::cell::Table::Wide(c) => {
+                c[at] = <u32 as crate::cell::Cell>::resolved(wrong, at as u64)
+            }
+        }
+        let err = certify(&sol).unwrap_err();
+        // The corrupted position, or its parent, is the first rejected.
+        assert!(err.position == at || err.position == at + 1, "{err:?}");
+    }
+}
