@@ -259,6 +259,15 @@ pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
 
 fn run_solve(game: &Fingers, list: bool) -> Result<Report, Error> {
     let (sol, seconds) = solve(game)?;
+    if game.size() > 20_000_000 {
+        // The certificate re-generates every move of the table: say so
+        // rather than sit silent for minutes.
+        eprintln!(
+            "gamesolve: solved {} positions in {seconds:.2} s; now checking the certificate move by move \
+             and walking the positions reachable from the start (minutes at this size)",
+            game.size()
+        );
+    }
     let cert = certify(&sol);
     let verified = cert.is_ok();
     let (reach, moves) = reachable(game);
