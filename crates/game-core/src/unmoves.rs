@@ -89,7 +89,8 @@ impl ParentIndices {
 /// is enough to use the graph-free solver.
 pub trait IndexedUnmoves: crate::Indexed + Unmoves {
     /// If the game can list them directly, appends the index of every
-    /// position that is over or has no move and returns `true`; the solver
+    /// position that is over or has no move (repeats are harmless) and
+    /// returns `true`; the solver
     /// then need not scan all positions to find them. The default returns
     /// `false` (the solver scans).
     fn terminal_indices(&self, _out: &mut Vec<u64>) -> bool {

@@ -87,6 +87,12 @@ fn run<G: IndexedUnmoves, C: Cell>(game: &G, limit: u64) -> Result<Option<Cells<
     let (mut decisive, mut ties) = (Vec::new(), Vec::new());
     let (mut moves, mut scratch) = (Vec::new(), Vec::new());
     let mut seed = |cells: &mut [C], i: usize, outcome: Outcome| -> Result<(), Error> {
+        if cells[i]
+            .value()
+            .is_some_and(|v| v != game_core::Value::DRAW)
+        {
+            return Ok(()); // listed twice: queued once
+        }
         match outcome {
             Outcome::Draw => return Err(Error::TerminalDraw),
             Outcome::Tie => ties.push(i as u32),

@@ -93,11 +93,9 @@ impl Unmoves for Listed {
 impl IndexedUnmoves for Listed {
     fn terminal_indices(&self, out: &mut Vec<u64>) -> bool {
         let g = &self.0;
-        out.extend(
-            (0..g.edges.len())
-                .filter(|&p| g.ends[p].is_some() || g.edges[p].is_empty())
-                .map(|p| p as u64),
-        );
+        let ends = (0..g.edges.len()).filter(|&p| g.ends[p].is_some() || g.edges[p].is_empty());
+        // Each twice: the solver must queue a terminal once.
+        out.extend(ends.flat_map(|p| [p as u64, p as u64]));
         true
     }
 }
