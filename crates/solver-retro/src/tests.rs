@@ -41,40 +41,50 @@ impl Indexed for Graph {
     }
 }
 
+impl Graph {
+    /// Every position, not over, with a move to `c`.
+    fn parents(&self, c: usize) -> impl Iterator<Item = u64> + '_ {
+        (0..self.edges.len())
+            .filter(move |&p| self.ends[p].is_none() && self.edges[p].contains(&c))
+            .map(|p| p as u64)
+    }
+}
+
 impl Unmoves for Graph {
     fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
-        for (p, e) in self.edges.iter().enumerate() {
-            if self.ends[p].is_none() && e.contains(c) {
-                out.push(p);
-            }
-        }
+        out.extend(self.parents(*c).map(|p| p as usize));
     }
 }
 
 impl IndexedUnmoves for Graph {}
 
-/// The same graph, listing its terminal positions so the solver counts
-/// children lazily.
+/// The same graph with the optional capabilities switched on: terminals
+/// listed (each twice: the solver must queue a terminal once), and with
+/// `bulk` also children counted in bulk and parents given as runs of
+/// consecutive indices where they are consecutive.
 #[derive(Debug, Clone)]
-struct Listed(Graph);
+struct Capable {
+    graph: Graph,
+    bulk: bool,
+}
 
-impl Game for Listed {
+impl Game for Capable {
     type Position = usize;
     type Move = usize;
     fn moves(&self, p: &usize, out: &mut Vec<usize>) {
-        self.0.moves(p, out);
+        self.graph.moves(p, out);
     }
     fn play(&self, p: &usize, to: &usize) -> usize {
-        self.0.play(p, to)
+        self.graph.play(p, to)
     }
     fn outcome(&self, p: &usize) -> Option<Outcome> {
-        self.0.outcome(p)
+        self.graph.outcome(p)
     }
 }
 
-impl Indexed for Listed {
+impl Indexed for Capable {
     fn size(&self) -> u64 {
-        self.0.size()
+        self.graph.size()
     }
     fn index(&self, p: &usize) -> u64 {
         *p as u64
@@ -84,68 +94,25 @@ impl Indexed for Listed {
     }
 }
 
-impl Unmoves for Listed {
+impl Unmoves for Capable {
     fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
-        self.0.unmoves(c, out);
+        self.graph.unmoves(c, out);
     }
 }
 
-impl IndexedUnmoves for Listed {
+impl IndexedUnmoves for Capable {
     fn terminal_indices(&self, out: &mut Vec<u64>) -> bool {
-        let g = &self.0;
+        let g = &self.graph;
         let ends = (0..g.edges.len()).filter(|&p| g.ends[p].is_some() || g.edges[p].is_empty());
-        // Each twice: the solver must queue a terminal once.
         out.extend(ends.flat_map(|p| [p as u64, p as u64]));
         true
     }
-}
-
-/// The same graph again, with every optional capability: terminals
-/// listed, children counted in bulk, parents given as runs of consecutive
-/// indices where they are consecutive.
-#[derive(Debug, Clone)]
-struct Bulk(Listed);
-
-impl Game for Bulk {
-    type Position = usize;
-    type Move = usize;
-    fn moves(&self, p: &usize, out: &mut Vec<usize>) {
-        self.0.moves(p, out);
-    }
-    fn play(&self, p: &usize, to: &usize) -> usize {
-        self.0.play(p, to)
-    }
-    fn outcome(&self, p: &usize) -> Option<Outcome> {
-        self.0.outcome(p)
-    }
-}
-
-impl Indexed for Bulk {
-    fn size(&self) -> u64 {
-        self.0.size()
-    }
-    fn index(&self, p: &usize) -> u64 {
-        *p as u64
-    }
-    fn position(&self, i: u64) -> Option<usize> {
-        Some(i as usize)
-    }
-}
-
-impl Unmoves for Bulk {
-    fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
-        self.0.unmoves(c, out);
-    }
-}
-
-impl IndexedUnmoves for Bulk {
-    fn terminal_indices(&self, out: &mut Vec<u64>) -> bool {
-        self.0.terminal_indices(out)
-    }
     fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
-        let g = &(self.0).0;
+        if !self.bulk {
+            return false;
+        }
         for (k, o) in out.iter_mut().enumerate() {
-            let mut kids = g.edges[first as usize + k].clone();
+            let mut kids = self.graph.edges[first as usize + k].clone();
             kids.sort_unstable();
             kids.dedup();
             *o = kids.len() as u32;
@@ -153,6 +120,10 @@ impl IndexedUnmoves for Bulk {
         true
     }
     fn unmove_indices(&self, index: u64, out: &mut ParentIndices, scratch: &mut Vec<usize>) {
+        if !self.bulk {
+            out.singles.extend(self.graph.parents(index as usize));
+            return;
+        }
         scratch.clear();
         self.unmoves(&(index as usize), scratch);
         scratch.sort_unstable();
@@ -253,9 +224,9 @@ proptest! {
         let want = reference(&g);
         let flat = solve_indexed(&g).unwrap();
         let fast = solve_unmoves(&g).unwrap();
-        let listed = Listed(g.clone());
+        let listed = Capable { graph: g.clone(), bulk: false };
         let lazy = solve_unmoves(&listed).unwrap();
-        let with_bulk = Bulk(listed.clone());
+        let with_bulk = Capable { graph: g.clone(), bulk: true };
         let bulk = solve_unmoves(&with_bulk).unwrap();
         prop_assert!(certify(&bulk).is_ok());
         prop_assert!(certify(&lazy).is_ok());
