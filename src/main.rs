@@ -24,9 +24,15 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 };
             }
-            // One line: clap's first line, without the usage block.
+            // One line: clap's first line and the indented names under it
+            // (the missing arguments), without the usage block.
             let msg = e.render().to_string();
-            let line = msg.lines().next().unwrap_or("error: bad arguments");
+            let mut lines = msg.lines();
+            let mut line = lines.next().unwrap_or("error: bad arguments").to_string();
+            for more in lines.take_while(|l| l.starts_with("  ")) {
+                line.push(' ');
+                line.push_str(more.trim());
+            }
             eprintln!("gamesolve: {}", line.trim_start_matches("error: "));
             return ExitCode::from(2);
         }
