@@ -47,6 +47,9 @@
 //! * [`Indexed`] — positions numbered `0..size`, for flat tables.
 //! * [`Unmoves`] — predecessors, for retrograde analysis without a stored graph;
 //!   [`IndexedUnmoves`] — the same by index, with optional fast paths.
+//! * [`Tiered`] — positions split into tiers solved children first, each
+//!   with a dense index of its own.
+//! * [`Symmetric`] — classes of symmetric positions and their canonical one.
 //! * [`Impartial`] — both players have the same moves (Sprague–Grundy).
 //! * [`Misere`] — misère play for any game.
 //! * [`best_move`] — the deterministic choice of a best move from a table.
@@ -61,6 +64,8 @@ mod misere;
 mod outcome;
 pub mod period;
 mod strategy;
+mod symmetric;
+mod tiered;
 mod unmoves;
 
 pub use error::Error;
@@ -70,4 +75,6 @@ pub use indexed::Indexed;
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};
+pub use symmetric::{orbit_size, Symmetric};
+pub use tiered::{Tier, Tiered};
 pub use unmoves::{IndexedUnmoves, ParentIndices, Unmoves};
