@@ -1,22 +1,26 @@
-//! Solver configuration.
+//! Solver configuration: threads and the memory limit.
 
-/// Options of the retrograde solvers.
+/// Options of the retrograde engine, builder style.
 ///
 /// ```
-/// let config = solver_retro::Config::default().memory_limit(1 << 30);
+/// let config = solver_retro::Config::default().memory_limit(1 << 30).threads(2);
 /// assert_eq!(config.limit(), 1 << 30);
+/// assert_eq!(config.thread_count(), 2);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Config {
     memory_limit: u64,
+    threads: usize,
 }
 
 impl Default for Config {
     /// The memory limit defaults to the memory available on the machine
-    /// (`MemAvailable` in `/proc/meminfo`), or 8 GiB where that is unknown.
+    /// (`MemAvailable` in `/proc/meminfo`), or 8 GiB where that is unknown;
+    /// the threads to every core ([`std::thread::available_parallelism`]).
     fn default() -> Self {
         Config {
             memory_limit: available_memory().unwrap_or(8 << 30),
+            threads: 0,
         }
     }
 }
@@ -31,10 +35,49 @@ impl Config {
         self
     }
 
+    /// Sets the number of threads; 0 (the default) means one per core.
+    /// Results are identical for any number.
+    #[must_use]
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+
     /// The memory limit in bytes.
     #[must_use]
     pub fn limit(&self) -> u64 {
         self.memory_limit
+    }
+
+    /// The number of threads a solve runs on.
+    #[must_use]
+    pub fn thread_count(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        }
+    }
+
+    /// Runs `f` on a pool of [`Config::thread_count`] threads (on the
+    /// current pool when that already has as many).
+    pub(crate) fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        let n = self.thread_count();
+        if rayon::current_num_threads() == n {
+            return f();
+        }
+        match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
+            Ok(pool) => pool.install(f),
+            Err(_) => f(),
+        }
+    }
+
+    /// How many owners to cut a table into: a few per thread so that
+    /// uneven levels still keep every thread busy; one for one thread.
+    pub(crate) fn owners(&self) -> usize {
+        match self.thread_count() {
+            1 => 1,
+            n => 8 * n,
+        }
     }
 }
 

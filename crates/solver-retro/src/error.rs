@@ -42,6 +42,12 @@ pub enum Error {
     /// A terminal outcome of draw (a draw is found, never declared).
     #[error("the game declares a draw as a terminal outcome; only win, lose or tie may be")]
     TerminalDraw,
+    /// The game broke a promise the engine relies on (a parent that is no
+    /// position, more parents' updates than children, ...): the table would
+    /// be wrong, so the solve stops. `check_game` finds such faults with the
+    /// position that shows them.
+    #[error("the game broke the solver's contract: {0}")]
+    Broken(String),
     /// An error about the game itself.
     #[error(transparent)]
     Game(#[from] game_core::Error),

@@ -1,9 +1,11 @@
-//! The graph-free path: a dense index and predecessors ("unmoves").
+//! The graph-free preset: a dense index and predecessors ("unmoves").
 
-use game_core::{IndexedUnmoves, Outcome};
+use game_core::{IndexedUnmoves, Outcome, ParentIndices};
+use rayon::prelude::*;
 
 use crate::cell::{Cell, Cells, Table};
-use crate::propagate::propagate;
+use crate::engine::{propagate, Parents, Seeds};
+use crate::seed::terminal;
 use crate::solution::IndexedSolution;
 use crate::stored::index_count;
 use crate::{Config, Error};
@@ -13,7 +15,12 @@ use crate::{Config, Error};
 ///
 /// # Errors
 /// As [`solve_unmoves_with`].
-pub fn solve_unmoves<G: IndexedUnmoves>(game: &G) -> Result<IndexedSolution<'_, G>, Error> {
+pub fn solve_unmoves<G>(game: &G) -> Result<IndexedSolution<'_, G>, Error>
+where
+    G: IndexedUnmoves + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
     solve_unmoves_with(game, &Config::default())
 }
 
@@ -29,14 +36,17 @@ pub fn solve_unmoves<G: IndexedUnmoves>(game: &G) -> Result<IndexedSolution<'_, 
 /// one of them is found won, and positions never reached stay open (drawn)
 /// without ever being looked at. Cells are 2 bytes
 /// when counts stay below 2¹⁵ and remoteness below 2¹³, else the solve
-/// restarts with 4-byte cells. Plus a queue of 4 bytes for each position
-/// that is won, lost or tied.
+/// restarts with 4-byte cells. Plus 8 bytes of level lists for each
+/// position that is won, lost or tied.
 ///
-/// Time: one `child_count` a position, one `unmoves` a resolved position.
+/// Time: one `child_count` a position, one `unmoves` a resolved position,
+/// spread over [`Config::threads`] threads level by level (the game must be
+/// `Sync`); the table is the same for any number of threads.
 ///
 /// # Errors
-/// [`Error::TooLarge`] over the memory limit or past 2³² indices;
-/// [`Error::BadIndex`], [`Error::TooDeep`], [`Error::TerminalDraw`].
+/// [`Error::TooLarge`] over the memory limit;
+/// [`Error::BadIndex`], [`Error::TooDeep`], [`Error::TerminalDraw`],
+/// [`Error::Broken`] when the game's counts and unmoves disagree.
 ///
 /// ```
 /// use game_core::{Game, Indexed, IndexedUnmoves, Unmoves, Value};
@@ -63,16 +73,23 @@ pub fn solve_unmoves<G: IndexedUnmoves>(game: &G) -> Result<IndexedSolution<'_, 
 /// assert_eq!(sol.value(&9), Some(Value::lose(6)));
 /// assert_eq!(sol.bytes_per_position(), 2);
 /// ```
-pub fn solve_unmoves_with<'g, G: IndexedUnmoves>(
+pub fn solve_unmoves_with<'g, G>(
     game: &'g G,
     config: &Config,
-) -> Result<IndexedSolution<'g, G>, Error> {
-    let table = match run::<G, u16>(game, config.limit())? {
-        Some(cells) => Table::Narrow(cells),
-        None => Table::Wide(run::<G, u32>(game, config.limit())?.ok_or(Error::TooDeep {
-            max: u32::MAX_REMOTENESS,
-        })?),
-    };
+) -> Result<IndexedSolution<'g, G>, Error>
+where
+    G: IndexedUnmoves + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    let table = config.install(|| -> Result<Table, Error> {
+        Ok(match run::<G, u16>(game, config)? {
+            Some(cells) => Table::Narrow(cells),
+            None => Table::Wide(run::<G, u32>(game, config)?.ok_or(Error::TooDeep {
+                max: u32::MAX_REMOTENESS,
+            })?),
+        })
+    })?;
     Ok(IndexedSolution {
         game,
         table,
@@ -80,54 +97,136 @@ pub fn solve_unmoves_with<'g, G: IndexedUnmoves>(
     })
 }
 
+/// Parents by [`IndexedUnmoves::unmove_indices`], checked against the size.
+struct ByUnmoves<'g, G> {
+    game: &'g G,
+    size: u64,
+}
+
+impl<G> Parents for ByUnmoves<'_, G>
+where
+    G: IndexedUnmoves + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    type Scratch = (Vec<G::Position>, Vec<G::Move>);
+
+    fn parents(
+        &self,
+        id: u64,
+        out: &mut ParentIndices,
+        (positions, _): &mut Self::Scratch,
+    ) -> Result<(), Error> {
+        self.game.unmove_indices(id, out, positions);
+        let size = self.size;
+        let bad = out.singles.iter().copied().find(|&i| i >= size);
+        match bad.or(out.runs.iter().find(|r| r.end > size).map(|r| r.end - 1)) {
+            Some(index) => Err(Error::BadIndex { index, size }),
+            None => Ok(()),
+        }
+    }
+
+    fn count(&self, id: u64, (positions, moves): &mut Self::Scratch) -> Result<u64, Error> {
+        let pos = self.game.position(id).ok_or_else(|| {
+            Error::Broken(format!("index {id} is a parent by unmoves but no position"))
+        })?;
+        match self.game.child_count(&pos, moves, positions) {
+            0 => Err(Error::Broken(
+                "terminal_indices left out a position with no move".into(),
+            )),
+            k => Ok(k as u64),
+        }
+    }
+}
+
+/// Cells are seeded in blocks of this many, in parallel.
+const BLOCK: usize = 1 << 16;
+
 /// `Ok(None)` when the cell type is too narrow for this game.
-fn run<G: IndexedUnmoves, C: Cell>(game: &G, limit: u64) -> Result<Option<Cells<C>>, Error> {
+fn run<G, C: Cell>(game: &G, config: &Config) -> Result<Option<Cells<C>>, Error>
+where
+    G: IndexedUnmoves + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    let limit = config.limit();
     let size = game.size();
     let n = index_count(size, limit, C::BYTES)?;
-    let (mut decisive, mut ties) = (Vec::new(), Vec::new());
-    let (mut moves, mut scratch) = (Vec::new(), Vec::new());
-    let mut seed = |cells: &mut [C], i: usize, outcome: Outcome| -> Result<(), Error> {
-        if cells[i]
-            .value()
-            .is_some_and(|v| v != game_core::Value::DRAW)
-        {
-            return Ok(()); // listed twice: queued once
-        }
-        match outcome {
-            Outcome::Draw => return Err(Error::TerminalDraw),
-            Outcome::Tie => ties.push(i as u32),
-            _ => decisive.push(i as u32),
-        }
-        cells[i] = C::resolved(outcome, 0);
-        Ok(())
-    };
     let mut listed = Vec::new();
     let listed_ends = game.terminal_indices(&mut listed);
-    let mut counts = vec![0u32; n.clamp(1, 1 << 16)];
-    let bulk = game.child_counts(0, &mut counts);
-    let mut cells;
-    if bulk {
-        // Counts in bulk; an index with no children that the scan or the
-        // list below does not seed is no position. Every cell is written.
-        cells = Cells::new(n, None, limit)?;
-        for start in (0..n).step_by(counts.len()) {
-            let chunk = &mut counts[..(n - start).min(1 << 16)];
-            if start > 0 {
-                game.child_counts(start as u64, chunk);
-            }
-            if chunk.iter().fold(0, |m, &k| m.max(k)) as u64 > C::MAX_COUNT {
-                return Ok(None);
-            }
-            for (c, &k) in cells[start..].iter_mut().zip(chunk.iter()) {
-                *c = C::count_or_invalid(k);
-            }
-        }
+    let bulk = game.child_counts(0, &mut [0u32; 1]);
+    let mut cells = if bulk {
+        // Every cell is written by the bulk counts below.
+        Cells::new(n, None, limit)?
     } else if listed_ends {
         // Every other position is open; its children are counted only if a
         // won child ever reaches it.
-        cells = Cells::new(n, Some(C::counter(C::UNCOUNTED)), limit)?;
+        Cells::new(n, Some(C::counter(C::UNCOUNTED)), limit)?
     } else {
-        cells = Cells::new(n, Some(C::INVALID), limit)?;
+        Cells::new(n, None, limit)?
+    };
+    // Scan (or count in bulk) block by block on all threads.
+    let blocks: Vec<Result<(Vec<u64>, Vec<u64>), Error>> = cells
+        .par_chunks_mut(BLOCK)
+        .enumerate()
+        .map(|(b, chunk)| {
+            let first = (b * BLOCK) as u64;
+            let mut found = (Vec::new(), Vec::new());
+            if bulk {
+                let mut counts = vec![0u32; chunk.len()];
+                game.child_counts(first, &mut counts);
+                if counts.iter().fold(0, |m, &k| m.max(k)) as u64 > C::MAX_COUNT {
+                    return Err(Error::TooManyChildren { max: C::MAX_COUNT });
+                }
+                for (c, &k) in chunk.iter_mut().zip(&counts) {
+                    *c = C::count_or_invalid(k);
+                }
+            }
+            if listed_ends {
+                return Ok(found);
+            }
+            let (mut moves, mut scratch) = (Vec::new(), Vec::new());
+            for (k, cell) in chunk.iter_mut().enumerate() {
+                let i = first + k as u64;
+                let Some(pos) = game.position(i) else {
+                    *cell = C::INVALID;
+                    continue;
+                };
+                let outcome = match game.outcome(&pos) {
+                    None if bulk && *cell != C::INVALID => continue,
+                    None => match game.child_count(&pos, &mut moves, &mut scratch) as u64 {
+                        0 => terminal(game, &pos, false)?.unwrap_or(Outcome::Lose),
+                        count if count > C::MAX_COUNT => {
+                            return Err(Error::TooManyChildren { max: C::MAX_COUNT })
+                        }
+                        count => {
+                            *cell = C::counter(count);
+                            continue;
+                        }
+                    },
+                    Some(Outcome::Draw) => return Err(Error::TerminalDraw),
+                    Some(o) => o,
+                };
+                *cell = C::resolved(outcome, 0);
+                if outcome == Outcome::Tie { &mut found.1 } else { &mut found.0 }.push(i);
+            }
+            Ok(found)
+        })
+        .collect();
+    let mut seeds = Seeds {
+        decisive: Vec::new(),
+        ties: Vec::new(),
+        events: Vec::new(),
+    };
+    for b in blocks {
+        match b {
+            Ok((d, t)) => {
+                seeds.decisive.extend(d);
+                seeds.ties.extend(t);
+            }
+            Err(Error::TooManyChildren { .. }) if C::BYTES < 4 => return Ok(None),
+            Err(e) => return Err(e),
+        }
     }
     if listed_ends {
         for &i in &listed {
@@ -135,61 +234,20 @@ fn run<G: IndexedUnmoves, C: Cell>(game: &G, limit: u64) -> Result<Option<Cells<
                 .position(i)
                 .filter(|_| i < size)
                 .ok_or(Error::BadIndex { index: i, size })?;
-            let outcome = game.outcome(&pos).unwrap_or_else(|| game.stalemate(&pos));
-            seed(&mut cells, i as usize, outcome)?;
-        }
-    } else {
-        for i in 0..n {
-            let Some(pos) = game.position(i as u64) else {
-                cells[i] = C::INVALID;
-                continue;
-            };
-            let outcome = match game.outcome(&pos) {
-                None if bulk && cells[i] != C::INVALID => continue,
-                None => match game.child_count(&pos, &mut moves, &mut scratch) as u64 {
-                    0 => game.stalemate(&pos),
-                    count if count > C::MAX_COUNT => return Ok(None),
-                    count => {
-                        cells[i] = C::counter(count);
-                        continue;
-                    }
-                },
-                Some(o) => o,
-            };
-            seed(&mut cells, i, outcome)?;
+            let outcome = terminal(game, &pos, false)?.unwrap_or(Outcome::Lose);
+            let cell = &mut cells[i as usize];
+            if cell.value().is_some_and(|v| v != game_core::Value::DRAW) {
+                continue; // listed twice: queued once
+            }
+            *cell = C::resolved(outcome, 0);
+            if outcome == Outcome::Tie { &mut seeds.ties } else { &mut seeds.decisive }.push(i);
         }
     }
     drop(listed);
-    drop(counts);
     let lazy = listed_ends && !bulk;
-    let mut positions = Vec::new();
-    let result = propagate(
-        &mut cells,
-        decisive,
-        ties,
-        |c, out| {
-            game.unmove_indices(u64::from(c), out, &mut positions);
-            let bad = out.singles.iter().copied().find(|&i| i >= size);
-            let bad = bad.or(out.runs.iter().find(|r| r.end > size).map(|r| r.end - 1));
-            match bad {
-                Some(index) => Err(Error::BadIndex { index, size }),
-                None => Ok(()),
-            }
-        },
-        |p| {
-            let pos = game.position(u64::from(p)).expect("a parent is a position");
-            match game.child_count(&pos, &mut moves, &mut scratch) {
-                0 => Err(game_core::Error::InvalidPosition(
-                    "terminal_indices left out a position with no move".into(),
-                )
-                .into()),
-                k => Ok(k as u64),
-            }
-        },
-        lazy,
-    );
-    match result {
-        Ok(()) => Ok(Some(cells)),
+    let parents = ByUnmoves { game, size };
+    match propagate(&mut cells, seeds, &parents, lazy, config.owners()) {
+        Ok(_) => Ok(Some(cells)),
         Err(Error::TooDeep { .. } | Error::TooManyChildren { .. }) if C::BYTES < 4 => Ok(None),
         Err(e) => Err(e),
     }

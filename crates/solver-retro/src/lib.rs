@@ -63,9 +63,10 @@ mod cell;
 pub mod check;
 mod config;
 mod dot;
+mod engine;
 mod error;
 mod fast;
-mod propagate;
+mod seed;
 mod solution;
 mod stored;
 

@@ -1,11 +1,12 @@
 //! The stored-graph paths: any [`Game`] from a start (hash map), or every
 //! index of an [`Indexed`] game — with the reverse graph kept in memory.
 
-use game_core::{Game, Indexed, Outcome};
+use game_core::{Game, Indexed, Outcome, ParentIndices};
 use rustc_hash::FxHashMap;
 
 use crate::cell::{Cell, Cells, Table};
-use crate::propagate::propagate;
+use crate::engine::{propagate, Parents, Seeds};
+use crate::seed::terminal;
 use crate::solution::{IndexedSolution, Solution};
 use crate::{Config, Error};
 
@@ -16,36 +17,13 @@ const HINT: &str = "; implement Indexed and Unmoves for the graph-free path (sol
 /// [`solve_indexed`] it is 4 (only the reverse list is kept).
 pub const BYTES_PER_MOVE: u64 = 8;
 
-/// The terminal outcome at `pos` given whether it has moves, or `None`.
-pub(crate) fn terminal<G: Game>(
-    game: &G,
-    pos: &G::Position,
-    has_moves: bool,
-) -> Result<Option<Outcome>, Error> {
-    let o = match game.outcome(pos) {
-        Some(o) => Some(o),
-        None if !has_moves => Some(game.stalemate(pos)),
-        None => None,
-    };
-    if o == Some(Outcome::Draw) {
-        return Err(Error::TerminalDraw);
-    }
-    Ok(o)
-}
-
 /// Fills `cells[id]` for a terminal position and queues it.
-pub(crate) fn seed<C: Cell>(
-    cells: &mut [C],
-    id: u32,
-    o: Outcome,
-    decisive: &mut Vec<u32>,
-    ties: &mut Vec<u32>,
-) {
+fn seed<C: Cell>(cells: &mut [C], id: u32, o: Outcome, seeds: &mut Seeds) {
     cells[id as usize] = C::resolved(o, 0);
     if o == Outcome::Tie {
-        ties.push(id);
+        seeds.ties.push(u64::from(id));
     } else {
-        decisive.push(id);
+        seeds.decisive.push(u64::from(id));
     }
 }
 
@@ -185,15 +163,19 @@ pub fn solve_with<'g, G: Game>(
     drop(forward);
     drop(cursor);
     let mut cells = Cells::new(n, None::<u32>, limit)?;
-    let (mut decisive, mut ties) = (Vec::new(), Vec::new());
+    let mut seeds = Seeds::default();
     for i in 0..n {
         match ends[i] {
-            Some(o) => seed(&mut cells, i as u32, o, &mut decisive, &mut ties),
+            Some(o) => seed(&mut cells, i as u32, o, &mut seeds),
             None => cells[i] = u32::counter(u64::from(counts[i])),
         }
     }
     drop(ends);
-    propagate_stored(&mut cells, decisive, ties, &offsets, &reverse)?;
+    let stored = Stored {
+        offsets: &offsets,
+        reverse: &reverse,
+    };
+    config.install(|| propagate(&mut cells, seeds, &stored, false, config.owners()))?;
     Ok(Solution {
         game,
         ids,
@@ -263,7 +245,7 @@ pub fn solve_indexed_with<'g, G: Indexed>(
     }
     let mut cells = Cells::new(n, Some(u32::INVALID), limit)?;
     let mut offsets = vec![0u64; n + 1];
-    let (mut decisive, mut ties) = (Vec::new(), Vec::new());
+    let mut seeds = Seeds::default();
     let mut total = 0u64;
     for i in 0..n {
         let Some(pos) = game.position(i as u64) else {
@@ -271,7 +253,7 @@ pub fn solve_indexed_with<'g, G: Indexed>(
         };
         children(game, &pos, &mut moves, &mut kids)?;
         match terminal(game, &pos, !kids.is_empty())? {
-            Some(o) => seed(&mut cells, i as u32, o, &mut decisive, &mut ties),
+            Some(o) => seed(&mut cells, i as u32, o, &mut seeds),
             None => cells[i] = u32::counter(kids.len() as u64),
         }
         for &c in &kids {
@@ -303,7 +285,11 @@ pub fn solve_indexed_with<'g, G: Indexed>(
         }
     }
     drop(cursor);
-    propagate_stored(&mut cells, decisive, ties, &offsets, &reverse)?;
+    let stored = Stored {
+        offsets: &offsets,
+        reverse: &reverse,
+    };
+    config.install(|| propagate(&mut cells, seeds, &stored, false, config.owners()))?;
     Ok(IndexedSolution {
         game,
         table: Table::Wide(cells),
@@ -311,28 +297,22 @@ pub fn solve_indexed_with<'g, G: Indexed>(
     })
 }
 
-/// Runs the propagation over a stored reverse graph: the parents of `c`
-/// are `reverse[offsets[c]..offsets[c + 1]]`; every cell is counted.
-fn propagate_stored(
-    cells: &mut [u32],
-    decisive: Vec<u32>,
-    ties: Vec<u32>,
-    offsets: &[u64],
-    reverse: &[u32],
-) -> Result<(), Error> {
-    propagate(
-        cells,
-        decisive,
-        ties,
-        |c, out| {
-            let c = c as usize;
-            let parents = &reverse[offsets[c] as usize..offsets[c + 1] as usize];
-            out.singles.extend(parents.iter().map(|&p| u64::from(p)));
-            Ok(())
-        },
-        |_| unreachable!("the stored paths count every position first"),
-        false,
-    )
+/// Parents from a stored reverse graph: the parents of `c` are
+/// `reverse[offsets[c]..offsets[c + 1]]`; every cell is counted.
+struct Stored<'a> {
+    offsets: &'a [u64],
+    reverse: &'a [u32],
+}
+
+impl Parents for Stored<'_> {
+    type Scratch = ();
+
+    fn parents(&self, c: u64, out: &mut ParentIndices, _: &mut ()) -> Result<(), Error> {
+        let c = c as usize;
+        let parents = &self.reverse[self.offsets[c] as usize..self.offsets[c + 1] as usize];
+        out.singles.extend(parents.iter().map(|&p| u64::from(p)));
+        Ok(())
+    }
 }
 
 /// The distinct children's indices of a position that is not over.
