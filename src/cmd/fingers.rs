@@ -3,10 +3,10 @@
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use game_core::{principal_variation, Game, Indexed, LineEnd, Outcome, Value};
+use game_core::{principal_variation, Indexed, LineEnd, Outcome, Value};
 use games::{Fingers, FingersPosition, FingersRules};
 use serde_json::{json, Value as Json};
-use solver_retro::{certify, IndexedSolution, Solved};
+use solver_retro::{certify, Config, IndexedSolution, Solved};
 
 use super::{Error, Report};
 
@@ -178,39 +178,6 @@ pub fn solve(game: &Fingers) -> Result<(IndexedSolution<'_, Fingers>, f64), Erro
     Ok((sol, t.elapsed().as_secs_f64()))
 }
 
-/// Positions reachable from the start (breadth-first) and the number of
-/// distinct moves between them.
-fn reachable(game: &Fingers) -> (Vec<FingersPosition>, u64) {
-    let mut seen = vec![false; game.size() as usize];
-    let start = FingersPosition::START;
-    seen[game.index(&start) as usize] = true;
-    let mut order = vec![start];
-    let (mut moves, mut kids) = (Vec::new(), Vec::new());
-    let mut edges = 0u64;
-    let mut head = 0;
-    while head < order.len() {
-        let p = order[head];
-        head += 1;
-        if game.outcome(&p).is_some() {
-            continue;
-        }
-        moves.clear();
-        game.moves(&p, &mut moves);
-        kids.clear();
-        kids.extend(moves.iter().map(|m| game.index(&game.play(&p, m))));
-        kids.sort_unstable();
-        kids.dedup();
-        edges += kids.len() as u64;
-        for &k in &kids {
-            if !seen[k as usize] {
-                seen[k as usize] = true;
-                order.push(game.position(k).expect("a reached index is a position"));
-            }
-        }
-    }
-    (order, edges)
-}
-
 pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
     match cmd {
         FingersCmd::Solve { rules, positions } => run_solve(&rules.game()?, positions),
@@ -259,22 +226,22 @@ pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
 
 fn run_solve(game: &Fingers, list: bool) -> Result<Report, Error> {
     let (sol, seconds) = solve(game)?;
-    if game.size() > 20_000_000 {
-        // The certificate re-generates every move of the table: say so
-        // rather than sit silent for minutes.
+    let big = game.size() > 20_000_000;
+    if big {
         eprintln!(
-            "gamesolve: solved {} positions in {seconds:.2} s; now checking the certificate move by move \
-             and walking the positions reachable from the start (minutes at this size)",
+            "gamesolve: solved {} positions in {seconds:.2} s; checking the certificate move by move",
             game.size()
         );
     }
+    let t = Instant::now();
     let cert = certify(&sol);
+    let certify_seconds = t.elapsed().as_secs_f64();
     let verified = cert.is_ok();
-    let (reach, moves) = reachable(game);
-    let mut counts = solver_retro::Counts::default();
-    for p in &reach {
-        counts.add(sol.value(p).expect("solved").outcome());
-    }
+    let t = Instant::now();
+    let reach = solver_retro::reachable(game, &FingersPosition::START, &Config::default())?;
+    let counts = reach.counts(&sol);
+    let reach_seconds = t.elapsed().as_secs_f64();
+    let moves = reach.moves();
     let start = sol.value(&FingersPosition::START).expect("solved");
     let mut text = format!(
         "Magic Fingers ({})\n\
@@ -282,7 +249,7 @@ fn run_solve(game: &Fingers, list: bool) -> Result<Report, Error> {
          Reachable from the start: {} positions and {} moves; for the player to move {} are won, {} lost and {} drawn.\n",
         describe(game.rules()),
         verdict_words(start),
-        reach.len(),
+        reach.count(),
         moves,
         counts.win,
         counts.lose,
@@ -301,17 +268,19 @@ fn run_solve(game: &Fingers, list: bool) -> Result<Report, Error> {
     );
     let mut j = json!({
         "start": value_json(start),
-        "reachable": reach.len(),
+        "reachable": reach.count(),
         "moves": moves,
         "win": counts.win,
         "lose": counts.lose,
         "draw": counts.draw,
         "verified": verified,
-        "seconds": seconds,
+        "seconds": {"solve": seconds, "certify": certify_seconds, "reachable": reach_seconds},
     });
     if list {
-        let mut sorted = reach.clone();
-        sorted.sort_unstable();
+        let sorted: Vec<FingersPosition> = reach
+            .indices()
+            .filter_map(|i| game.position(i))
+            .collect();
         let entries: Vec<Json> = sorted
             .iter()
             .map(|p| {

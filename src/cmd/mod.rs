@@ -25,6 +25,8 @@ pub enum Error {
     Grundy(#[from] sprague_grundy::Error),
     #[error("the certificate check failed: {0}")]
     Certificate(String),
+    #[error("{0}")]
+    Usage(String),
     #[error("cannot write output: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -36,6 +38,10 @@ pub struct Cli {
     /// Print exactly one JSON object instead of text.
     #[arg(long, global = true)]
     json: bool,
+    /// Threads for solving and checking (default: one per core). Results
+    /// are the same for any number.
+    #[arg(long, global = true, value_name = "N")]
+    threads: Option<usize>,
     #[command(subcommand)]
     command: Command,
 }
@@ -81,6 +87,17 @@ impl Report {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<(), Error> {
+    if let Some(n) = cli.threads {
+        if n == 0 || n > 1024 {
+            return Err(Error::Usage(format!(
+                "--threads takes 1..=1024 threads, not {n}"
+            )));
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| Error::Usage(format!("cannot start {n} threads: {e}")))?;
+    }
     let report = match cli.command {
         Command::Stones(s) => stones::run(s)?,
         Command::PowerGame(a) => power_game::run(&a)?,

@@ -1,4 +1,5 @@
-//! [`Indexed`]: a dense numbering of positions, for flat tables.
+//! [`Indexed`]: a dense numbering of positions, for flat tables, and
+//! [`IndexedChildren`]: children by index.
 
 use crate::Game;
 
@@ -17,4 +18,93 @@ pub trait Indexed: Game {
     /// The position with index `index`, or `None` if that index stands for
     /// no position.
     fn position(&self, index: u64) -> Option<Self::Position>;
+}
+
+/// A run of indices `start, start + step, …` (`count` of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Strided {
+    /// The first index.
+    pub start: u64,
+    /// The distance between consecutive indices (at least 1).
+    pub step: u64,
+    /// How many indices.
+    pub count: u64,
+}
+
+impl Strided {
+    /// The indices in order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> {
+        let Strided { start, step, count } = *self;
+        (0..count).map(move |k| start + k * step)
+    }
+}
+
+/// The children of a position by index: single indices and strided runs,
+/// every distinct child exactly once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChildIndices {
+    /// Children given one by one.
+    pub singles: Vec<u64>,
+    /// Children given as strided runs.
+    pub strided: Vec<Strided>,
+}
+
+impl ChildIndices {
+    /// Empties both lists, keeping their memory.
+    pub fn clear(&mut self) {
+        self.singles.clear();
+        self.strided.clear();
+    }
+
+    /// The number of children.
+    #[must_use]
+    pub fn len(&self) -> u64 {
+        self.singles.len() as u64 + self.strided.iter().map(|s| s.count).sum::<u64>()
+    }
+
+    /// Whether there is no child.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every child index, singles first.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.singles
+            .iter()
+            .copied()
+            .chain(self.strided.iter().flat_map(Strided::iter))
+    }
+}
+
+/// Children by index, for checkers and walks that visit every position:
+/// the default generates the moves, plays them and indexes the results; a
+/// game with structure in its index overrides it (Magic Fingers lists its
+/// transfers as one strided run).
+pub trait IndexedChildren: Indexed {
+    /// Adds to `out` the index of every distinct child of the position at
+    /// `index`, each exactly once — none when `index` is no position or the
+    /// game is over there ([`Game::outcome`] is `Some`). `moves` is scratch.
+    fn child_indices(&self, index: u64, out: &mut ChildIndices, moves: &mut Vec<Self::Move>) {
+        let Some(pos) = self.position(index) else {
+            return;
+        };
+        if self.outcome(&pos).is_some() {
+            return;
+        }
+        moves.clear();
+        self.moves(&pos, moves);
+        let first = out.singles.len();
+        out.singles
+            .extend(moves.iter().map(|m| self.index(&self.play(&pos, m))));
+        out.singles[first..].sort_unstable();
+        let mut keep = first;
+        for k in first..out.singles.len() {
+            if k == first || out.singles[k] != out.singles[keep - 1] {
+                out.singles[keep] = out.singles[k];
+                keep += 1;
+            }
+        }
+        out.singles.truncate(keep);
+    }
 }

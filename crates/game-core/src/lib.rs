@@ -44,7 +44,8 @@
 //!
 //! * [`Game`] — the required core.
 //! * [`Outcome`], [`Value`] — results for the player to move, with remoteness.
-//! * [`Indexed`] — positions numbered `0..size`, for flat tables.
+//! * [`Indexed`] — positions numbered `0..size`, for flat tables;
+//!   [`IndexedChildren`] — children by index, for checkers and walks.
 //! * [`Unmoves`] — predecessors, for retrograde analysis without a stored graph;
 //!   [`IndexedUnmoves`] — the same by index, with optional fast paths.
 //! * [`Tiered`] — positions split into tiers solved children first, each
@@ -71,7 +72,7 @@ mod unmoves;
 pub use error::Error;
 pub use game::Game;
 pub use impartial::Impartial;
-pub use indexed::Indexed;
+pub use indexed::{ChildIndices, Indexed, IndexedChildren, Strided};
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};

@@ -88,5 +88,52 @@ impl<G: crate::IndexedUnmoves> crate::IndexedUnmoves for Misere<G> {
     }
 }
 
+impl<G: crate::IndexedChildren> crate::IndexedChildren for Misere<G> {
+    fn child_indices(
+        &self,
+        index: u64,
+        out: &mut crate::ChildIndices,
+        moves: &mut Vec<Self::Move>,
+    ) {
+        self.0.child_indices(index, out, moves);
+    }
+}
+
+impl<G: crate::Symmetric> crate::Symmetric for Misere<G> {
+    fn symmetric(&self, pos: &Self::Position, out: &mut Vec<Self::Position>) {
+        self.0.symmetric(pos, out);
+    }
+    fn canonical(&self, pos: &Self::Position) -> Self::Position {
+        self.0.canonical(pos)
+    }
+}
+
+impl<G: crate::Tiered> crate::Tiered for Misere<G> {
+    fn tiers(&self) -> Vec<crate::Tier> {
+        self.0.tiers()
+    }
+    fn tier(&self, pos: &Self::Position) -> crate::Tier {
+        self.0.tier(pos)
+    }
+    fn child_tiers(&self, tier: crate::Tier, out: &mut Vec<crate::Tier>) {
+        self.0.child_tiers(tier, out);
+    }
+    fn tier_size(&self, tier: crate::Tier) -> u64 {
+        self.0.tier_size(tier)
+    }
+    fn tier_index(&self, pos: &Self::Position) -> u64 {
+        self.0.tier_index(pos)
+    }
+    fn tier_position(&self, tier: crate::Tier, index: u64) -> Option<Self::Position> {
+        self.0.tier_position(tier, index)
+    }
+    fn leaves_tier(&self, tier: crate::Tier) -> bool {
+        self.0.leaves_tier(tier)
+    }
+    fn tier_name(&self, tier: crate::Tier) -> String {
+        self.0.tier_name(tier)
+    }
+}
+
 // A misère impartial game is not `Impartial`: that trait promises normal
 // play, which Sprague–Grundy values need.

@@ -16,7 +16,8 @@ pub struct Config {
 impl Default for Config {
     /// The memory limit defaults to the memory available on the machine
     /// (`MemAvailable` in `/proc/meminfo`), or 8 GiB where that is unknown;
-    /// the threads to every core ([`std::thread::available_parallelism`]).
+    /// the threads to those of the current rayon pool (one per core unless
+    /// the program set it otherwise).
     fn default() -> Self {
         Config {
             memory_limit: available_memory().unwrap_or(8 << 30),
@@ -35,7 +36,8 @@ impl Config {
         self
     }
 
-    /// Sets the number of threads; 0 (the default) means one per core.
+    /// Sets the number of threads; 0 (the default) means as many as the
+    /// current rayon pool has (one per core by default).
     /// Results are identical for any number.
     #[must_use]
     pub fn threads(mut self, threads: usize) -> Self {
@@ -53,7 +55,7 @@ impl Config {
     #[must_use]
     pub fn thread_count(&self) -> usize {
         match self.threads {
-            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            0 => rayon::current_num_threads(),
             n => n,
         }
     }

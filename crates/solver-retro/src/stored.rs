@@ -2,12 +2,12 @@
 //! index of an [`Indexed`] game — with the reverse graph kept in memory.
 
 use game_core::{Game, Indexed, Outcome, ParentIndices};
-use rustc_hash::FxHashMap;
 
 use crate::cell::{Cell, Cells, Table};
 use crate::engine::{propagate, Parents, Seeds};
 use crate::seed::terminal;
 use crate::solution::{IndexedSolution, Solution};
+use crate::walk::{explore, Explored};
 use crate::{Config, Error};
 
 const HINT: &str = "; implement Indexed and Unmoves for the graph-free path (solve_unmoves)";
@@ -89,57 +89,36 @@ pub fn solve_with<'g, G: Game>(
 ) -> Result<Solution<'g, G>, Error> {
     let limit = config.limit();
     let per_position = 2 * std::mem::size_of::<G::Position>() as u64 + 36;
-    let mut ids: FxHashMap<G::Position, u32> = FxHashMap::default();
-    ids.insert(start.clone(), 0);
-    let mut positions = vec![start];
-    let mut ends: Vec<Option<Outcome>> = Vec::new();
-    let mut counts: Vec<u32> = Vec::new();
-    let mut forward: Vec<u32> = Vec::new();
-    let mut moves = Vec::new();
-    let mut kids: Vec<u32> = Vec::new();
-    let mut id = 0;
-    while id < positions.len() {
-        let pos = positions[id].clone();
-        kids.clear();
-        if game.outcome(&pos).is_none() {
-            moves.clear();
-            game.moves(&pos, &mut moves);
-            for m in &moves {
-                let child = game.play(&pos, m);
-                let next = positions.len();
-                let cid = match ids.get(&child) {
-                    Some(&c) => c,
-                    None => {
-                        let c = u32::try_from(next).map_err(|_| Error::TooLarge {
-                            what: "a game of more than 2^32 positions",
-                            needed: u64::MAX,
-                            limit,
-                            hint: HINT,
-                        })?;
-                        ids.insert(child.clone(), c);
-                        positions.push(child);
-                        c
-                    }
-                };
-                kids.push(cid);
-            }
-            kids.sort_unstable();
-            kids.dedup();
-        }
-        ends.push(terminal(game, &pos, !kids.is_empty())?);
-        counts.push(kids.len() as u32);
-        forward.extend_from_slice(&kids);
-        let needed = forward.len() as u64 * BYTES_PER_MOVE + positions.len() as u64 * per_position;
-        if needed > limit {
-            return Err(Error::TooLarge {
-                what: "the stored game graph",
-                needed,
-                limit,
-                hint: HINT,
-            });
-        }
-        id += 1;
+    let explored = explore(game, start, |positions, moves| {
+        let needed = moves * BYTES_PER_MOVE + positions * per_position;
+        (needed > limit || positions > u64::from(u32::MAX)).then_some(needed)
+    })
+    .map_err(|needed| Error::TooLarge {
+        what: if needed == u64::MAX {
+            "a game of more than 2^32 positions reachable (the stored graph numbers them with u32)"
+        } else {
+            "the stored game graph"
+        },
+        needed,
+        limit,
+        hint: HINT,
+    })?;
+    let Explored {
+        ids,
+        positions,
+        counts,
+        over,
+        forward,
+    } = explored;
+    let mut ends = Vec::with_capacity(positions.len());
+    for (p, (&k, &o)) in positions.iter().zip(counts.iter().zip(&over)) {
+        ends.push(if o || k == 0 {
+            terminal(game, p, k > 0)?
+        } else {
+            None
+        });
     }
+    drop(over);
     let n = positions.len();
     // Reverse the graph: parents of each child, grouped by child.
     let mut offsets = vec![0u64; n + 1];

@@ -1,0 +1,272 @@
+//! The positions reachable from a start, found breadth-first level by
+//! level on all threads: one bit a position of a dense index.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use game_core::{Game, Indexed};
+use rayon::prelude::*;
+
+use crate::solution::{Counts, IndexedSolution};
+use crate::{Config, Error};
+
+/// The positions reachable from a start of an [`Indexed`] game: a bit per
+/// index, with the number of positions, of distinct moves between them and
+/// of levels (plies from the start to the farthest new position, plus one).
+#[derive(Debug)]
+pub struct Reachable {
+    bits: Vec<u64>,
+    count: u64,
+    moves: u64,
+    levels: u64,
+}
+
+impl Reachable {
+    /// The number of positions reachable (the start included).
+    #[must_use]
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The number of distinct moves (position → distinct child) out of the
+    /// reachable positions that are not over.
+    #[must_use]
+    pub fn moves(&self) -> u64 {
+        self.moves
+    }
+
+    /// The number of breadth-first levels: 1 + the most plies any reachable
+    /// position needs from the start.
+    #[must_use]
+    pub fn levels(&self) -> u64 {
+        self.levels
+    }
+
+    /// Whether the position at `index` is reachable.
+    #[must_use]
+    pub fn contains(&self, index: u64) -> bool {
+        let w = (index / 64) as usize;
+        self.bits.get(w).is_some_and(|b| b >> (index % 64) & 1 == 1)
+    }
+
+    /// The reachable indices in increasing order.
+    pub fn indices(&self) -> impl Iterator<Item = u64> + '_ {
+        self.bits.iter().enumerate().flat_map(|(w, &b)| {
+            let mut b = b;
+            std::iter::from_fn(move || {
+                (b != 0).then(|| {
+                    let i = b.trailing_zeros();
+                    b &= b - 1;
+                    w as u64 * 64 + u64::from(i)
+                })
+            })
+        })
+    }
+
+    /// The reachable positions by outcome in `solution`, counted on all
+    /// threads (a reachable index the solution does not cover is a draw).
+    #[must_use]
+    pub fn counts<G: Indexed + Sync>(&self, solution: &IndexedSolution<'_, G>) -> Counts {
+        self.bits
+            .par_chunks(1024)
+            .enumerate()
+            .map(|(k, words)| {
+                let mut c = Counts::default();
+                for (j, &b) in words.iter().enumerate() {
+                    let mut b = b;
+                    while b != 0 {
+                        let i = ((k * 1024 + j) * 64) as u64 + u64::from(b.trailing_zeros());
+                        b &= b - 1;
+                        c.add(solution.value_at(i).map_or(game_core::Outcome::Draw, |v| v.outcome()));
+                    }
+                }
+                c
+            })
+            .reduce(Counts::default, |mut a, b| {
+                a += b;
+                a
+            })
+    }
+}
+
+/// Finds every position reachable from `start` (positions that are over
+/// are counted and not continued), breadth-first, each level spread over
+/// [`Config::threads`] threads. Memory: one bit an index plus 8 bytes a
+/// position of the widest level.
+///
+/// # Errors
+/// [`Error::TooLarge`] when the bitmap passes the memory limit;
+/// [`Error::BadIndex`] when the game indexes a position out of range.
+///
+/// ```
+/// use game_core::{Game, Indexed};
+/// struct Take12; // take 1 or 2 from a pile of at most 10
+/// impl Game for Take12 {
+///     type Position = u64;
+///     type Move = u64;
+///     fn moves(&self, n: &u64, out: &mut Vec<u64>) { out.extend((1..=2).filter(|t| t <= n)) }
+///     fn play(&self, n: &u64, t: &u64) -> u64 { n - t }
+/// }
+/// impl Indexed for Take12 {
+///     fn size(&self) -> u64 { 11 }
+///     fn index(&self, n: &u64) -> u64 { *n }
+///     fn position(&self, i: u64) -> Option<u64> { Some(i) }
+/// }
+/// let r = solver_retro::reachable(&Take12, &7, &solver_retro::Config::default())?;
+/// assert_eq!(r.count(), 8);        // 7 down to 0
+/// assert_eq!(r.moves(), 13);       // two moves from 7..=2, one from 1
+/// assert!(r.contains(0) && !r.contains(8));
+/// # Ok::<(), solver_retro::Error>(())
+/// ```
+pub fn reachable<G>(game: &G, start: &G::Position, config: &Config) -> Result<Reachable, Error>
+where
+    G: Indexed + Sync,
+    G::Position: Send,
+{
+    let size = game.size();
+    let words = size.div_ceil(64);
+    let needed = words.saturating_mul(8);
+    if needed > config.limit() || usize::try_from(words).is_err() {
+        return Err(Error::TooLarge {
+            what: "the bitmap of reachable positions",
+            needed,
+            limit: config.limit(),
+            hint: "",
+        });
+    }
+    let seen: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
+    let first = game.index(start);
+    if first >= size {
+        return Err(Error::BadIndex { index: first, size });
+    }
+    seen[(first / 64) as usize].fetch_or(1 << (first % 64), Ordering::Relaxed);
+    let mut level = vec![first];
+    let (mut count, mut moves, mut levels) = (1u64, 0u64, 0u64);
+    config.install(|| -> Result<(), Error> {
+        while !level.is_empty() {
+            levels += 1;
+            let parts: Vec<Result<(Vec<u64>, u64), Error>> = level
+                .par_chunks(1024)
+                .map(|chunk| {
+                    let (mut next, mut edges) = (Vec::new(), 0u64);
+                    let (mut mv, mut kids) = (Vec::new(), Vec::new());
+                    for &i in chunk {
+                        let Some(pos) = game.position(i) else {
+                            continue;
+                        };
+                        if game.outcome(&pos).is_some() {
+                            continue;
+                        }
+                        mv.clear();
+                        game.moves(&pos, &mut mv);
+                        kids.clear();
+                        kids.extend(mv.iter().map(|m| game.index(&game.play(&pos, m))));
+                        kids.sort_unstable();
+                        kids.dedup();
+                        edges += kids.len() as u64;
+                        for &k in &kids {
+                            if k >= size {
+                                return Err(Error::BadIndex { index: k, size });
+                            }
+                            let bit = 1u64 << (k % 64);
+                            if seen[(k / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit == 0 {
+                                next.push(k);
+                            }
+                        }
+                    }
+                    Ok((next, edges))
+                })
+                .collect();
+            let mut next = Vec::new();
+            for p in parts {
+                let (n, e) = p?;
+                moves += e;
+                next.extend(n);
+            }
+            count += next.len() as u64;
+            level = next;
+        }
+        Ok(())
+    })?;
+    let bits = seen.into_iter().map(AtomicU64::into_inner).collect();
+    Ok(Reachable {
+        bits,
+        count,
+        moves,
+        levels,
+    })
+}
+
+/// The positions of a game without an index reachable from `start`,
+/// breadth-first, numbered in the order found (the start is 0), with the
+/// distinct children of each (`None` for a position that is over). Stops
+/// with `Err(needed)` as soon as `budget(positions, moves)` says so.
+pub(crate) fn explore<G: Game>(
+    game: &G,
+    start: G::Position,
+    mut over_budget: impl FnMut(u64, u64) -> Option<u64>,
+) -> Result<Explored<G::Position>, u64> {
+    use rustc_hash::FxHashMap;
+    let mut ids: FxHashMap<G::Position, u32> = FxHashMap::default();
+    ids.insert(start.clone(), 0);
+    let mut positions = vec![start];
+    let mut counts: Vec<u32> = Vec::new();
+    let mut over: Vec<bool> = Vec::new();
+    let mut forward: Vec<u32> = Vec::new();
+    let (mut moves, mut kids) = (Vec::new(), Vec::<u32>::new());
+    let mut id = 0;
+    while id < positions.len() {
+        let pos = positions[id].clone();
+        kids.clear();
+        let ended = game.outcome(&pos).is_some();
+        if !ended {
+            moves.clear();
+            game.moves(&pos, &mut moves);
+            for m in &moves {
+                let child = game.play(&pos, m);
+                let next = positions.len();
+                let cid = match ids.get(&child) {
+                    Some(&c) => c,
+                    None => {
+                        let Ok(c) = u32::try_from(next) else {
+                            return Err(u64::MAX);
+                        };
+                        ids.insert(child.clone(), c);
+                        positions.push(child);
+                        c
+                    }
+                };
+                kids.push(cid);
+            }
+            kids.sort_unstable();
+            kids.dedup();
+        }
+        over.push(ended);
+        counts.push(kids.len() as u32);
+        forward.extend_from_slice(&kids);
+        if let Some(needed) = over_budget(positions.len() as u64, forward.len() as u64) {
+            return Err(needed);
+        }
+        id += 1;
+    }
+    Ok(Explored {
+        ids,
+        positions,
+        counts,
+        over,
+        forward,
+    })
+}
+
+/// What [`explore`] found.
+pub(crate) struct Explored<P> {
+    /// Position → id.
+    pub ids: rustc_hash::FxHashMap<P, u32>,
+    /// Id → position, in the order found.
+    pub positions: Vec<P>,
+    /// The number of distinct children of each id.
+    pub counts: Vec<u32>,
+    /// Whether the game is over at each id ([`Game::outcome`] is `Some`).
+    pub over: Vec<bool>,
+    /// The children of every id in turn.
+    pub forward: Vec<u32>,
+}
