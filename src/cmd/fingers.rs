@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 use game_core::{principal_variation, Indexed, LineEnd, Outcome, Value};
 use games::{Fingers, FingersPosition, FingersRules};
 use serde_json::{json, Value as Json};
-use solver_retro::{certify, Config, IndexedSolution, Solved};
+use solver_retro::{Config, IndexedSolution, Solved};
 
 use super::{Error, Report};
 
@@ -234,7 +234,7 @@ fn run_solve(game: &Fingers, list: bool) -> Result<Report, Error> {
         );
     }
     let t = Instant::now();
-    let cert = certify(&sol);
+    let cert = solver_retro::certify_indexed(&sol);
     let certify_seconds = t.elapsed().as_secs_f64();
     let verified = cert.is_ok();
     let t = Instant::now();
@@ -277,10 +277,8 @@ fn run_solve(game: &Fingers, list: bool) -> Result<Report, Error> {
         "seconds": {"solve": seconds, "certify": certify_seconds, "reachable": reach_seconds},
     });
     if list {
-        let sorted: Vec<FingersPosition> = reach
-            .indices()
-            .filter_map(|i| game.position(i))
-            .collect();
+        let sorted: Vec<FingersPosition> =
+            reach.indices().filter_map(|i| game.position(i)).collect();
         let entries: Vec<Json> = sorted
             .iter()
             .map(|p| {

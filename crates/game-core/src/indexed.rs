@@ -86,25 +86,37 @@ pub trait IndexedChildren: Indexed {
     /// `index`, each exactly once — none when `index` is no position or the
     /// game is over there ([`Game::outcome`] is `Some`). `moves` is scratch.
     fn child_indices(&self, index: u64, out: &mut ChildIndices, moves: &mut Vec<Self::Move>) {
-        let Some(pos) = self.position(index) else {
-            return;
-        };
-        if self.outcome(&pos).is_some() {
-            return;
-        }
-        moves.clear();
-        self.moves(&pos, moves);
-        let first = out.singles.len();
-        out.singles
-            .extend(moves.iter().map(|m| self.index(&self.play(&pos, m))));
-        out.singles[first..].sort_unstable();
-        let mut keep = first;
-        for k in first..out.singles.len() {
-            if k == first || out.singles[k] != out.singles[keep - 1] {
-                out.singles[keep] = out.singles[k];
-                keep += 1;
-            }
-        }
-        out.singles.truncate(keep);
+        child_indices_by_moves(self, index, out, moves);
     }
+}
+
+/// [`IndexedChildren::child_indices`] the plain way: decode the position,
+/// generate its moves, play and index each, sort and drop repeats. For
+/// games that override `child_indices` only for some rules.
+pub fn child_indices_by_moves<G: Indexed + ?Sized>(
+    game: &G,
+    index: u64,
+    out: &mut ChildIndices,
+    moves: &mut Vec<G::Move>,
+) {
+    let Some(pos) = game.position(index) else {
+        return;
+    };
+    if game.outcome(&pos).is_some() {
+        return;
+    }
+    moves.clear();
+    game.moves(&pos, moves);
+    let first = out.singles.len();
+    out.singles
+        .extend(moves.iter().map(|m| game.index(&game.play(&pos, m))));
+    out.singles[first..].sort_unstable();
+    let mut keep = first;
+    for k in first..out.singles.len() {
+        if k == first || out.singles[k] != out.singles[keep - 1] {
+            out.singles[keep] = out.singles[k];
+            keep += 1;
+        }
+    }
+    out.singles.truncate(keep);
 }

@@ -72,7 +72,7 @@ mod unmoves;
 pub use error::Error;
 pub use game::Game;
 pub use impartial::Impartial;
-pub use indexed::{ChildIndices, Indexed, IndexedChildren, Strided};
+pub use indexed::{child_indices_by_moves, ChildIndices, Indexed, IndexedChildren, Strided};
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};

@@ -15,7 +15,10 @@
 
 use std::fmt;
 
-use game_core::{Game, Indexed, IndexedUnmoves, Outcome, ParentIndices, Unmoves};
+use game_core::{
+    child_indices_by_moves, ChildIndices, Game, Indexed, IndexedChildren, IndexedUnmoves, Outcome,
+    ParentIndices, Strided, Unmoves,
+};
 
 use crate::Error;
 
@@ -649,6 +652,55 @@ impl Fingers {
         let s = u32::from(a) + u32::from(b);
         let lo = s.saturating_sub(f - 1);
         (touches + s / 2 - lo) as usize
+    }
+}
+
+impl IndexedChildren for Fingers {
+    /// Under the default rules the transfer children are one strided run
+    /// of the index (every other split of the mover's fingers becomes the
+    /// new opponent's hands; the new mover's hands, the column, stay), so
+    /// no move is generated for them; touches are played and indexed.
+    fn child_indices(&self, index: u64, out: &mut ChildIndices, moves: &mut Vec<FingersMove>) {
+        if !self.default_shape {
+            return child_indices_by_moves(self, index, out, moves);
+        }
+        let Some(pos) = self.position(index) else {
+            return;
+        };
+        if self.outcome(&pos).is_some() {
+            return;
+        }
+        let h = self.pairs.len() as u64;
+        let (mine, nm) = Self::live(pos.me);
+        let (theirs, nt) = Self::live(pos.opp);
+        let first = out.singles.len();
+        for &from in &mine[..nm] {
+            for &to in &theirs[..nt] {
+                let child = self.play(&pos, &FingersMove::Touch { from, to });
+                let k = self.index(&child);
+                if !out.singles[first..].contains(&k) {
+                    out.singles.push(k);
+                }
+            }
+        }
+        // A transfer child is (me: opp, opp: X) for every other pair X with
+        // the mover's sum: index X·h + pair(opp), X over a run less pair(me).
+        let row = self.pair(pos.opp[0], pos.opp[1]);
+        let col = self.pair(pos.me[0], pos.me[1]);
+        let s = usize::from(pos.me[0]) + usize::from(pos.me[1]);
+        let (lo, hi) = (
+            u64::from(self.sum_start[s]),
+            u64::from(self.sum_start[s + 1]),
+        );
+        for (a, b) in [(lo, col), (col + 1, hi)] {
+            if b > a {
+                out.strided.push(Strided {
+                    start: a * h + row,
+                    step: h,
+                    count: b - a,
+                });
+            }
+        }
     }
 }
 

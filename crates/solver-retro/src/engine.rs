@@ -186,7 +186,14 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         parts[owner_of(e.id)].events.push(e);
     }
     let mut stats = Stats::default();
-    run_phase(&mut parts, parents, shift, lazy, Phase::Decisive, &mut stats)?;
+    run_phase(
+        &mut parts,
+        parents,
+        shift,
+        lazy,
+        Phase::Decisive,
+        &mut stats,
+    )?;
     for o in &mut parts {
         o.level.clear();
         o.events.clear();
@@ -273,7 +280,12 @@ fn run_phase<C: Cell, P: Parents>(
 
 impl<C: Cell, S> Owner<'_, C, S> {
     /// The first half of a step: this owner's events and level.
-    fn send<P: Parents<Scratch = S>>(&mut self, me: usize, r: u64, step: &Step<'_, P>) -> Result<(), Error> {
+    fn send<P: Parents<Scratch = S>>(
+        &mut self,
+        me: usize,
+        r: u64,
+        step: &Step<'_, P>,
+    ) -> Result<(), Error> {
         while let Some(&e) = self.events.get(self.event_at) {
             if e.level != r {
                 break;
@@ -293,7 +305,8 @@ impl<C: Cell, S> Owner<'_, C, S> {
                 }
             };
             self.buf.clear();
-            step.parents.parents(child, &mut self.buf, &mut self.scratch)?;
+            step.parents
+                .parents(child, &mut self.buf, &mut self.scratch)?;
             let buf = std::mem::take(&mut self.buf);
             // Read every own single parent's cell first: independent loads
             // overlap their cache misses.
@@ -319,7 +332,12 @@ impl<C: Cell, S> Owner<'_, C, S> {
                         )));
                     }
                     let inbox = &mut self.out[t];
-                    if lost { &mut inbox.lost } else { &mut inbox.won }.push(p);
+                    if lost {
+                        &mut inbox.lost
+                    } else {
+                        &mut inbox.won
+                    }
+                    .push(p);
                 }
             }
             for run in &buf.runs {

@@ -208,7 +208,12 @@ where
                     Some(o) => o,
                 };
                 *cell = C::resolved(outcome, 0);
-                if outcome == Outcome::Tie { &mut found.1 } else { &mut found.0 }.push(i);
+                if outcome == Outcome::Tie {
+                    &mut found.1
+                } else {
+                    &mut found.0
+                }
+                .push(i);
             }
             Ok(found)
         })
@@ -240,7 +245,12 @@ where
                 continue; // listed twice: queued once
             }
             *cell = C::resolved(outcome, 0);
-            if outcome == Outcome::Tie { &mut seeds.ties } else { &mut seeds.decisive }.push(i);
+            if outcome == Outcome::Tie {
+                &mut seeds.ties
+            } else {
+                &mut seeds.decisive
+            }
+            .push(i);
         }
     }
     drop(listed);

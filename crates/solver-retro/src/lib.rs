@@ -71,14 +71,14 @@ mod solution;
 mod stored;
 mod walk;
 
-pub use check::{certify, Certificate, Flaw, Rejection};
+pub use check::{certify, certify_indexed, Certificate, Flaw, Rejection};
 pub use config::Config;
 pub use dot::{colour, graph, to_dot};
 pub use error::Error;
 pub use fast::{solve_unmoves, solve_unmoves_with};
 pub use solution::{Counts, IndexedSolution, Solution, Solved};
-pub use walk::{reachable, Reachable};
 pub use stored::{solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE};
+pub use walk::{reachable, Reachable};
 
 #[cfg(test)]
 mod tests;

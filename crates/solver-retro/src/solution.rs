@@ -60,6 +60,13 @@ pub trait Solved {
         best_move(self.game(), pos, |c| self.value(c), &mut Vec::new())
     }
 
+    /// Whether `pos` has a key of its own in the solution: `false` when the
+    /// table would read another position's value for it (an index that
+    /// maps two positions to one id). The certificate rejects such games.
+    fn keyed(&self, _pos: &<Self::Game as Game>::Position) -> bool {
+        true
+    }
+
     /// How many solved positions are won, lost, tied and drawn.
     fn counts(&self) -> Counts {
         let mut c = Counts::default();
@@ -221,6 +228,10 @@ impl<G: Indexed> Solved for IndexedSolution<'_, G> {
 
     fn value(&self, pos: &G::Position) -> Option<Value> {
         self.value_at(self.game.index(pos))
+    }
+
+    fn keyed(&self, pos: &G::Position) -> bool {
+        self.game.position(self.game.index(pos)).as_ref() == Some(pos)
     }
 
     fn len(&self) -> u64 {

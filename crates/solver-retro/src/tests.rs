@@ -57,6 +57,8 @@ impl Unmoves for Graph {
 }
 
 impl IndexedUnmoves for Graph {}
+impl game_core::IndexedChildren for Graph {}
+impl game_core::IndexedChildren for Capable {}
 
 /// The same graph with the optional capabilities switched on: terminals
 /// listed (each twice: the solver must queue a terminal once), and with
@@ -218,6 +220,26 @@ fn graph(acyclic: bool) -> impl Strategy<Value = Graph> {
     })
 }
 
+/// Larger random games (up to 300 positions), so that tables split among
+/// many owners.
+fn big_graph() -> impl Strategy<Value = Graph> {
+    (1usize..300).prop_flat_map(move |n| {
+        let edges = (0..n)
+            .map(move |_| prop::collection::vec(0..n, 0..5))
+            .collect::<Vec<_>>();
+        let ends = prop::collection::vec(
+            prop_oneof![
+                8 => Just(None),
+                1 => Just(Some(Outcome::Win)),
+                2 => Just(Some(Outcome::Lose)),
+                1 => Just(Some(Outcome::Tie)),
+            ],
+            n,
+        );
+        (edges, ends).prop_map(|(edges, ends)| Graph { edges, ends })
+    })
+}
+
 proptest! {
     #[test]
     fn all_paths_agree_with_the_reference(g in graph(false)) {
@@ -240,6 +262,34 @@ proptest! {
             let from = solve(&g, p).unwrap();
             prop_assert_eq!(from.value(&p), Some(w), "hash from {}", p);
             prop_assert!(certify(&from).is_ok());
+        }
+    }
+
+    /// Any number of threads (and so of owners, down to one id each) gives
+    /// the same value and best move everywhere, on every path.
+    #[test]
+    fn threads_do_not_change_the_table(g in big_graph()) {
+        let want = reference(&g);
+        let bulk = Capable { graph: g.clone(), bulk: true };
+        let listed = Capable { graph: g.clone(), bulk: false };
+        for threads in [1, 2, 4] {
+            let config = Config::default().threads(threads);
+            let fast = crate::solve_unmoves_with(&g, &config).unwrap();
+            let runs = crate::solve_unmoves_with(&bulk, &config).unwrap();
+            let lazy = crate::solve_unmoves_with(&listed, &config).unwrap();
+            let flat = crate::solve_indexed_with(&g, &config).unwrap();
+            let from = solve_with(&g, 0, &config).unwrap();
+            for (p, &w) in want.iter().enumerate() {
+                prop_assert_eq!(fast.value(&p), Some(w), "{} threads, unmoves at {}", threads, p);
+                prop_assert_eq!(runs.value(&p), Some(w), "{} threads, runs at {}", threads, p);
+                prop_assert_eq!(lazy.value(&p), Some(w), "{} threads, lazy at {}", threads, p);
+                prop_assert_eq!(flat.value(&p), Some(w), "{} threads, stored at {}", threads, p);
+                prop_assert_eq!(runs.best_move(&p), fast.best_move(&p));
+                if let Some(v) = from.value(&p) {
+                    prop_assert_eq!(v, w, "{} threads, from the start at {}", threads, p);
+                }
+            }
+            prop_assert!(crate::certify_indexed(&runs).is_ok());
         }
     }
 

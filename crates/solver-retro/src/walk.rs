@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use game_core::{Game, Indexed};
+use game_core::{ChildIndices, Game, Indexed, IndexedChildren};
 use rayon::prelude::*;
 
 use crate::solution::{Counts, IndexedSolution};
@@ -76,7 +76,11 @@ impl Reachable {
                     while b != 0 {
                         let i = ((k * 1024 + j) * 64) as u64 + u64::from(b.trailing_zeros());
                         b &= b - 1;
-                        c.add(solution.value_at(i).map_or(game_core::Outcome::Draw, |v| v.outcome()));
+                        c.add(
+                            solution
+                                .value_at(i)
+                                .map_or(game_core::Outcome::Draw, |v| v.outcome()),
+                        );
                     }
                 }
                 c
@@ -98,7 +102,7 @@ impl Reachable {
 /// [`Error::BadIndex`] when the game indexes a position out of range.
 ///
 /// ```
-/// use game_core::{Game, Indexed};
+/// use game_core::{ChildIndices, Game, Indexed, IndexedChildren};
 /// struct Take12; // take 1 or 2 from a pile of at most 10
 /// impl Game for Take12 {
 ///     type Position = u64;
@@ -111,6 +115,7 @@ impl Reachable {
 ///     fn index(&self, n: &u64) -> u64 { *n }
 ///     fn position(&self, i: u64) -> Option<u64> { Some(i) }
 /// }
+/// impl IndexedChildren for Take12 {}
 /// let r = solver_retro::reachable(&Take12, &7, &solver_retro::Config::default())?;
 /// assert_eq!(r.count(), 8);        // 7 down to 0
 /// assert_eq!(r.moves(), 13);       // two moves from 7..=2, one from 1
@@ -119,8 +124,8 @@ impl Reachable {
 /// ```
 pub fn reachable<G>(game: &G, start: &G::Position, config: &Config) -> Result<Reachable, Error>
 where
-    G: Indexed + Sync,
-    G::Position: Send,
+    G: IndexedChildren + Sync,
+    G::Move: Send,
 {
     let size = game.size();
     let words = size.div_ceil(64);
@@ -148,27 +153,21 @@ where
                 .par_chunks(1024)
                 .map(|chunk| {
                     let (mut next, mut edges) = (Vec::new(), 0u64);
-                    let (mut mv, mut kids) = (Vec::new(), Vec::new());
+                    let (mut mv, mut kids) = (Vec::new(), ChildIndices::default());
                     for &i in chunk {
-                        let Some(pos) = game.position(i) else {
-                            continue;
-                        };
-                        if game.outcome(&pos).is_some() {
-                            continue;
-                        }
-                        mv.clear();
-                        game.moves(&pos, &mut mv);
                         kids.clear();
-                        kids.extend(mv.iter().map(|m| game.index(&game.play(&pos, m))));
-                        kids.sort_unstable();
-                        kids.dedup();
-                        edges += kids.len() as u64;
-                        for &k in &kids {
+                        game.child_indices(i, &mut kids, &mut mv);
+                        edges += kids.len();
+                        for k in kids.iter() {
                             if k >= size {
                                 return Err(Error::BadIndex { index: k, size });
                             }
-                            let bit = 1u64 << (k % 64);
-                            if seen[(k / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit == 0 {
+                            let (word, bit) = (&seen[(k / 64) as usize], 1u64 << (k % 64));
+                            // Most children are seen already: a plain load
+                            // first spares the locked read-modify-write.
+                            if word.load(Ordering::Relaxed) & bit == 0
+                                && word.fetch_or(bit, Ordering::Relaxed) & bit == 0
+                            {
                                 next.push(k);
                             }
                         }
@@ -183,6 +182,9 @@ where
                 next.extend(n);
             }
             count += next.len() as u64;
+            // In index order the next level's children lie close together
+            // in memory for games whose index keeps relatives near.
+            next.par_sort_unstable();
             level = next;
         }
         Ok(())
