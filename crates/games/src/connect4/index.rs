@@ -119,9 +119,8 @@ impl ConnectFour {
             let h = heights[ci];
             parent_after -= term_parent[ci];
             if h < self.height {
-                let hr = child_before
-                    + self.heights.below(c, n + 1 - before[ci], h + 1)
-                    + parent_after;
+                let hr =
+                    child_before + self.heights.below(c, n + 1 - before[ci], h + 1) + parent_after;
                 let p = before[ci] + h;
                 let mut cr = low[ci] + (sum_high - high[ci]);
                 if delta == 1 {
@@ -153,9 +152,7 @@ impl Tiered for ConnectFour {
     /// The number of height vectors summing to `tier` times C(tier, ⌈tier/2⌉).
     fn tier_size(&self, tier: Tier) -> u64 {
         match u32::try_from(tier) {
-            Ok(n) if n <= self.cells() => {
-                self.offsets[n as usize + 1] - self.offsets[n as usize]
-            }
+            Ok(n) if n <= self.cells() => self.offsets[n as usize + 1] - self.offsets[n as usize],
             _ => 0,
         }
     }

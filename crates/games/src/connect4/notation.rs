@@ -35,16 +35,20 @@ impl ConnectFour {
         for (i, ch) in moves.chars().enumerate() {
             let at = i + 1;
             let bad = |why: String| -> Error {
-                game_core::Error::IllegalMove(format!("character {at} ({ch:?}) of {moves:?}: {why}"))
-                    .into()
-            };
-            let col = column_of_char(ch).filter(|&c| c < self.width).ok_or_else(|| {
-                bad(format!(
-                    "not a column of this {}-column board (columns 1 to {})",
-                    self.width,
-                    char_of_column(self.width - 1)
+                game_core::Error::IllegalMove(format!(
+                    "character {at} ({ch:?}) of {moves:?}: {why}"
                 ))
-            })?;
+                .into()
+            };
+            let col = column_of_char(ch)
+                .filter(|&c| c < self.width)
+                .ok_or_else(|| {
+                    bad(format!(
+                        "not a column of this {}-column board (columns 1 to {})",
+                        self.width,
+                        char_of_column(self.width - 1)
+                    ))
+                })?;
             if self.has_four(pos.opponent()) {
                 let who = if pos.first_to_move() { 'O' } else { 'X' };
                 return Err(bad(format!("the game is over: {who} has four in a row")));
@@ -71,7 +75,10 @@ impl ConnectFour {
     /// The names of the moves of a line, concatenated (`"4453"`).
     #[must_use]
     pub fn format_moves(&self, moves: &[u8]) -> String {
-        moves.iter().map(|&m| char_of_column(u32::from(m))).collect()
+        moves
+            .iter()
+            .map(|&m| char_of_column(u32::from(m)))
+            .collect()
     }
 
     /// A picture of the board for the terminal: one line a row, top row
@@ -81,7 +88,7 @@ impl ConnectFour {
     /// ```
     /// let game = games::ConnectFour::new(4, 3)?;
     /// let pos = game.position_from_moves("223")?;
-    /// assert_eq!(game.picture(&pos), ". . . .\n. X . .\n. O X .\n1 2 3 4\n");
+    /// assert_eq!(game.picture(&pos), ". . . .\n. O . .\n. X X .\n1 2 3 4\n");
     /// # Ok::<(), games::Error>(())
     /// ```
     #[must_use]

@@ -106,11 +106,7 @@ fn naive_four(grid: &Grid, height: usize, player: u8) -> bool {
 /// Every position reachable from the empty board, ply by ply (a position
 /// with four in a row or a full board is listed but not continued), up to
 /// `max_ply`: `f(ply, positions)`, positions sorted and distinct.
-fn for_each_ply(
-    game: &ConnectFour,
-    max_ply: u32,
-    mut f: impl FnMut(u32, &[ConnectFourPosition]),
-) {
+fn for_each_ply(game: &ConnectFour, max_ply: u32, mut f: impl FnMut(u32, &[ConnectFourPosition])) {
     let mut ply = vec![game.start()];
     let mut next = Vec::new();
     let mut moves = Vec::new();

@@ -31,10 +31,16 @@ fn bad_move_strings_name_the_bad_character() {
     }
     // One move past a full 4×4 board (a tie).
     let msg = illegal(game(4, 4).position_from_moves("34142123412331421"));
-    assert!(msg.contains("character 17") && msg.contains("board is full"), "{msg}");
+    assert!(
+        msg.contains("character 17") && msg.contains("board is full"),
+        "{msg}"
+    );
     // A game over on the last square is over, too.
     let msg = illegal(game(4, 4).position_from_moves("43443422223311113"));
-    assert!(msg.contains("character 17") && msg.contains("O has four"), "{msg}");
+    assert!(
+        msg.contains("character 17") && msg.contains("O has four"),
+        "{msg}"
+    );
 }
 
 #[test]

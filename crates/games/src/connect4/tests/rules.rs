@@ -19,13 +19,36 @@ fn check_line(g: &ConnectFour, line: &str, picture: &str, last: Option<Outcome>)
 
 #[test]
 fn sizes_outside_the_bitboard_are_refused() {
-    for (w, h) in [(0, 4), (4, 0), (0, 0), (8, 8), (7, 9), (32, 2), (1, 64), (33, 1), (64, 0)] {
+    for (w, h) in [
+        (0, 4),
+        (4, 0),
+        (0, 0),
+        (8, 8),
+        (7, 9),
+        (32, 2),
+        (1, 64),
+        (33, 1),
+        (64, 0),
+    ] {
         assert!(
-            matches!(ConnectFour::new(w, h), Err(Error::Core(game_core::Error::InvalidRules(_)))),
+            matches!(
+                ConnectFour::new(w, h),
+                Err(Error::Core(game_core::Error::InvalidRules(_)))
+            ),
             "{w}×{h}"
         );
     }
-    for (w, h) in [(1, 1), (3, 3), (7, 6), (7, 8), (8, 7), (21, 2), (32, 1), (1, 63), (4, 15)] {
+    for (w, h) in [
+        (1, 1),
+        (3, 3),
+        (7, 6),
+        (7, 8),
+        (8, 7),
+        (21, 2),
+        (32, 1),
+        (1, 63),
+        (4, 15),
+    ] {
         let g = ConnectFour::new(w, h).unwrap();
         assert_eq!((g.width(), g.height(), g.cells()), (w, h, w * h));
     }
@@ -108,7 +131,10 @@ X X X O
     check_line(&game(4, 4), "3414212341233142", tie, Some(Outcome::Tie));
     let mut moves = Vec::new();
     let g = game(4, 4);
-    g.moves(&g.position_from_moves("3414212341233142").unwrap(), &mut moves);
+    g.moves(
+        &g.position_from_moves("3414212341233142").unwrap(),
+        &mut moves,
+    );
     assert!(moves.is_empty());
 }
 
@@ -116,8 +142,18 @@ X X X O
 fn fours_at_the_edges_of_the_bitboard() {
     // One row: only horizontal fours (shift H + 1 = 2).
     let g = game(7, 1);
-    check_line(&g, "1526374", "X X X X O O O\n1 2 3 4 5 6 7\n", Some(Outcome::Lose));
-    check_line(&g, "1234567", "X O X O X O X\n1 2 3 4 5 6 7\n", Some(Outcome::Tie));
+    check_line(
+        &g,
+        "1526374",
+        "X X X X O O O\n1 2 3 4 5 6 7\n",
+        Some(Outcome::Lose),
+    );
+    check_line(
+        &g,
+        "1234567",
+        "X O X O X O X\n1 2 3 4 5 6 7\n",
+        Some(Outcome::Tie),
+    );
     // 8×7 fills all 64 bits: a four in the last column, whose sentinel is
     // bit 63.
     let g = game(8, 7);
@@ -171,7 +207,9 @@ fn small_boards_agree_with_a_naive_scan() {
             }
             moves.clear();
             g.moves(&pos, &mut moves);
-            let open: Vec<u8> = (0..w as u8).filter(|&c| grid[c as usize].len() < h as usize).collect();
+            let open: Vec<u8> = (0..w as u8)
+                .filter(|&c| grid[c as usize].len() < h as usize)
+                .collect();
             assert_eq!(moves, open);
             for &m in &moves {
                 let mut next = grid.clone();
