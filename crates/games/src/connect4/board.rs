@@ -30,10 +30,12 @@ impl ConnectFour {
     /// Whether the stones `bits` hold four in a row.
     #[inline]
     pub fn has_four(&self, bits: u64) -> bool {
-        self.shifts.iter().any(|&s| {
-            let pairs = bits & (bits >> s);
-            pairs & (pairs >> (2 * s)) != 0
-        })
+        let mut found = 0;
+        for (s, mask) in self.directions {
+            let pairs = bits & (bits >> s) & mask;
+            found |= pairs & (pairs >> (2 * s));
+        }
+        found != 0
     }
 
     /// Whether every cell is occupied.
@@ -66,20 +68,13 @@ impl ConnectFour {
         self.column_of(pos.occupied, c).count_ones()
     }
 
-    /// Whether `pos` could be the position of a game in progress or just
-    /// ended, as far as cheap checks tell: pieces obey gravity, the
-    /// player to move has no four, and if the player who just moved has
-    /// four, removing one of that player's top pieces breaks every four
-    /// (the last move made it). The numbers of pieces of each colour are
-    /// not checked (the index makes them right).
+    /// Whether a board that obeys gravity and has the right number of
+    /// pieces of each colour (as every decoded index does) could be the
+    /// position of a game in progress or just ended, as far as cheap checks
+    /// tell: the player to move has no four, and if the player who just
+    /// moved has four, removing one of that player's top pieces breaks
+    /// every four (the last move made it).
     pub(super) fn is_plausible(&self, pos: &ConnectFourPosition) -> bool {
-        let gravity = (0..self.width).all(|c| {
-            let col = self.column_of(pos.occupied, c);
-            col & (col + 1) == 0
-        });
-        if !gravity || pos.mover & !pos.occupied != 0 || pos.occupied & !self.board != 0 {
-            return false;
-        }
         if self.has_four(pos.mover) {
             return false;
         }

@@ -1,17 +1,18 @@
 //! Counting tables for the dense index: binomial coefficients and ranks of
 //! column-height vectors.
 
-/// `BINOMIAL[n][k]` = C(n, k) for n, k ≤ 64 (C(64, 32) < 2⁶¹ fits).
-pub(super) static BINOMIAL: [[u64; 65]; 65] = binomials();
+/// `BINOMIAL[k][n]` = C(n, k) for n, k < 64 (C(63, 31) < 2⁶⁰ fits). Rows
+/// by `k`, so scanning `n` for a fixed `k` reads consecutive words.
+static BINOMIAL: [[u64; 64]; 64] = binomials();
 
-const fn binomials() -> [[u64; 65]; 65] {
-    let mut t = [[0u64; 65]; 65];
+const fn binomials() -> [[u64; 64]; 64] {
+    let mut t = [[0u64; 64]; 64];
     let mut n = 0;
-    while n < 65 {
-        t[n][0] = 1;
+    while n < 64 {
+        t[0][n] = 1;
         let mut k = 1;
         while k <= n {
-            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            t[k][n] = t[k - 1][n - 1] + t[k][n - 1];
             k += 1;
         }
         n += 1;
@@ -19,10 +20,11 @@ const fn binomials() -> [[u64; 65]; 65] {
     t
 }
 
-/// C(n, k) for n, k ≤ 64.
+/// C(n, k) for n, k < 64 (the board has at most 63 cells); the arguments
+/// are taken mod 64, which spares the bounds checks.
 #[inline]
 pub(super) fn binomial(n: u32, k: u32) -> u64 {
-    BINOMIAL[n as usize][k as usize]
+    BINOMIAL[k as usize & 63][n as usize & 63]
 }
 
 /// The number of pieces the first player has after `n` plies: ⌈n/2⌉.
@@ -84,12 +86,20 @@ impl HeightTable {
         }
     }
 
+    /// For columns `c..W` summing to `s`: entry `h` (`0..=H+1`) is the
+    /// number of vectors whose column `c` is below `h`.
+    #[inline]
+    fn row(&self, c: u32, s: u32) -> &[u64] {
+        let len = self.height as usize + 2;
+        let at = (c as usize * (self.cells as usize + 1) + s as usize) * len;
+        &self.below[at..at + len]
+    }
+
     /// The number of vectors for columns `c..W` summing to `s` whose column
     /// `c` is below `h` (`h ≤ H + 1`, `s ≤ W·H`).
     #[inline]
     pub(super) fn below(&self, c: u32, s: u32, h: u32) -> u64 {
-        let at = (c as usize * (self.cells as usize + 1) + s as usize) * (self.height as usize + 2);
-        self.below[at + h as usize]
+        self.row(c, s)[h as usize]
     }
 
     /// The number of height vectors summing to `n` (0 past W·H).
@@ -106,13 +116,14 @@ impl HeightTable {
     pub(super) fn unrank(&self, n: u32, mut rank: u64, out: &mut [u32]) {
         let mut s = n;
         for (c, slot) in (0..self.width).zip(out.iter_mut()) {
+            let row = self.row(c, s);
             let mut h = 0;
-            while self.below(c, s, h + 1) <= rank {
+            while row[h + 1] <= rank {
                 h += 1;
             }
-            rank -= self.below(c, s, h);
-            s -= h;
-            *slot = h;
+            rank -= row[h];
+            s -= h as u32;
+            *slot = h as u32;
         }
     }
 }

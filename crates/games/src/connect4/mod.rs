@@ -18,8 +18,10 @@
 //!   rank of the column heights times the rank of which pieces are the first
 //!   player's — a dense numbering of every board that obeys gravity and has
 //!   the right number of pieces of each colour (Allis' upper bound,
-//!   OEIS A090224 on 7×6). [`ConnectFour::child_tier_indices`] computes the
-//!   indices of all children at once.
+//!   OEIS A090224 on 7×6). Fast paths: [`ConnectFour::for_each_in_tier`]
+//!   walks a run of indices in order (about 5× faster than decoding each),
+//!   [`ConnectFour::child_tier_indices`] computes the indices of all
+//!   children at once.
 //! * [`game_core::Indexed`]: the tiers one after another.
 //! * [`game_core::Symmetric`]: the left–right mirror.
 //!
@@ -65,9 +67,10 @@ pub struct ConnectFour {
     stride: u32,
     /// Every cell of the board.
     board: u64,
-    /// The bit shifts along which four in a row fit on this board
-    /// (1: vertical, H+1: horizontal, H and H+2: the diagonals).
-    shifts: Vec<u32>,
+    /// The four directions as (bit shift, mask): shifts 1 (vertical),
+    /// H+1 (horizontal), H and H+2 (the diagonals); a direction in which
+    /// four cannot fit on this board has shift 1 and mask 0.
+    directions: [(u32, u64); 4],
     /// Ranks of column-height vectors.
     heights: HeightTable,
     /// The first index of every tier in the whole-game index, and the
@@ -109,16 +112,13 @@ impl ConnectFour {
         let stride = height + 1;
         let bottom = (0..width).fold(0u64, |b, c| b | 1 << (c * stride));
         let board = bottom * ((1u64 << height) - 1);
-        let mut shifts = Vec::with_capacity(4);
-        if height >= 4 {
-            shifts.push(1);
-        }
-        if width >= 4 {
-            shifts.push(stride);
-            if height >= 4 {
-                shifts.extend([height, height + 2]);
-            }
-        }
+        let fits = |yes: bool, shift: u32| if yes { (shift, u64::MAX) } else { (1, 0) };
+        let directions = [
+            fits(height >= 4, 1),
+            fits(width >= 4, stride),
+            fits(width >= 4 && height >= 4, height),
+            fits(width >= 4 && height >= 4, height + 2),
+        ];
         let heights = HeightTable::new(width, height);
         let cells = width * height;
         let mut offsets = Vec::with_capacity(cells as usize + 2);
@@ -135,7 +135,7 @@ impl ConnectFour {
             height,
             stride,
             board,
-            shifts,
+            directions,
             heights,
             offsets,
         })

@@ -336,3 +336,62 @@ fn the_whole_4x4_index_against_brute_force() {
     let decoded = (0..g.size()).filter(|&i| g.position(i).is_some()).count() as u64;
     assert_eq!(decoded, plausible_boards);
 }
+
+/// Indices with the positions they stand for.
+type Decoded = Vec<(u64, ConnectFourPosition)>;
+
+/// The pairs `for_each_in_tier` gives for `range`, and those of
+/// `tier_position` on each index of the range.
+fn both_ways(g: &ConnectFour, tier: u64, range: std::ops::Range<u64>) -> (Decoded, Decoded) {
+    let mut fast = Vec::new();
+    g.for_each_in_tier(tier, range.clone(), |i, p| fast.push((i, p)));
+    let end = range.end.min(g.tier_size(tier));
+    let slow = (range.start..end)
+        .filter_map(|i| g.tier_position(tier, i).map(|p| (i, p)))
+        .collect();
+    (fast, slow)
+}
+
+/// Walking a tier in order gives what decoding each index gives: whole
+/// tiers of small boards, and runs across changes of column heights on
+/// big ones.
+#[test]
+fn walking_a_tier_agrees_with_decoding_each_index() {
+    for (w, h) in [(4, 4), (3, 3), (5, 2), (1, 5)] {
+        let g = game(w, h);
+        for t in 0..=u64::from(w * h) + 1 {
+            let (fast, slow) = both_ways(&g, t, 0..u64::MAX);
+            assert_eq!(fast, slow, "{w}×{h} tier {t}");
+        }
+    }
+    let mut rng = Rng(0x7a1c);
+    for (w, h) in [(7, 6), (8, 7), (6, 5)] {
+        let g = game(w, h);
+        for _ in 0..60 {
+            let t = rng.below(u64::from(w * h) + 1);
+            let size = g.tier_size(t);
+            // Start a little before a multiple of C(n, ⌈n/2⌉), where the
+            // column heights change, or anywhere.
+            let per_heights = choices_of(t);
+            let start = if rng.below(2) == 0 {
+                let k = rng.below(size / per_heights + 1);
+                (k * per_heights).saturating_sub(rng.below(50))
+            } else {
+                rng.below(size)
+            };
+            let (fast, slow) = both_ways(&g, t, start..start + 1 + rng.below(400));
+            assert_eq!(fast, slow, "{w}×{h} tier {t} from {start}");
+        }
+    }
+    // Empty and out-of-tier ranges call nothing.
+    let g = game(7, 6);
+    let (fast, _) = both_ways(&g, 10, 5..5);
+    assert!(fast.is_empty());
+    let (fast, _) = both_ways(&g, 43, 0..10);
+    assert!(fast.is_empty());
+}
+
+/// C(n, ⌈n/2⌉), the run of indices sharing one height vector.
+fn choices_of(n: u64) -> u64 {
+    choose(n.into(), n.div_ceil(2).into()) as u64
+}
