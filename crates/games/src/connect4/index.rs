@@ -13,7 +13,8 @@
 //! [`Tiered::tier_position`] returns `None` for the boards that cheap checks
 //! show unreachable — the player to move has four, or the other player's
 //! fours were not all made by one last move — and `Some` for the others;
-//! a few of those are still unreachable (no order of moves builds them).
+//! a few of those are still unreachable (no order of moves builds them): on
+//! 4×4, 169,645 indices decode against 161,029 reachable positions.
 
 use std::ops::Range;
 
