@@ -23,7 +23,9 @@
 //! * [`octal`] — octal games by code, on several heaps.
 //! * [`power_game`] — PowerGame, as a two-pile game and by the per-pile
 //!   method.
+//! * [`connect4`] — Connect Four on W×H boards (bitboards, tiers by pieces).
 
+pub mod connect4;
 mod error;
 pub mod fingers;
 pub mod knights;
@@ -33,6 +35,7 @@ pub mod power_game;
 pub mod stones;
 pub mod subtraction;
 
+pub use connect4::{ConnectFour, ConnectFourPosition};
 pub use error::Error;
 pub use fingers::{Fingers, FingersMove, FingersPosition, FingersRules};
 pub use knights::Knights;

@@ -1,0 +1,129 @@
+//! Counting tables for the dense index: binomial coefficients and ranks of
+//! column-height vectors.
+
+/// `BINOMIAL[k][n]` = C(n, k) for n, k < 64 (C(63, 31) < 2⁶⁰ fits). Rows
+/// by `k`, so scanning `n` for a fixed `k` reads consecutive words.
+static BINOMIAL: [[u64; 64]; 64] = binomials();
+
+const fn binomials() -> [[u64; 64]; 64] {
+    let mut t = [[0u64; 64]; 64];
+    let mut n = 0;
+    while n < 64 {
+        t[0][n] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[k][n] = t[k - 1][n - 1] + t[k][n - 1];
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+/// C(n, k) for n, k < 64 (the board has at most 63 cells); the arguments
+/// are taken mod 64, which spares the bounds checks.
+#[inline]
+pub(super) fn binomial(n: u32, k: u32) -> u64 {
+    BINOMIAL[k as usize & 63][n as usize & 63]
+}
+
+/// The number of pieces the first player has after `n` plies: ⌈n/2⌉.
+#[inline]
+pub(super) fn first_player_pieces(n: u32) -> u32 {
+    n.div_ceil(2)
+}
+
+/// C(n, ⌈n/2⌉): the ways to choose which of `n` pieces are the first
+/// player's.
+#[inline]
+pub(super) fn first_player_choices(n: u32) -> u64 {
+    binomial(n, first_player_pieces(n))
+}
+
+/// Ranks of column-height vectors `(h₀, …, h_{W−1})`, `0 ≤ hᵢ ≤ H`, among
+/// those with the same sum, in lexicographic order.
+#[derive(Clone)]
+pub(super) struct HeightTable {
+    width: u32,
+    height: u32,
+    cells: u32,
+    /// `below[(c·(N+1) + s)·(H+2) + h]`: the number of vectors for columns
+    /// `c..W` summing to `s` whose column `c` is below `h`.
+    below: Vec<u64>,
+}
+
+impl HeightTable {
+    pub(super) fn new(width: u32, height: u32) -> Self {
+        let cells = width * height;
+        let sums = cells as usize + 1;
+        // rest[c][s]: vectors for columns c..W summing to s.
+        let mut rest = vec![vec![0u64; sums]; width as usize + 1];
+        rest[width as usize][0] = 1;
+        for c in (0..width as usize).rev() {
+            for s in 0..sums {
+                rest[c][s] = (0..=(height as usize).min(s))
+                    .map(|v| rest[c + 1][s - v])
+                    .sum();
+            }
+        }
+        let hs = height as usize + 2;
+        let mut below = vec![0u64; width as usize * sums * hs];
+        for c in 0..width as usize {
+            for s in 0..sums {
+                let at = (c * sums + s) * hs;
+                for h in 1..hs {
+                    let v = h - 1;
+                    let more = if v <= s { rest[c + 1][s - v] } else { 0 };
+                    below[at + h] = below[at + h - 1] + more;
+                }
+            }
+        }
+        HeightTable {
+            width,
+            height,
+            cells,
+            below,
+        }
+    }
+
+    /// For columns `c..W` summing to `s`: entry `h` (`0..=H+1`) is the
+    /// number of vectors whose column `c` is below `h`.
+    #[inline]
+    fn row(&self, c: u32, s: u32) -> &[u64] {
+        let len = self.height as usize + 2;
+        let at = (c as usize * (self.cells as usize + 1) + s as usize) * len;
+        &self.below[at..at + len]
+    }
+
+    /// The number of vectors for columns `c..W` summing to `s` whose column
+    /// `c` is below `h` (`h ≤ H + 1`, `s ≤ W·H`).
+    #[inline]
+    pub(super) fn below(&self, c: u32, s: u32, h: u32) -> u64 {
+        self.row(c, s)[h as usize]
+    }
+
+    /// The number of height vectors summing to `n` (0 past W·H).
+    pub(super) fn count(&self, n: u32) -> u64 {
+        if n > self.cells {
+            0
+        } else {
+            self.below(0, n, self.height + 1)
+        }
+    }
+
+    /// The column heights of rank `rank` among the vectors summing to `n`
+    /// (`rank < count(n)`), written to `out[..W]`.
+    pub(super) fn unrank(&self, n: u32, mut rank: u64, out: &mut [u32]) {
+        let mut s = n;
+        for (c, slot) in (0..self.width).zip(out.iter_mut()) {
+            let row = self.row(c, s);
+            let mut h = 0;
+            while row[h + 1] <= rank {
+                h += 1;
+            }
+            rank -= row[h];
+            s -= h as u32;
+            *slot = h as u32;
+        }
+    }
+}
