@@ -76,6 +76,6 @@ pub use indexed::{child_indices_by_moves, ChildIndices, Indexed, IndexedChildren
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};
-pub use symmetric::{orbit_size, Symmetric};
+pub use symmetric::{orbit_size, Canonical, Symmetric};
 pub use tiered::{Tier, Tiered};
 pub use unmoves::{IndexedUnmoves, ParentIndices, Unmoves};

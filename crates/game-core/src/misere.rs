@@ -133,6 +133,22 @@ impl<G: crate::Tiered> crate::Tiered for Misere<G> {
     fn tier_name(&self, tier: crate::Tier) -> String {
         self.0.tier_name(tier)
     }
+    fn visit_tier(
+        &self,
+        tier: crate::Tier,
+        range: std::ops::Range<u64>,
+        f: &mut dyn FnMut(u64, Self::Position),
+    ) {
+        self.0.visit_tier(tier, range, f);
+    }
+    fn child_tier_indices(
+        &self,
+        pos: &Self::Position,
+        out: &mut Vec<(crate::Tier, u64)>,
+        moves: &mut Vec<Self::Move>,
+    ) {
+        self.0.child_tier_indices(pos, out, moves);
+    }
 }
 
 // A misère impartial game is not `Impartial`: that trait promises normal

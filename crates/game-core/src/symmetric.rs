@@ -71,3 +71,134 @@ pub fn orbit_size<G: Symmetric + ?Sized>(
     }
     n
 }
+
+/// A symmetric game seen through its canonical positions: every move leads
+/// to the canonical form of the position it reaches, and only canonical
+/// positions have an index. Any solver run on `Canonical(game)` stores one
+/// position of each class; look any position up by its
+/// [`Symmetric::canonical`] form.
+///
+/// It is sound because symmetric positions have the same value: a class's
+/// children are the classes of one member's children, and its parents
+/// (through [`crate::Unmoves`]) the classes of one member's parents,
+/// counted once each.
+///
+/// ```
+/// use game_core::{Canonical, Game, Symmetric};
+///
+/// struct Line; // squares -3..=3, step one either way; mirror x → -x
+/// impl Game for Line {
+///     type Position = i8;
+///     type Move = i8;
+///     fn moves(&self, x: &i8, out: &mut Vec<i8>) { out.extend([-1, 1].into_iter().filter(|d| (x + d).abs() <= 3)) }
+///     fn play(&self, x: &i8, d: &i8) -> i8 { x + d }
+/// }
+/// impl Symmetric for Line {
+///     fn symmetric(&self, x: &i8, out: &mut Vec<i8>) { out.extend([*x, -x]) }
+///     fn canonical(&self, x: &i8) -> i8 { x.abs() }
+/// }
+/// assert_eq!(Canonical(Line).play(&0, &-1), 1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Canonical<G>(pub G);
+
+impl<G: Symmetric> Game for Canonical<G> {
+    type Position = G::Position;
+    type Move = G::Move;
+    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
+        self.0.moves(pos, out);
+    }
+    fn play(&self, pos: &Self::Position, mv: &Self::Move) -> Self::Position {
+        self.0.canonical(&self.0.play(pos, mv))
+    }
+    fn outcome(&self, pos: &Self::Position) -> Option<crate::Outcome> {
+        self.0.outcome(pos)
+    }
+    fn stalemate(&self, pos: &Self::Position) -> crate::Outcome {
+        self.0.stalemate(pos)
+    }
+}
+
+impl<G: Symmetric> Symmetric for Canonical<G> {
+    fn symmetric(&self, pos: &Self::Position, out: &mut Vec<Self::Position>) {
+        self.0.symmetric(pos, out);
+    }
+    fn canonical(&self, pos: &Self::Position) -> Self::Position {
+        self.0.canonical(pos)
+    }
+}
+
+impl<G: Symmetric + crate::Indexed> crate::Indexed for Canonical<G> {
+    fn size(&self) -> u64 {
+        self.0.size()
+    }
+    fn index(&self, pos: &Self::Position) -> u64 {
+        self.0.index(&self.0.canonical(pos))
+    }
+    fn position(&self, index: u64) -> Option<Self::Position> {
+        self.0.position(index).filter(|p| self.0.canonical(p) == *p)
+    }
+}
+
+impl<G: Symmetric + crate::Unmoves> crate::Unmoves for Canonical<G> {
+    fn unmoves(&self, pos: &Self::Position, out: &mut Vec<Self::Position>) {
+        let first = out.len();
+        self.0.unmoves(pos, out);
+        for k in first..out.len() {
+            out[k] = self.0.canonical(&out[k]);
+        }
+        let mut keep = first;
+        for k in first..out.len() {
+            if !out[first..keep].contains(&out[k]) {
+                out.swap(keep, k);
+                keep += 1;
+            }
+        }
+        out.truncate(keep);
+    }
+}
+
+impl<G: Symmetric + crate::Indexed> crate::IndexedChildren for Canonical<G> {}
+
+impl<G: Symmetric + crate::Indexed + crate::Unmoves> crate::IndexedUnmoves for Canonical<G> {}
+
+impl<G: Symmetric + crate::Tiered> crate::Tiered for Canonical<G> {
+    fn tiers(&self) -> Vec<crate::Tier> {
+        self.0.tiers()
+    }
+    fn tier(&self, pos: &Self::Position) -> crate::Tier {
+        self.0.tier(pos)
+    }
+    fn child_tiers(&self, tier: crate::Tier, out: &mut Vec<crate::Tier>) {
+        self.0.child_tiers(tier, out);
+    }
+    fn tier_size(&self, tier: crate::Tier) -> u64 {
+        self.0.tier_size(tier)
+    }
+    fn tier_index(&self, pos: &Self::Position) -> u64 {
+        self.0.tier_index(&self.0.canonical(pos))
+    }
+    fn tier_position(&self, tier: crate::Tier, index: u64) -> Option<Self::Position> {
+        self.0
+            .tier_position(tier, index)
+            .filter(|p| self.0.canonical(p) == *p)
+    }
+    fn leaves_tier(&self, tier: crate::Tier) -> bool {
+        self.0.leaves_tier(tier)
+    }
+    fn tier_name(&self, tier: crate::Tier) -> String {
+        self.0.tier_name(tier)
+    }
+    fn visit_tier(
+        &self,
+        tier: crate::Tier,
+        range: std::ops::Range<u64>,
+        f: &mut dyn FnMut(u64, Self::Position),
+    ) {
+        self.0.visit_tier(tier, range, &mut |i, p| {
+            if self.0.canonical(&p) == p {
+                f(i, p);
+            }
+        });
+    }
+}

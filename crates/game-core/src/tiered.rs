@@ -86,6 +86,40 @@ pub trait Tiered: Game {
     fn tier_name(&self, tier: Tier) -> String {
         tier.to_string()
     }
+
+    /// Calls `f` with the index and position of every position of `tier`
+    /// whose index lies in `range`, in index order. The default decodes
+    /// each index with [`Tiered::tier_position`]; a game that can step from
+    /// one position to the next faster overrides it.
+    fn visit_tier(
+        &self,
+        tier: Tier,
+        range: std::ops::Range<u64>,
+        f: &mut dyn FnMut(u64, Self::Position),
+    ) {
+        for i in range.start..range.end.min(self.tier_size(tier)) {
+            if let Some(p) = self.tier_position(tier, i) {
+                f(i, p);
+            }
+        }
+    }
+
+    /// Appends to `out` the tier and index inside it of the child reached
+    /// by each move at `pos` (repeats allowed; `pos` is not over). `moves`
+    /// is scratch. The default plays each move and indexes the result.
+    fn child_tier_indices(
+        &self,
+        pos: &Self::Position,
+        out: &mut Vec<(Tier, u64)>,
+        moves: &mut Vec<Self::Move>,
+    ) {
+        moves.clear();
+        self.moves(pos, moves);
+        for m in moves.iter() {
+            let c = self.play(pos, m);
+            out.push((self.tier(&c), self.tier_index(&c)));
+        }
+    }
 }
 
 impl<G: Tiered + ?Sized> Tiered for &G {
@@ -112,5 +146,21 @@ impl<G: Tiered + ?Sized> Tiered for &G {
     }
     fn tier_name(&self, tier: Tier) -> String {
         (**self).tier_name(tier)
+    }
+    fn visit_tier(
+        &self,
+        tier: Tier,
+        range: std::ops::Range<u64>,
+        f: &mut dyn FnMut(u64, Self::Position),
+    ) {
+        (**self).visit_tier(tier, range, f);
+    }
+    fn child_tier_indices(
+        &self,
+        pos: &Self::Position,
+        out: &mut Vec<(Tier, u64)>,
+        moves: &mut Vec<Self::Move>,
+    ) {
+        (**self).child_tier_indices(pos, out, moves);
     }
 }

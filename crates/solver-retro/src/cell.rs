@@ -3,6 +3,7 @@
 //! remoteness below 2¹³) and 4 bytes.
 
 use game_core::{Outcome, Value};
+use rayon::prelude::*;
 
 /// A table cell of the propagation.
 pub(crate) trait Cell: Copy + Eq + Send + Sync + bytemuck::Pod + 'static {
@@ -86,7 +87,7 @@ macro_rules! cell {
 cell!(u16, i16, 16);
 cell!(u32, i32, 32);
 
-/// A flat table of cells in an anonymous memory map, advised to use huge
+/// The cells of a [`Table`]: a flat array in an anonymous memory map, advised to use huge
 /// pages where the system offers them (Linux): the retrograde queue reads
 /// parents scattered over the whole table, and with 4 KiB pages nearly
 /// every such read also misses the TLB. Falls back to ordinary pages
@@ -99,7 +100,7 @@ pub(crate) struct Cells<C> {
 
 impl<C: Cell> Cells<C> {
     /// `len` cells of zero bits (a fresh anonymous map reads as zeros).
-    fn zeroed(len: usize) -> std::io::Result<Self> {
+    pub(crate) fn zeroed(len: usize) -> std::io::Result<Self> {
         let bytes = (len * std::mem::size_of::<C>()).max(1);
         let map = memmap2::MmapMut::map_anon(bytes)?;
         #[cfg(target_os = "linux")]
@@ -140,32 +141,166 @@ impl<C: Cell> std::ops::DerefMut for Cells<C> {
     }
 }
 
-/// A finished table of either width.
-pub(crate) enum Table {
+/// A solved table that owns its cells: one cell an index, 2 bytes (or 4
+/// when remoteness or child counts outgrow 16 bits). It needs no game to
+/// be kept, shared across threads ([`Send`] + [`Sync`]), saved and loaded
+/// ([`Table::write_to`], [`Table::read_from`]); a solution reads positions
+/// through it with the game's index.
+pub struct Table(pub(crate) Inner);
+
+/// The cells of a [`Table`] of either width.
+pub(crate) enum Inner {
+    /// 2-byte cells.
     Narrow(Cells<u16>),
+    /// 4-byte cells.
     Wide(Cells<u32>),
 }
 
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("len", &self.len())
+            .field("bytes_per_position", &self.bytes_per_position())
+            .finish()
+    }
+}
+
+/// The magic that starts a saved [`Table`].
+const MAGIC: &[u8; 8] = b"GSTABLE1";
+
 impl Table {
+    pub(crate) fn narrow(cells: Cells<u16>) -> Self {
+        Table(Inner::Narrow(cells))
+    }
+
+    pub(crate) fn wide(cells: Cells<u32>) -> Self {
+        Table(Inner::Wide(cells))
+    }
+
+    /// The value at `index`: `None` past the end or for an index that
+    /// stands for no position (a table solved without listing every
+    /// position may show such an index as a draw; the solution types check
+    /// with the game).
     #[inline]
-    pub(crate) fn value(&self, i: usize) -> Option<Value> {
-        match self {
-            Table::Narrow(v) => v.get(i)?.value(),
-            Table::Wide(v) => v.get(i)?.value(),
+    #[must_use]
+    pub fn value(&self, index: u64) -> Option<Value> {
+        let i = usize::try_from(index).ok()?;
+        match &self.0 {
+            Inner::Narrow(v) => v.get(i)?.value(),
+            Inner::Wide(v) => v.get(i)?.value(),
         }
     }
 
-    pub(crate) fn len(&self) -> usize {
-        match self {
-            Table::Narrow(v) => v.len(),
-            Table::Wide(v) => v.len(),
+    /// The number of cells (indices).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match &self.0 {
+            Inner::Narrow(v) => v.len(),
+            Inner::Wide(v) => v.len(),
         }
     }
 
-    pub(crate) fn bytes_per_position(&self) -> u64 {
-        match self {
-            Table::Narrow(_) => 2,
-            Table::Wide(_) => 4,
+    /// Whether the table has no cell.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The number of cells that hold a value (not marked "no position").
+    #[must_use]
+    pub fn positions(&self) -> u64 {
+        (0..self.len() as u64)
+            .into_par_iter()
+            .filter(|&i| self.value(i).is_some())
+            .count() as u64
+    }
+
+    /// Bytes a cell takes: 2 or 4.
+    #[must_use]
+    pub fn bytes_per_position(&self) -> u64 {
+        match &self.0 {
+            Inner::Narrow(_) => 2,
+            Inner::Wide(_) => 4,
+        }
+    }
+
+    /// Bytes the cells take.
+    #[must_use]
+    pub fn bytes(&self) -> u64 {
+        self.len() as u64 * self.bytes_per_position()
+    }
+
+    /// Writes the table: a magic, the cell width and count, the cells
+    /// (little-endian).
+    ///
+    /// # Errors
+    /// Whatever the writer fails with.
+    pub fn write_to(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+        w.write_all(MAGIC)?;
+        w.write_all(&self.bytes_per_position().to_le_bytes())?;
+        w.write_all(&(self.len() as u64).to_le_bytes())?;
+        match &self.0 {
+            Inner::Narrow(c) => {
+                for chunk in c.chunks(1 << 16) {
+                    let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
+                    w.write_all(&bytes)?;
+                }
+            }
+            Inner::Wide(c) => {
+                for chunk in c.chunks(1 << 16) {
+                    let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
+                    w.write_all(&bytes)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a table written by [`Table::write_to`], refusing another
+    /// format, a cell width other than 2 or 4, a count over `max_cells`
+    /// and a short file.
+    ///
+    /// # Errors
+    /// [`std::io::ErrorKind::InvalidData`] for a bad header, or whatever
+    /// the reader fails with.
+    pub fn read_from(r: &mut impl std::io::Read, max_cells: u64) -> std::io::Result<Table> {
+        let bad = |m: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, m.to_string());
+        let mut head = [0u8; 24];
+        r.read_exact(&mut head)?;
+        if &head[..8] != MAGIC {
+            return Err(bad("not a saved gamesolve table"));
+        }
+        let width = u64::from_le_bytes(head[8..16].try_into().expect("8 bytes"));
+        let len = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
+        if len > max_cells {
+            return Err(bad("the table has more cells than allowed"));
+        }
+        let len = usize::try_from(len).map_err(|_| bad("the table is too large"))?;
+        let mut buf = vec![0u8; (1 << 16) * 4];
+        match width {
+            2 => {
+                let mut cells = Cells::<u16>::zeroed(len)?;
+                for chunk in cells.chunks_mut(1 << 16) {
+                    let bytes = &mut buf[..chunk.len() * 2];
+                    r.read_exact(bytes)?;
+                    for (c, b) in chunk.iter_mut().zip(bytes.chunks_exact(2)) {
+                        *c = u16::from_le_bytes([b[0], b[1]]);
+                    }
+                }
+                Ok(Table(Inner::Narrow(cells)))
+            }
+            4 => {
+                let mut cells = Cells::<u32>::zeroed(len)?;
+                for chunk in cells.chunks_mut(1 << 16) {
+                    let bytes = &mut buf[..chunk.len() * 4];
+                    r.read_exact(bytes)?;
+                    for (c, b) in chunk.iter_mut().zip(bytes.chunks_exact(4)) {
+                        *c = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                    }
+                }
+                Ok(Table(Inner::Wide(cells)))
+            }
+            _ => Err(bad("cells of a width other than 2 or 4 bytes")),
         }
     }
 }

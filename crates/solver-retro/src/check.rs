@@ -23,7 +23,7 @@ use std::fmt;
 
 use game_core::{ChildIndices, Game, IndexedChildren, Outcome, Value};
 
-use crate::cell::{Cell, Table};
+use crate::cell::{Cell, Inner};
 use crate::solution::{Counts, IndexedSolution, Solved};
 
 /// What the checker found wrong with a position.
@@ -283,9 +283,9 @@ where
         .into_par_iter()
         .map(|b| {
             let range = b * BLOCK..size.min((b + 1) * BLOCK);
-            match &solution.table {
-                Table::Narrow(cells) => certify_block(game, cells, range),
-                Table::Wide(cells) => certify_block(game, cells, range),
+            match &solution.table.0 {
+                Inner::Narrow(cells) => certify_block(game, cells, range),
+                Inner::Wide(cells) => certify_block(game, cells, range),
             }
         })
         .collect();

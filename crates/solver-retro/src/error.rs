@@ -48,6 +48,9 @@ pub enum Error {
     /// position that shows them.
     #[error("the game broke the solver's contract: {0}")]
     Broken(String),
+    /// A tier store (a database) failed to load or save a tier.
+    #[error("the tier store failed: {0}")]
+    Store(String),
     /// An error about the game itself.
     #[error(transparent)]
     Game(#[from] game_core::Error),

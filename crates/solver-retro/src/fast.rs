@@ -84,8 +84,8 @@ where
 {
     let table = config.install(|| -> Result<Table, Error> {
         Ok(match run::<G, u16>(game, config)? {
-            Some(cells) => Table::Narrow(cells),
-            None => Table::Wide(run::<G, u32>(game, config)?.ok_or(Error::TooDeep {
+            Some(cells) => Table::narrow(cells),
+            None => Table::wide(run::<G, u32>(game, config)?.ok_or(Error::TooDeep {
                 max: u32::MAX_REMOTENESS,
             })?),
         })

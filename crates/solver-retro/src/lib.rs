@@ -69,8 +69,10 @@ mod fast;
 mod seed;
 mod solution;
 mod stored;
+mod tiers;
 mod walk;
 
+pub use cell::Table;
 pub use check::{certify, certify_indexed, Certificate, Flaw, Rejection};
 pub use config::Config;
 pub use dot::{colour, graph, to_dot};
@@ -78,6 +80,9 @@ pub use error::Error;
 pub use fast::{solve_unmoves, solve_unmoves_with};
 pub use solution::{Counts, IndexedSolution, Solution, Solved};
 pub use stored::{solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE};
+pub use tiers::{
+    solve_tiers, solve_tiers_unmoves, solve_tiers_with, NoStore, TierStore, TieredSolution,
+};
 pub use walk::{reachable, Reachable};
 
 #[cfg(test)]

@@ -158,7 +158,7 @@ impl<G: Game> Solved for Solution<'_, G> {
     }
 
     fn value(&self, pos: &G::Position) -> Option<Value> {
-        self.table.value(*self.ids.get(pos)? as usize)
+        self.table.value(u64::from(*self.ids.get(pos)?))
     }
 
     fn len(&self) -> u64 {
@@ -172,7 +172,7 @@ impl<G: Game> Solved for Solution<'_, G> {
     fn for_each_part(&self, part: usize, parts: usize, mut f: impl FnMut(&G::Position, Value)) {
         let range = share(self.positions.len(), part, parts);
         for (i, p) in self.positions[range.clone()].iter().enumerate() {
-            if let Some(v) = self.table.value(range.start + i) {
+            if let Some(v) = self.table.value((range.start + i) as u64) {
                 f(p, v);
             }
         }
@@ -199,7 +199,7 @@ impl<G: Indexed> IndexedSolution<'_, G> {
     /// The value at an index (`None` for an index that is no position).
     #[must_use]
     pub fn value_at(&self, index: u64) -> Option<Value> {
-        let v = self.table.value(usize::try_from(index).ok()?)?;
+        let v = self.table.value(index)?;
         // An open cell may be an index no position has, left untouched.
         (v != Value::DRAW || self.game.position(index).is_some()).then_some(v)
     }
@@ -246,7 +246,7 @@ impl<G: Indexed> Solved for IndexedSolution<'_, G> {
 
     fn for_each_part(&self, part: usize, parts: usize, mut f: impl FnMut(&G::Position, Value)) {
         for i in share(self.table.len(), part, parts) {
-            if let (Some(v), Some(p)) = (self.table.value(i), self.game.position(i as u64)) {
+            if let (Some(v), Some(p)) = (self.table.value(i as u64), self.game.position(i as u64)) {
                 f(&p, v);
             }
         }

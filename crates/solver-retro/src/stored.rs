@@ -159,7 +159,7 @@ pub fn solve_with<'g, G: Game>(
         game,
         ids,
         positions,
-        table: Table::Wide(cells),
+        table: Table::wide(cells),
         moves: moves_total,
     })
 }
@@ -271,7 +271,7 @@ pub fn solve_indexed_with<'g, G: Indexed>(
     config.install(|| propagate(&mut cells, seeds, &stored, false, config.owners()))?;
     Ok(IndexedSolution {
         game,
-        table: Table::Wide(cells),
+        table: Table::wide(cells),
         moves: Some(total),
     })
 }

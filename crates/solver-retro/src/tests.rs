@@ -427,11 +427,11 @@ fn a_corrupted_table_is_rejected_whichever_part_holds_it() {
         } else {
             Outcome::Lose
         };
-        match &mut sol.table {
-            crate::cell::Table::Narrow(c) => {
+        match &mut sol.table.0 {
+            crate::cell::Inner::Narrow(c) => {
                 c[at] = <u16 as crate::cell::Cell>::resolved(wrong, at as u64)
             }
-            crate::cell::Table::Wide(c) => {
+            crate::cell::Inner::Wide(c) => {
                 c[at] = <u32 as crate::cell::Cell>::resolved(wrong, at as u64)
             }
         }
@@ -439,4 +439,150 @@ fn a_corrupted_table_is_rejected_whichever_part_holds_it() {
         // The corrupted position, or its parent, is the first rejected.
         assert!(err.position == at || err.position == at + 1, "{err:?}");
     }
+}
+
+/// A random graph game cut into tiers: node `p` lies in tier `tier[p]`,
+/// moves go to the same tier or a lower one; tiers whose moves all leave
+/// them say so (or not, when `declare` is off for them).
+#[derive(Debug, Clone)]
+struct TieredGraph {
+    graph: Graph,
+    tier: Vec<u64>,
+    /// Nodes of each tier in index order.
+    members: Vec<Vec<usize>>,
+    leaves: Vec<bool>,
+}
+
+impl Game for TieredGraph {
+    type Position = usize;
+    type Move = usize;
+    fn moves(&self, p: &usize, out: &mut Vec<usize>) {
+        self.graph.moves(p, out);
+    }
+    fn play(&self, p: &usize, to: &usize) -> usize {
+        self.graph.play(p, to)
+    }
+    fn outcome(&self, p: &usize) -> Option<Outcome> {
+        self.graph.outcome(p)
+    }
+}
+
+impl Unmoves for TieredGraph {
+    fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
+        self.graph.unmoves(c, out);
+    }
+}
+
+impl game_core::Tiered for TieredGraph {
+    fn tiers(&self) -> Vec<u64> {
+        (0..self.members.len() as u64).collect()
+    }
+    fn tier(&self, p: &usize) -> u64 {
+        self.tier[*p]
+    }
+    fn child_tiers(&self, t: u64, out: &mut Vec<u64>) {
+        out.extend(0..t);
+    }
+    fn tier_size(&self, t: u64) -> u64 {
+        // One unused index at the end of every tier.
+        self.members[t as usize].len() as u64 + 1
+    }
+    fn tier_index(&self, p: &usize) -> u64 {
+        let t = self.tier[*p] as usize;
+        self.members[t].iter().position(|q| q == p).unwrap() as u64
+    }
+    fn tier_position(&self, t: u64, i: u64) -> Option<usize> {
+        self.members.get(t as usize)?.get(i as usize).copied()
+    }
+    fn leaves_tier(&self, t: u64) -> bool {
+        self.leaves[t as usize]
+    }
+}
+
+fn tiered_graph() -> impl Strategy<Value = TieredGraph> {
+    (1usize..60, 1u64..6).prop_flat_map(|(n, tiers)| {
+        (
+            prop::collection::vec(0..tiers, n),
+            prop::collection::vec(prop::collection::vec(0..n, 0..4), n),
+            prop::collection::vec(
+                prop_oneof![
+                    6 => Just(None),
+                    1 => Just(Some(Outcome::Win)),
+                    2 => Just(Some(Outcome::Lose)),
+                    1 => Just(Some(Outcome::Tie)),
+                ],
+                n,
+            ),
+            prop::collection::vec(any::<bool>(), tiers as usize),
+            prop::collection::vec(any::<bool>(), tiers as usize),
+        )
+            .prop_map(move |(tier, raw, ends, loopy, declare)| {
+                // Tiers marked loop-free keep only moves that leave them.
+                let edges: Vec<Vec<usize>> = raw
+                    .iter()
+                    .enumerate()
+                    .map(|(p, e)| {
+                        e.iter()
+                            .copied()
+                            .filter(|&c| {
+                                tier[c] < tier[p] || (tier[c] == tier[p] && loopy[tier[p] as usize])
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let mut members = vec![Vec::new(); tiers as usize];
+                for (p, &t) in tier.iter().enumerate() {
+                    members[t as usize].push(p);
+                }
+                let leaves = (0..tiers as usize)
+                    .map(|t| !loopy[t] && declare[t])
+                    .collect();
+                TieredGraph {
+                    graph: Graph { edges, ends },
+                    tier,
+                    members,
+                    leaves,
+                }
+            })
+    })
+}
+
+proptest! {
+    /// Tier by tier (stored inside graph, or unmoves; 1 or 3 threads)
+    /// equals the whole-graph solve position by position.
+    #[test]
+    fn tiers_equal_the_whole_graph(g in tiered_graph()) {
+        let want = reference(&g.graph);
+        for threads in [1, 3] {
+            let config = Config::default().threads(threads);
+            let stored = crate::solve_tiers_with(&g, &config, &mut crate::NoStore).unwrap();
+            let unmoves = crate::solve_tiers_unmoves(&g, &config, &mut crate::NoStore).unwrap();
+            for (p, &w) in want.iter().enumerate() {
+                prop_assert_eq!(stored.value(&p), Some(w), "stored, {} threads, at {}", threads, p);
+                prop_assert_eq!(unmoves.value(&p), Some(w), "unmoves, {} threads, at {}", threads, p);
+            }
+            prop_assert!(certify(&stored).is_ok());
+            prop_assert_eq!(stored.len(), g.graph.edges.len() as u64);
+        }
+    }
+}
+
+#[test]
+fn a_tier_that_breaks_its_promise_is_an_error() {
+    // Node 1 (tier 1) moves to node 0 (tier 0) and to itself, but tier 1
+    // is declared to be left by every move.
+    let g = TieredGraph {
+        graph: Graph {
+            edges: vec![vec![], vec![0, 1]],
+            ends: vec![None, None],
+        },
+        tier: vec![0, 1],
+        members: vec![vec![0], vec![1]],
+        leaves: vec![true, true],
+    };
+    let err = crate::solve_tiers(&g).unwrap_err();
+    assert!(
+        matches!(err, Error::Broken(ref m) if m.contains("stays inside tier 1")),
+        "{err}"
+    );
 }

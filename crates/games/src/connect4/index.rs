@@ -269,6 +269,30 @@ impl Tiered for ConnectFour {
     fn leaves_tier(&self, _tier: Tier) -> bool {
         true
     }
+
+    /// Steps through the tier in index order (about 5× faster than
+    /// decoding each index).
+    fn visit_tier(
+        &self,
+        tier: Tier,
+        range: Range<u64>,
+        f: &mut dyn FnMut(u64, ConnectFourPosition),
+    ) {
+        ConnectFour::for_each_in_tier(self, tier, range, f);
+    }
+
+    /// Every child's index at once ([`ConnectFour::child_tier_indices`]).
+    fn child_tier_indices(
+        &self,
+        pos: &ConnectFourPosition,
+        out: &mut Vec<(Tier, u64)>,
+        _moves: &mut Vec<u8>,
+    ) {
+        let tier = Tier::from(pos.pieces()) + 1;
+        let mut kids = Vec::with_capacity(MAX_WIDTH);
+        ConnectFour::child_tier_indices(self, pos, &mut kids);
+        out.extend(kids.into_iter().map(|(_, i)| (tier, i)));
+    }
 }
 
 impl Indexed for ConnectFour {

@@ -1,0 +1,662 @@
+//! The tier preset: a [`Tiered`] game solved tier by tier, children first.
+//!
+//! Each tier is one run of the level engine over the tier's own dense
+//! index. Seeding a tier reads its children in already solved tiers: a
+//! tier whose moves all leave it ([`Tiered::leaves_tier`]) is finished by
+//! that one pass; any other tier gets, for each position, a counter of its
+//! distinct children inside the tier plus one for "the children outside",
+//! and up to three events from outside (the fastest lost child, the slowest
+//! won child when all outside children are won, the fastest tied child);
+//! the engine then runs the tier's levels exactly as if the outside
+//! children were inside it.
+
+use game_core::{Outcome, ParentIndices, Tier, Tiered, Unmoves, Value};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::cell::{Cell, Cells, Table};
+use crate::engine::{propagate, Event, Parents, Seeds};
+use crate::seed::terminal;
+use crate::{Config, Error};
+
+/// Where finished tiers go, and where a resumed solve finds them.
+///
+/// The tier solver calls [`TierStore::load`] before solving a tier (a
+/// database resuming after a crash answers with the tier it finished) and
+/// [`TierStore::save`] with every tier it solves. [`NoStore`] keeps
+/// nothing.
+pub trait TierStore {
+    /// The table of `tier` if the store already holds it finished.
+    ///
+    /// # Errors
+    /// Whatever the store fails with, as [`Error::Store`].
+    fn load(&mut self, _tier: Tier) -> Result<Option<Table>, Error> {
+        Ok(None)
+    }
+
+    /// Keeps the finished `table` of `tier`.
+    ///
+    /// # Errors
+    /// Whatever the store fails with, as [`Error::Store`].
+    fn save(&mut self, _tier: Tier, _table: &Table) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// A [`TierStore`] that keeps nothing.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoStore;
+
+impl TierStore for NoStore {}
+
+/// A tiered game solved: one [`Table`] for each tier still held in memory.
+///
+/// Tiers are dropped from memory once no unsolved tier needs them and the
+/// memory limit would otherwise be passed; [`TieredSolution::value`] is
+/// `None` for positions of a dropped tier (the store has them).
+pub struct TieredSolution<'g, G> {
+    game: &'g G,
+    tables: FxHashMap<Tier, Table>,
+    order: Vec<Tier>,
+}
+
+impl<G> std::fmt::Debug for TieredSolution<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TieredSolution")
+            .field("tiers", &self.order.len())
+            .field("held", &self.tables.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: Tiered> TieredSolution<'_, G> {
+    /// The table of `tier`, if held in memory.
+    #[must_use]
+    pub fn table(&self, tier: Tier) -> Option<&Table> {
+        self.tables.get(&tier)
+    }
+
+    /// The tiers in the order solved (children first).
+    #[must_use]
+    pub fn tiers(&self) -> &[Tier] {
+        &self.order
+    }
+
+    /// The value at index `index` of `tier`.
+    #[must_use]
+    pub fn value_at(&self, tier: Tier, index: u64) -> Option<Value> {
+        self.tables.get(&tier)?.value(index)
+    }
+}
+
+impl<G: Tiered> crate::Solved for TieredSolution<'_, G> {
+    type Game = G;
+
+    fn game(&self) -> &G {
+        self.game
+    }
+
+    fn value(&self, pos: &G::Position) -> Option<Value> {
+        self.value_at(self.game.tier(pos), self.game.tier_index(pos))
+    }
+
+    fn keyed(&self, pos: &G::Position) -> bool {
+        let t = self.game.tier(pos);
+        self.game
+            .tier_position(t, self.game.tier_index(pos))
+            .as_ref()
+            == Some(pos)
+    }
+
+    fn len(&self) -> u64 {
+        self.tables.values().map(Table::positions).sum()
+    }
+
+    fn for_each(&self, f: impl FnMut(&G::Position, Value)) {
+        self.for_each_part(0, 1, f);
+    }
+
+    fn for_each_part(&self, part: usize, parts: usize, mut f: impl FnMut(&G::Position, Value)) {
+        for &t in &self.order {
+            let Some(table) = self.tables.get(&t) else {
+                continue;
+            };
+            let n = table.len() as u64;
+            let parts = parts.max(1) as u64;
+            let range = n * part as u64 / parts..n * (part as u64 + 1) / parts;
+            self.game.visit_tier(t, range, &mut |i, p| {
+                if let Some(v) = table.value(i) {
+                    f(&p, v);
+                }
+            });
+        }
+    }
+}
+
+/// Solves every tier of `game`, children first, with the default
+/// [`Config`] and no store. Tiers that are not [`Tiered::leaves_tier`]
+/// keep a reverse graph of their inside moves (8 bytes a move); use
+/// [`solve_tiers_unmoves`] for games with [`Unmoves`].
+///
+/// # Errors
+/// As [`solve_tiers_with`].
+///
+/// ```
+/// use game_core::{Game, Outcome, Tier, Tiered, Value};
+/// use solver_retro::Solved;
+///
+/// /// Take 1 or 2 from a pile of at most 9; the tier is the pile divided
+/// /// by 3, and inside a tier a player may also pass once by moving a
+/// /// token ("passes" left: 1 or 0).
+/// struct Take12;
+/// impl Game for Take12 {
+///     type Position = (u64, bool);
+///     type Move = u64;
+///     fn moves(&self, &(n, pass): &(u64, bool), out: &mut Vec<u64>) {
+///         out.extend((1..=2).filter(|t| *t <= n));
+///         if pass { out.push(0) }
+///     }
+///     fn play(&self, &(n, pass): &(u64, bool), &t: &u64) -> (u64, bool) {
+///         if t == 0 { (n, false) } else { (n - t, pass) }
+///     }
+/// }
+/// impl Tiered for Take12 {
+///     fn tiers(&self) -> Vec<Tier> { vec![0, 1, 2, 3] }
+///     fn tier(&self, p: &(u64, bool)) -> Tier { p.0 / 3 }
+///     fn child_tiers(&self, t: Tier, out: &mut Vec<Tier>) { if t > 0 { out.push(t - 1) } }
+///     fn tier_size(&self, _: Tier) -> u64 { 6 }
+///     fn tier_index(&self, p: &(u64, bool)) -> u64 { p.0 % 3 * 2 + u64::from(p.1) }
+///     fn tier_position(&self, t: Tier, i: u64) -> Option<(u64, bool)> {
+///         (t < 3 || i < 2).then_some((t * 3 + i / 2, i % 2 == 1))
+///     }
+/// }
+/// let sol = solver_retro::solve_tiers(&Take12)?;
+/// assert_eq!(sol.value(&(3, false)), Some(Value::lose(2)));
+/// assert_eq!(sol.value(&(3, true)), Some(Value::win(3))); // pass: the other player faces a lost 3
+/// # Ok::<(), solver_retro::Error>(())
+/// ```
+pub fn solve_tiers<G>(game: &G) -> Result<TieredSolution<'_, G>, Error>
+where
+    G: Tiered + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    solve_tiers_with(game, &Config::default(), &mut NoStore)
+}
+
+/// Solves every tier of `game`, children first, keeping finished tiers in
+/// `store`.
+///
+/// **Memory:** the tier being solved and its child tiers, 2 bytes an index
+/// (4 where remoteness or counts outgrow 16-bit cells), plus for loopy
+/// tiers 16 bytes a move that stays inside the tier and 8 bytes an index
+/// for the reverse graph. Before anything is solved, every tier's group is
+/// checked against the memory limit and the first that cannot fit is
+/// refused, by name.
+///
+/// # Errors
+/// [`Error::TooLarge`] naming the tier; [`Error::Broken`] when a child lies
+/// in a tier not declared, a move stays inside a tier declared to be left,
+/// or a child index is no position; [`Error::TooDeep`],
+/// [`Error::TerminalDraw`], [`Error::Store`].
+pub fn solve_tiers_with<'g, G>(
+    game: &'g G,
+    config: &Config,
+    store: &mut dyn TierStore,
+) -> Result<TieredSolution<'g, G>, Error>
+where
+    G: Tiered + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    run(game, config, store, true, &|game, tier, edges| {
+        Ok(StoredInside::new(game, tier, edges))
+    })
+}
+
+/// Solves every tier of a game that also has [`Unmoves`]: the parents
+/// inside a loopy tier come from `unmoves`, filtered to the tier, so no
+/// graph is stored — 2 bytes an index of the tier and its child tiers.
+///
+/// # Errors
+/// As [`solve_tiers_with`].
+pub fn solve_tiers_unmoves<'g, G>(
+    game: &'g G,
+    config: &Config,
+    store: &mut dyn TierStore,
+) -> Result<TieredSolution<'g, G>, Error>
+where
+    G: Tiered + Unmoves + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    run(game, config, store, false, &|game, tier, _| {
+        Ok(Inside::Unmoves(ByUnmovesInTier {
+            game,
+            tier,
+            parents: parents_by_unmoves::<G>,
+        }))
+    })
+}
+
+/// Parents inside a tier: a stored reverse graph or the game's unmoves.
+enum Inside<'g, G: Tiered> {
+    Stored(StoredInside),
+    Unmoves(ByUnmovesInTier<'g, G>),
+}
+
+/// Builds the parents source of a loopy tier from its inside edges
+/// (child, parent); a plain function pointer type keeps `run` generic only
+/// over the game.
+type MakeInside<G> =
+    dyn for<'a> Fn(&'a G, Tier, Vec<(u64, u64)>) -> Result<Inside<'a, G>, Error> + Sync;
+
+struct StoredInside {
+    offsets: Vec<u64>,
+    parents: Vec<u64>,
+}
+
+impl StoredInside {
+    fn new<G: Tiered>(game: &G, tier: Tier, mut edges: Vec<(u64, u64)>) -> Inside<'_, G> {
+        edges.par_sort_unstable();
+        edges.dedup();
+        let n = game.tier_size(tier) as usize;
+        let mut offsets = vec![0u64; n + 1];
+        for &(c, _) in &edges {
+            offsets[c as usize + 1] += 1;
+        }
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let parents = edges.into_iter().map(|(_, p)| p).collect();
+        Inside::Stored(StoredInside { offsets, parents })
+    }
+}
+
+/// The parents of an id of a tier, by the game's unmoves.
+type ParentsFn<G> = fn(
+    &G,
+    Tier,
+    u64,
+    &mut ParentIndices,
+    &mut Vec<<G as game_core::Game>::Position>,
+) -> Result<(), Error>;
+
+struct ByUnmovesInTier<'g, G: Tiered> {
+    game: &'g G,
+    tier: Tier,
+    parents: ParentsFn<G>,
+}
+
+impl<G> Parents for Inside<'_, G>
+where
+    G: Tiered + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    type Scratch = Vec<G::Position>;
+
+    fn parents(
+        &self,
+        id: u64,
+        out: &mut ParentIndices,
+        s: &mut Self::Scratch,
+    ) -> Result<(), Error> {
+        match self {
+            Inside::Stored(g) => {
+                let (a, b) = (g.offsets[id as usize], g.offsets[id as usize + 1]);
+                out.singles
+                    .extend_from_slice(&g.parents[a as usize..b as usize]);
+                Ok(())
+            }
+            Inside::Unmoves(u) => (u.parents)(u.game, u.tier, id, out, s),
+        }
+    }
+}
+
+/// The parents of `id` inside `tier` by the game's unmoves, distinct.
+fn parents_by_unmoves<G: Tiered + Unmoves>(
+    game: &G,
+    tier: Tier,
+    id: u64,
+    out: &mut ParentIndices,
+    s: &mut Vec<G::Position>,
+) -> Result<(), Error> {
+    let Some(pos) = game.tier_position(tier, id) else {
+        return Err(Error::Broken(format!(
+            "index {id} of tier {} was resolved but is no position",
+            game.tier_name(tier)
+        )));
+    };
+    s.clear();
+    game.unmoves(&pos, s);
+    let first = out.singles.len();
+    let size = game.tier_size(tier);
+    for q in s.iter() {
+        if game.tier(q) == tier {
+            let i = game.tier_index(q);
+            if i >= size {
+                return Err(Error::BadIndex { index: i, size });
+            }
+            out.singles.push(i);
+        }
+    }
+    out.singles[first..].sort_unstable();
+    let mut keep = first;
+    for k in first..out.singles.len() {
+        if k == first || out.singles[k] != out.singles[keep - 1] {
+            out.singles[keep] = out.singles[k];
+            keep += 1;
+        }
+    }
+    out.singles.truncate(keep);
+    Ok(())
+}
+
+fn run<'g, G>(
+    game: &'g G,
+    config: &Config,
+    store: &mut dyn TierStore,
+    stored: bool,
+    make: &MakeInside<G>,
+) -> Result<TieredSolution<'g, G>, Error>
+where
+    G: Tiered + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    let order = game.tiers();
+    let limit = config.limit();
+    // Every tier's group must fit before anything is solved.
+    let mut kids = Vec::new();
+    let mut needed_by: FxHashMap<Tier, usize> = FxHashMap::default();
+    for (k, &t) in order.iter().enumerate() {
+        kids.clear();
+        game.child_tiers(t, &mut kids);
+        let mut bytes =
+            game.tier_size(t)
+                .saturating_mul(if game.leaves_tier(t) { 2 } else { 2 + 8 });
+        for &c in &kids {
+            bytes = bytes.saturating_add(game.tier_size(c).saturating_mul(2));
+            needed_by.insert(c, k);
+        }
+        if bytes > limit {
+            return Err(Error::TooLarge {
+                what: "a tier and its child tiers",
+                needed: bytes,
+                limit,
+                hint: tier_hint(game, t).leak(),
+            });
+        }
+    }
+    let mut tables: FxHashMap<Tier, Table> = FxHashMap::default();
+    let mut held = 0u64;
+    for (k, &t) in order.iter().enumerate() {
+        let table = match store.load(t)? {
+            Some(table) => table,
+            None => {
+                let table =
+                    config.install(|| solve_tier(game, t, &tables, config, stored, make))?;
+                store.save(t, &table)?;
+                table
+            }
+        };
+        held += table.bytes();
+        tables.insert(t, table);
+        // Drop tiers no unsolved tier needs while over the limit.
+        if held > limit / 2 {
+            let done: Vec<Tier> = tables
+                .keys()
+                .copied()
+                .filter(|c| needed_by.get(c).is_none_or(|&last| last <= k))
+                .collect();
+            for c in done {
+                if held <= limit / 2 {
+                    break;
+                }
+                if let Some(t) = tables.remove(&c) {
+                    held -= t.bytes();
+                }
+            }
+        }
+    }
+    Ok(TieredSolution {
+        game,
+        tables,
+        order,
+    })
+}
+
+fn tier_hint<G: Tiered>(game: &G, t: Tier) -> String {
+    format!(
+        " (tier {}; raise the memory limit or split the tiers)",
+        game.tier_name(t)
+    )
+}
+
+/// Solves one tier with 2-byte cells, or 4 where 2 are too narrow.
+fn solve_tier<G>(
+    game: &G,
+    tier: Tier,
+    solved: &FxHashMap<Tier, Table>,
+    config: &Config,
+    stored: bool,
+    make: &MakeInside<G>,
+) -> Result<Table, Error>
+where
+    G: Tiered + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    match solve_tier_in::<G, u16>(game, tier, solved, config, stored, make) {
+        Ok(cells) => Ok(Table::narrow(cells)),
+        Err(Error::TooDeep { .. } | Error::TooManyChildren { .. }) => Ok(Table::wide(
+            solve_tier_in::<G, u32>(game, tier, solved, config, stored, make)?,
+        )),
+        Err(e) => Err(e),
+    }
+}
+
+/// What one block of a tier's seeding found.
+#[derive(Default)]
+struct Found {
+    seeds: Seeds,
+    edges: Vec<(u64, u64)>,
+}
+
+const BLOCK: u64 = 1 << 14;
+
+fn solve_tier_in<G, C: Cell>(
+    game: &G,
+    tier: Tier,
+    solved: &FxHashMap<Tier, Table>,
+    config: &Config,
+    stored: bool,
+    make: &MakeInside<G>,
+) -> Result<Cells<C>, Error>
+where
+    G: Tiered + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    let size = game.tier_size(tier);
+    let n = usize::try_from(size).map_err(|_| Error::TooLarge {
+        what: "a tier larger than the address space",
+        needed: u64::MAX,
+        limit: config.limit(),
+        hint: "",
+    })?;
+    let mut cells: Cells<C> = Cells::new(n, Some(C::INVALID), config.limit())?;
+    let leaves = game.leaves_tier(tier);
+    let mut declared = Vec::new();
+    game.child_tiers(tier, &mut declared);
+    let found: Vec<Result<Found, Error>> = cells
+        .par_chunks_mut(BLOCK as usize)
+        .enumerate()
+        .map(|(b, chunk)| {
+            let first = b as u64 * BLOCK;
+            let mut found = Found::default();
+            let (mut kids, mut moves, mut inner) = (Vec::new(), Vec::new(), Vec::new());
+            let mut fault: Option<Error> = None;
+            game.visit_tier(tier, first..first + chunk.len() as u64, &mut |i, pos| {
+                if fault.is_some() {
+                    return;
+                }
+                let cell = &mut chunk[(i - first) as usize];
+                let r = seed_position(
+                    game, tier, leaves, &declared, solved, i, &pos, cell, &mut found, &mut kids,
+                    &mut moves, &mut inner,
+                );
+                if !stored {
+                    found.edges.clear();
+                }
+                if let Err(e) = r {
+                    fault = Some(e);
+                }
+            });
+            match fault {
+                Some(e) => Err(e),
+                None => Ok(found),
+            }
+        })
+        .collect();
+    let mut seeds = Seeds::default();
+    let mut edges = Vec::new();
+    for f in found {
+        let f = f?;
+        seeds.decisive.extend(f.seeds.decisive);
+        seeds.ties.extend(f.seeds.ties);
+        seeds.events.extend(f.seeds.events);
+        edges.extend(f.edges);
+    }
+    if leaves {
+        return Ok(cells);
+    }
+    let inside = make(game, tier, edges)?;
+    propagate(&mut cells, seeds, &inside, false, config.owners())?;
+    Ok(cells)
+}
+
+/// Seeds one position of a tier: a terminal value, a value from children
+/// all outside (a tier that is left by every move), or a counter and
+/// events.
+#[allow(clippy::too_many_arguments)]
+fn seed_position<G: Tiered, C: Cell>(
+    game: &G,
+    tier: Tier,
+    leaves: bool,
+    declared: &[Tier],
+    solved: &FxHashMap<Tier, Table>,
+    i: u64,
+    pos: &G::Position,
+    cell: &mut C,
+    found: &mut Found,
+    kids: &mut Vec<(Tier, u64)>,
+    moves: &mut Vec<G::Move>,
+    inner: &mut Vec<u64>,
+) -> Result<(), Error> {
+    let size = game.tier_size(tier);
+    let settle = |cell: &mut C, found: &mut Found, o: Outcome| {
+        *cell = C::resolved(o, 0);
+        if o == Outcome::Tie {
+            &mut found.seeds.ties
+        } else {
+            &mut found.seeds.decisive
+        }
+        .push(i);
+    };
+    if let Some(o) = terminal(game, pos, true)? {
+        settle(cell, found, o);
+        return Ok(());
+    }
+    kids.clear();
+    game.child_tier_indices(pos, kids, moves);
+    if kids.is_empty() {
+        let o = terminal(game, pos, false)?.unwrap_or(Outcome::Lose);
+        settle(cell, found, o);
+        return Ok(());
+    }
+    inner.clear();
+    let (mut lost, mut won, mut tied) = (None::<u64>, None::<u64>, None::<u64>);
+    let (mut outside, mut all_won) = (false, true);
+    for &(t, k) in kids.iter() {
+        if t == tier {
+            if k >= size {
+                return Err(Error::BadIndex { index: k, size });
+            }
+            inner.push(k);
+            continue;
+        }
+        let Some(table) = solved.get(&t).filter(|_| declared.contains(&t)) else {
+            return Err(Error::Broken(format!(
+                "a move from tier {} reaches tier {}, which is not among its declared child tiers",
+                game.tier_name(tier),
+                game.tier_name(t)
+            )));
+        };
+        let v = table.value(k).ok_or_else(|| {
+            Error::Broken(format!(
+                "a move from tier {} reaches index {k} of tier {}, which is no position",
+                game.tier_name(tier),
+                game.tier_name(t)
+            ))
+        })?;
+        outside = true;
+        let r = u64::from(v.remoteness().unwrap_or(0));
+        match v.outcome() {
+            Outcome::Lose => lost = Some(lost.map_or(r, |x| x.min(r))),
+            Outcome::Win => won = Some(won.map_or(r, |x| x.max(r))),
+            Outcome::Tie => tied = Some(tied.map_or(r, |x| x.min(r))),
+            Outcome::Draw => {}
+        }
+        all_won &= v.outcome() == Outcome::Win;
+    }
+    if leaves {
+        if !inner.is_empty() {
+            return Err(Error::Broken(format!(
+                "a move stays inside tier {}, which the game says every move leaves",
+                game.tier_name(tier)
+            )));
+        }
+        let deep = |r: u64| -> Result<u64, Error> {
+            if r + 1 > C::MAX_REMOTENESS {
+                return Err(Error::TooDeep {
+                    max: C::MAX_REMOTENESS,
+                });
+            }
+            Ok(r + 1)
+        };
+        *cell = match (lost, all_won, tied) {
+            (Some(r), _, _) => C::resolved(Outcome::Win, deep(r)?),
+            (None, true, _) => C::resolved(Outcome::Lose, deep(won.unwrap_or(0))?),
+            (None, false, Some(r)) => C::resolved(Outcome::Tie, deep(r)?),
+            _ => C::counter(1),
+        };
+        return Ok(());
+    }
+    inner.sort_unstable();
+    inner.dedup();
+    let count = inner.len() as u64 + u64::from(outside);
+    if count > C::MAX_COUNT {
+        return Err(Error::TooManyChildren { max: C::MAX_COUNT });
+    }
+    *cell = C::counter(count);
+    found.edges.extend(inner.iter().map(|&c| (c, i)));
+    let mut event = |level: u64, outcome| {
+        found.seeds.events.push(Event {
+            level,
+            id: i,
+            outcome,
+        });
+    };
+    if let Some(r) = lost {
+        event(r, Outcome::Lose);
+    }
+    if outside && all_won {
+        event(won.unwrap_or(0), Outcome::Win);
+    }
+    if let Some(r) = tied {
+        event(r, Outcome::Tie);
+    }
+    Ok(())
+}
