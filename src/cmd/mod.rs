@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch.
 
+mod connect4;
 mod fingers;
 mod grundy;
 mod play;
@@ -58,6 +59,9 @@ enum Command {
     /// Magic Fingers (Ruby Quiz #120): solve, certify, tabulate, draw.
     #[command(subcommand)]
     Fingers(fingers::FingersCmd),
+    /// Connect Four on a W×H board: solve tier by tier, value of a position.
+    #[command(subcommand)]
+    Connect4(connect4::Connect4Cmd),
     /// Grundy values of heap games, with proven periods.
     #[command(subcommand)]
     Grundy(grundy::GrundyCmd),
@@ -103,6 +107,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::PowerGame(a) => power_game::run(&a)?,
         Command::Subtraction(a) => subtraction::run(&a)?,
         Command::Fingers(f) => fingers::run(f)?,
+        Command::Connect4(c) => connect4::run(c)?,
         Command::Grundy(g) => grundy::run(g)?,
         Command::Nim(a) => grundy::nim(&a)?,
         Command::Knights(a) => grundy::knights(&a)?,

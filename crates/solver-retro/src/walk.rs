@@ -3,10 +3,11 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use game_core::{ChildIndices, Game, Indexed, IndexedChildren};
+use game_core::{ChildIndices, Game, Indexed, IndexedChildren, Tier, Tiered};
 use rayon::prelude::*;
 
 use crate::solution::{Counts, IndexedSolution};
+use crate::tiers::TieredSolution;
 use crate::{Config, Error};
 
 /// The positions reachable from a start of an [`Indexed`] game: a bit per
@@ -102,7 +103,7 @@ impl Reachable {
 /// [`Error::BadIndex`] when the game indexes a position out of range.
 ///
 /// ```
-/// use game_core::{ChildIndices, Game, Indexed, IndexedChildren};
+/// use game_core::{ChildIndices, Game, Indexed, IndexedChildren, Tier, Tiered};
 /// struct Take12; // take 1 or 2 from a pile of at most 10
 /// impl Game for Take12 {
 ///     type Position = u64;
@@ -271,4 +272,153 @@ pub(crate) struct Explored<P> {
     pub over: Vec<bool>,
     /// The children of every id in turn.
     pub forward: Vec<u32>,
+}
+
+/// The positions of a tiered game reachable from a start, counted tier by
+/// tier ([`reachable_tiers`]).
+#[derive(Debug, Clone, Default)]
+pub struct TierReach {
+    /// For each tier reached (parents first): the tier, the positions
+    /// reached in it (weighted) and their outcomes (weighted).
+    pub tiers: Vec<(Tier, u64, Counts)>,
+    /// Positions reached in all (weighted).
+    pub count: u64,
+    /// Canonical positions reached (unweighted).
+    pub canonical: u64,
+    /// Outcomes of all positions reached (weighted).
+    pub counts: Counts,
+}
+
+/// Walks a tiered game forward from `start`, parents first (the reverse of
+/// [`Tiered::tiers`]), with one bitmap for each tier still to be visited
+/// (a tier's bitmap is freed once the tier is done). Each position reached
+/// counts `weight(pos)` — 1, or the size of its class when walking a
+/// [`game_core::Canonical`] game — and its value is read from `solution`
+/// where it holds the tier (a draw otherwise). Positions that are over are
+/// counted and not continued. Blocks of each tier run on all threads.
+///
+/// # Errors
+/// [`Error::TooLarge`] when the bitmaps pass the memory limit;
+/// [`Error::BadIndex`], [`Error::Broken`] when a child lies outside the
+/// declared tiers.
+pub fn reachable_tiers<G>(
+    game: &G,
+    start: &G::Position,
+    solution: Option<&TieredSolution<'_, G>>,
+    weight: &(dyn Fn(&G::Position) -> u64 + Sync),
+    config: &Config,
+) -> Result<TierReach, Error>
+where
+    G: Tiered + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    let mut order = game.tiers();
+    order.reverse();
+    let mut bits: rustc_hash::FxHashMap<Tier, Vec<AtomicU64>> = Default::default();
+    let want =
+        |t: Tier, bits: &mut rustc_hash::FxHashMap<Tier, Vec<AtomicU64>>| -> Result<(), Error> {
+            if bits.contains_key(&t) {
+                return Ok(());
+            }
+            let words = game.tier_size(t).div_ceil(64);
+            let held = words * 8 + bits.values().map(|b| b.len() as u64 * 8).sum::<u64>();
+            if held > config.limit() {
+                return Err(Error::TooLarge {
+                    what: "the bitmaps of reachable positions",
+                    needed: held,
+                    limit: config.limit(),
+                    hint: "",
+                });
+            }
+            bits.insert(t, (0..words).map(|_| AtomicU64::new(0)).collect());
+            Ok(())
+        };
+    let t0 = game.tier(start);
+    want(t0, &mut bits)?;
+    let i0 = game.tier_index(start);
+    bits[&t0][(i0 / 64) as usize].fetch_or(1 << (i0 % 64), Ordering::Relaxed);
+    let mut reach = TierReach::default();
+    let mut kids = Vec::new();
+    for &t in &order {
+        let Some(mine) = bits.remove(&t) else {
+            continue;
+        };
+        kids.clear();
+        game.child_tiers(t, &mut kids);
+        for &c in &kids {
+            want(c, &mut bits)?;
+        }
+        let table = solution.and_then(|s| s.table(t));
+        let bits = &bits;
+        let kids = &kids;
+        let blocks: Vec<Result<(u64, u64, Counts), Error>> = mine
+            .par_chunks(256)
+            .enumerate()
+            .map(|(b, words)| {
+                let (mut n, mut canon, mut counts) = (0u64, 0u64, Counts::default());
+                let (mut moves, mut out) = (Vec::new(), Vec::new());
+                for (j, w) in words.iter().enumerate() {
+                    let mut w = w.load(Ordering::Relaxed);
+                    while w != 0 {
+                        let i = ((b * 256 + j) * 64) as u64 + u64::from(w.trailing_zeros());
+                        w &= w - 1;
+                        let Some(pos) = game.tier_position(t, i) else {
+                            return Err(Error::Broken(format!(
+                                "index {i} of tier {} was reached but is no position",
+                                game.tier_name(t)
+                            )));
+                        };
+                        let k = weight(&pos);
+                        n += k;
+                        canon += 1;
+                        let o = table.and_then(|tb| tb.value(i)).map_or(game_core::Outcome::Draw, |v| v.outcome());
+                        for _ in 0..k {
+                            counts.add(o);
+                        }
+                        if game.outcome(&pos).is_some() {
+                            continue;
+                        }
+                        out.clear();
+                        game.child_tier_indices(&pos, &mut out, &mut moves);
+                        for &(ct, ci) in &out {
+                            if ct == t {
+                                return Err(Error::Broken(format!(
+                                    "a move stays inside tier {}: walking a loopy tier forward is not supported",
+                                    game.tier_name(t)
+                                )));
+                            }
+                            let Some(map) = bits.get(&ct).filter(|_| kids.contains(&ct)) else {
+                                return Err(Error::Broken(format!(
+                                    "a move from tier {} reaches tier {}, which is not among its declared child tiers",
+                                    game.tier_name(t),
+                                    game.tier_name(ct)
+                                )));
+                            };
+                            if ci >= game.tier_size(ct) {
+                                return Err(Error::BadIndex { index: ci, size: game.tier_size(ct) });
+                            }
+                            let (word, bit) = (&map[(ci / 64) as usize], 1u64 << (ci % 64));
+                            if word.load(Ordering::Relaxed) & bit == 0 {
+                                word.fetch_or(bit, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                }
+                Ok((n, canon, counts))
+            })
+            .collect();
+        let mut tier_counts = Counts::default();
+        let mut tier_n = 0;
+        for b in blocks {
+            let (n, canon, c) = b?;
+            tier_n += n;
+            reach.canonical += canon;
+            tier_counts += c;
+        }
+        reach.count += tier_n;
+        reach.counts += tier_counts;
+        reach.tiers.push((t, tier_n, tier_counts));
+    }
+    Ok(reach)
 }
