@@ -41,6 +41,15 @@ pub enum Connect4Cmd {
         #[arg(long)]
         no_certify: bool,
     },
+    /// Check the game's implementation: every promise of its capabilities
+    /// (index, tiers, mirror symmetry) on sampled positions.
+    Check {
+        #[command(flatten)]
+        board: Board,
+        /// Positions to sample for each capability (all when fewer).
+        #[arg(long, default_value_t = 20_000)]
+        samples: u64,
+    },
     /// The value of a position given as the columns played (1-based, e.g.
     /// 4453), its best move and every move's value.
     Value {
@@ -134,6 +143,20 @@ pub fn run(cmd: Connect4Cmd) -> Result<Report, Error> {
                     "bytes_per_position": 2,
                     "seconds": {"solve": solve_s, "certify": if no_certify { None } else { Some(cert_s) }, "reachable": reach_s},
                 }),
+            ))
+        }
+        Connect4Cmd::Check { board, samples } => {
+            let game = board.game()?;
+            let mut check = solver_retro::GameCheck::new(&game, samples);
+            check
+                .indexed()
+                .and_then(|c| c.tiered())
+                .and_then(|c| c.symmetric_tiers())
+                .map_err(|e| Error::Usage(e.to_string()))?;
+            let n = check.positions();
+            Ok(Report::new(
+                format!("Connect Four {}×{}: every promise held on {n} positions checked (index, tiers, mirror symmetry).", game.width(), game.height()),
+                json!({ "ok": true, "positions": n }),
             ))
         }
         Connect4Cmd::Value { moves, board } => {

@@ -61,6 +61,7 @@
 
 mod cell;
 pub mod check;
+pub mod check_game;
 mod config;
 mod dot;
 mod engine;
@@ -74,6 +75,7 @@ mod walk;
 
 pub use cell::Table;
 pub use check::{certify, certify_indexed, Certificate, Flaw, Rejection};
+pub use check_game::{BrokenPromise, GameCheck};
 pub use config::Config;
 pub use dot::{colour, graph, to_dot};
 pub use error::Error;

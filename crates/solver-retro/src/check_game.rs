@@ -1,0 +1,606 @@
+//! Checking a game's implementation: every promise its capabilities make,
+//! on sampled positions (all of them when the game is small).
+//!
+//! The solvers trust a game's capabilities — an index that round-trips,
+//! unmoves that invert moves, children in the declared tiers. A game that
+//! breaks one gets a wrong table or, where the engine notices, an
+//! [`Error::Broken`](crate::Error::Broken). [`GameCheck`] finds such faults
+//! before solving and names the position that shows them.
+//!
+//! ```
+//! use game_core::{Game, Indexed};
+//! use solver_retro::GameCheck;
+//!
+//! struct Take12; // take 1 or 2 from a pile of at most 10
+//! impl Game for Take12 {
+//!     type Position = u64;
+//!     type Move = u64;
+//!     fn moves(&self, n: &u64, out: &mut Vec<u64>) { out.extend((1..=2).filter(|t| t <= n)) }
+//!     fn play(&self, n: &u64, t: &u64) -> u64 { n - t }
+//! }
+//! impl Indexed for Take12 {
+//!     fn size(&self) -> u64 { 11 }
+//!     fn index(&self, n: &u64) -> u64 { *n }
+//!     fn position(&self, i: u64) -> Option<u64> { Some(i) }
+//! }
+//! let mut check = GameCheck::new(&Take12, 1000);
+//! check.indexed()?;
+//! assert_eq!(check.positions(), 11); // small: every index
+//!
+//! /// The same game with an index that sends 10 to 9's slot.
+//! struct Aliased;
+//! impl Game for Aliased {
+//!     type Position = u64;
+//!     type Move = u64;
+//!     fn moves(&self, n: &u64, out: &mut Vec<u64>) { Take12.moves(n, out) }
+//!     fn play(&self, n: &u64, t: &u64) -> u64 { n - t }
+//! }
+//! impl Indexed for Aliased {
+//!     fn size(&self) -> u64 { 11 }
+//!     fn index(&self, n: &u64) -> u64 { (*n).min(9) }
+//!     fn position(&self, i: u64) -> Option<u64> { Some(i) }
+//! }
+//! let err = GameCheck::new(&Aliased, 1000).indexed().unwrap_err();
+//! assert!(err.to_string().contains("index"));
+//! # Ok::<(), solver_retro::BrokenPromise>(())
+//! ```
+
+use std::fmt::Debug;
+
+use game_core::{
+    ChildIndices, Game, Indexed, IndexedChildren, IndexedUnmoves, ParentIndices, Symmetric, Tier,
+    Tiered, Unmoves,
+};
+
+/// A promise a game's implementation broke, with the position that shows
+/// it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("broken promise of {promise} at {position}: {detail}")]
+pub struct BrokenPromise {
+    /// The capability and promise, e.g. "Indexed: position(index(p)) == p".
+    pub promise: &'static str,
+    /// The position, as `Debug` prints it.
+    pub position: String,
+    /// What was found.
+    pub detail: String,
+}
+
+/// Checks a game's capabilities on sampled positions; each method checks
+/// one capability and may be called in any order.
+pub struct GameCheck<'g, G> {
+    game: &'g G,
+    samples: u64,
+    seed: u64,
+    positions: u64,
+}
+
+impl<G> Debug for GameCheck<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameCheck")
+            .field("samples", &self.samples)
+            .field("positions", &self.positions)
+            .finish_non_exhaustive()
+    }
+}
+
+type Checked = Result<(), BrokenPromise>;
+
+fn broken<P: Debug>(promise: &'static str, pos: &P, detail: impl Into<String>) -> BrokenPromise {
+    BrokenPromise {
+        promise,
+        position: format!("{pos:?}"),
+        detail: detail.into(),
+    }
+}
+
+/// Sorted and without repeats.
+fn set(mut v: Vec<u64>) -> Vec<u64> {
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+impl<'g, G: Game> GameCheck<'g, G>
+where
+    G::Position: Debug,
+{
+    /// A checker that looks at about `samples` positions for each
+    /// capability (all of them where there are fewer).
+    #[must_use]
+    pub fn new(game: &'g G, samples: u64) -> Self {
+        GameCheck {
+            game,
+            samples: samples.max(1),
+            seed: 0x9e37_79b9_7f4a_7c15,
+            positions: 0,
+        }
+    }
+
+    /// The number of positions looked at so far.
+    #[must_use]
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
+
+    /// The indices `0..size` to look at: all of them, or an evenly spread
+    /// pseudo-random sample.
+    fn sample(&mut self, size: u64) -> Vec<u64> {
+        if size <= self.samples {
+            return (0..size).collect();
+        }
+        (0..self.samples)
+            .map(|_| {
+                // splitmix64
+                self.seed = self.seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = self.seed;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                z ^= z >> 31;
+                ((u128::from(z) * u128::from(size)) >> 64) as u64
+            })
+            .collect()
+    }
+
+    /// The distinct children of `pos` (none when it is over).
+    fn children(&self, pos: &G::Position) -> Vec<G::Position> {
+        let mut out: Vec<G::Position> = Vec::new();
+        if self.game.outcome(pos).is_some() {
+            return out;
+        }
+        let mut moves = Vec::new();
+        self.game.moves(pos, &mut moves);
+        for m in &moves {
+            let c = self.game.play(pos, m);
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        out
+    }
+}
+
+impl<G: Indexed> GameCheck<'_, G>
+where
+    G::Position: Debug,
+{
+    /// [`Indexed`]: `index(position(i)) == i` for sampled indices, and
+    /// every child of such a position has an index below `size` that
+    /// decodes back to it.
+    ///
+    /// # Errors
+    /// The first broken promise.
+    pub fn indexed(&mut self) -> Result<&mut Self, BrokenPromise> {
+        let size = self.game.size();
+        for i in self.sample(size) {
+            let Some(p) = self.game.position(i) else {
+                continue;
+            };
+            self.positions += 1;
+            let back = self.game.index(&p);
+            if back != i {
+                return Err(broken(
+                    "Indexed: index(position(i)) == i",
+                    &p,
+                    format!("position({i}) has index {back}"),
+                ));
+            }
+            for c in self.children(&p) {
+                let k = self.game.index(&c);
+                if k >= size {
+                    return Err(broken(
+                        "Indexed: index < size",
+                        &c,
+                        format!("index {k} of size {size}"),
+                    ));
+                }
+                if self.game.position(k).as_ref() != Some(&c) {
+                    return Err(broken(
+                        "Indexed: position(index(p)) == p (no two positions share an index)",
+                        &c,
+                        format!("index {k} decodes to {:?}", self.game.position(k)),
+                    ));
+                }
+            }
+        }
+        Ok(self)
+    }
+}
+
+impl<G: IndexedChildren> GameCheck<'_, G>
+where
+    G::Position: Debug,
+{
+    /// [`IndexedChildren`]: `child_indices` lists the indices of exactly
+    /// the distinct children, each once.
+    ///
+    /// # Errors
+    /// The first broken promise.
+    pub fn indexed_children(&mut self) -> Result<&mut Self, BrokenPromise> {
+        let (mut out, mut moves) = (ChildIndices::default(), Vec::new());
+        for i in self.sample(self.game.size()) {
+            let Some(p) = self.game.position(i) else {
+                continue;
+            };
+            self.positions += 1;
+            out.clear();
+            self.game.child_indices(i, &mut out, &mut moves);
+            let listed: Vec<u64> = out.iter().collect();
+            let want = set(self
+                .children(&p)
+                .iter()
+                .map(|c| self.game.index(c))
+                .collect());
+            if set(listed.clone()) != want || listed.len() != want.len() {
+                return Err(broken(
+                    "IndexedChildren: child_indices lists each distinct child once",
+                    &p,
+                    format!("listed {listed:?}, moves give {want:?}"),
+                ));
+            }
+        }
+        Ok(self)
+    }
+}
+
+impl<G: Indexed + Unmoves> GameCheck<'_, G>
+where
+    G::Position: Debug,
+{
+    /// [`Unmoves`]: for sampled positions `p`, `child_count(p)` is the
+    /// number of distinct children; `p` is among the unmoves of each of its
+    /// children when it is not over; every position in `unmoves(p)` is
+    /// distinct, not over, and has `p` among its children.
+    ///
+    /// # Errors
+    /// The first broken promise.
+    pub fn unmoves(&mut self) -> Result<&mut Self, BrokenPromise> {
+        let (mut moves, mut scratch, mut parents) = (Vec::new(), Vec::new(), Vec::new());
+        for i in self.sample(self.game.size()) {
+            let Some(p) = self.game.position(i) else {
+                continue;
+            };
+            self.positions += 1;
+            let kids = self.children(&p);
+            if self.game.outcome(&p).is_none() {
+                let n = self.game.child_count(&p, &mut moves, &mut scratch);
+                if n != kids.len() {
+                    return Err(broken(
+                        "Unmoves: child_count is the number of distinct children",
+                        &p,
+                        format!("child_count {n}, moves give {}", kids.len()),
+                    ));
+                }
+            }
+            for c in &kids {
+                parents.clear();
+                self.game.unmoves(c, &mut parents);
+                if !parents.contains(&p) {
+                    return Err(broken(
+                        "Unmoves: a position is among the unmoves of each child",
+                        &p,
+                        format!("missing from the unmoves of its child {c:?}"),
+                    ));
+                }
+            }
+            parents.clear();
+            self.game.unmoves(&p, &mut parents);
+            for (k, q) in parents.iter().enumerate() {
+                if parents[..k].contains(q) {
+                    return Err(broken(
+                        "Unmoves: parents are distinct",
+                        &p,
+                        format!("{q:?} twice"),
+                    ));
+                }
+                if self.game.outcome(q).is_some() {
+                    return Err(broken(
+                        "Unmoves: parents are not over",
+                        &p,
+                        format!("{q:?} is over"),
+                    ));
+                }
+                if !self.children(q).contains(&p) {
+                    return Err(broken(
+                        "Unmoves: every parent has the position among its children",
+                        &p,
+                        format!("{q:?} has no move to it"),
+                    ));
+                }
+            }
+        }
+        Ok(self)
+    }
+}
+
+impl<G: IndexedUnmoves> GameCheck<'_, G>
+where
+    G::Position: Debug,
+{
+    /// [`IndexedUnmoves`]: `unmove_indices` lists the indices of the
+    /// unmoves, each once; bulk `child_counts` equal `child_count`; the
+    /// terminal list, where given, holds every sampled position that is
+    /// over or has no move, and only such positions.
+    ///
+    /// # Errors
+    /// The first broken promise.
+    pub fn indexed_unmoves(&mut self) -> Result<&mut Self, BrokenPromise> {
+        let game = self.game;
+        let size = game.size();
+        let mut listed = Vec::new();
+        let lists = game.terminal_indices(&mut listed);
+        let listed = set(listed);
+        if lists {
+            for &i in &listed {
+                match game.position(i) {
+                    Some(p) if game.outcome(&p).is_some() || self.children(&p).is_empty() => {}
+                    Some(p) => {
+                        return Err(broken(
+                            "IndexedUnmoves: terminal_indices lists only positions that are over or stuck",
+                            &p,
+                            format!("index {i} has moves"),
+                        ))
+                    }
+                    None => {
+                        return Err(broken(
+                            "IndexedUnmoves: terminal_indices lists positions",
+                            &i,
+                            "no position at this index",
+                        ))
+                    }
+                }
+            }
+        }
+        let (mut out, mut scratch, mut parents) =
+            (ParentIndices::default(), Vec::new(), Vec::new());
+        let (mut moves, mut kids) = (Vec::new(), Vec::new());
+        let mut bulk = [0u32; 1];
+        for i in self.sample(size) {
+            let Some(p) = game.position(i) else {
+                continue;
+            };
+            self.positions += 1;
+            let over = game.outcome(&p).is_some();
+            if lists && (over || self.children(&p).is_empty()) && listed.binary_search(&i).is_err()
+            {
+                return Err(broken(
+                    "IndexedUnmoves: terminal_indices lists every position that is over or stuck",
+                    &p,
+                    format!("index {i} is missing"),
+                ));
+            }
+            if !over && game.child_counts(i, &mut bulk) {
+                let n = game.child_count(&p, &mut moves, &mut kids) as u32;
+                if n > 0 && bulk[0] != n {
+                    return Err(broken(
+                        "IndexedUnmoves: child_counts equals child_count",
+                        &p,
+                        format!("bulk {} against {n}", bulk[0]),
+                    ));
+                }
+            }
+            out.clear();
+            game.unmove_indices(i, &mut out, &mut scratch);
+            let got: Vec<u64> = out.iter().collect();
+            parents.clear();
+            game.unmoves(&p, &mut parents);
+            let want = set(parents.iter().map(|q| game.index(q)).collect());
+            if set(got.clone()) != want || got.len() != want.len() {
+                return Err(broken(
+                    "IndexedUnmoves: unmove_indices lists each parent's index once",
+                    &p,
+                    format!("listed {got:?}, unmoves give {want:?}"),
+                ));
+            }
+        }
+        Ok(self)
+    }
+}
+
+impl<G: Tiered> GameCheck<'_, G>
+where
+    G::Position: Debug,
+{
+    /// [`Tiered`]: the tiers come children first; for sampled positions of
+    /// every tier, the tier and the index round-trip, the index is below the
+    /// tier's size, every child lies in the tier or a declared child tier
+    /// (never in the tier when it is declared to be left), the fast
+    /// `child_tier_indices` and `visit_tier` agree with the plain ones.
+    ///
+    /// # Errors
+    /// The first broken promise.
+    pub fn tiered(&mut self) -> Result<&mut Self, BrokenPromise> {
+        let game = self.game;
+        let order = game.tiers();
+        let mut kids = Vec::new();
+        for (k, &t) in order.iter().enumerate() {
+            kids.clear();
+            game.child_tiers(t, &mut kids);
+            if let Some(&late) = kids.iter().find(|c| !order[..k].contains(c)) {
+                return Err(broken(
+                    "Tiered: tiers() lists every tier after its child tiers",
+                    &game.tier_name(t),
+                    format!(
+                        "child tier {} is not listed before it",
+                        game.tier_name(late)
+                    ),
+                ));
+            }
+        }
+        let per_tier = (self.samples / order.len().max(1) as u64).max(16);
+        let (mut fast, mut moves) = (Vec::<(Tier, u64)>::new(), Vec::new());
+        for &t in &order {
+            kids.clear();
+            game.child_tiers(t, &mut kids);
+            let size = game.tier_size(t);
+            let saved = self.samples;
+            self.samples = per_tier;
+            let sample = self.sample(size);
+            self.samples = saved;
+            for i in sample {
+                let Some(p) = game.tier_position(t, i) else {
+                    continue;
+                };
+                self.positions += 1;
+                if game.tier(&p) != t || game.tier_index(&p) != i {
+                    return Err(broken(
+                        "Tiered: tier_position and tier/tier_index round-trip",
+                        &p,
+                        format!(
+                            "tier_position({}, {i}) has tier {} and index {}",
+                            game.tier_name(t),
+                            game.tier_name(game.tier(&p)),
+                            game.tier_index(&p)
+                        ),
+                    ));
+                }
+                let children = self.children(&p);
+                let mut plain = Vec::new();
+                for c in &children {
+                    let (ct, ci) = (game.tier(c), game.tier_index(c));
+                    plain.push((ct, ci));
+                    let ok = if ct == t {
+                        !game.leaves_tier(t)
+                    } else {
+                        kids.contains(&ct)
+                    };
+                    if !ok {
+                        return Err(broken(
+                            "Tiered: children lie in the tier (unless it is left) or a declared child tier",
+                            &p,
+                            format!("child {c:?} lies in tier {}", game.tier_name(ct)),
+                        ));
+                    }
+                    if ci >= game.tier_size(ct) {
+                        return Err(broken(
+                            "Tiered: tier_index < tier_size",
+                            c,
+                            format!("index {ci} of size {}", game.tier_size(ct)),
+                        ));
+                    }
+                }
+                if game.outcome(&p).is_none() {
+                    fast.clear();
+                    game.child_tier_indices(&p, &mut fast, &mut moves);
+                    fast.sort_unstable();
+                    fast.dedup();
+                    plain.sort_unstable();
+                    if fast != plain {
+                        return Err(broken(
+                            "Tiered: child_tier_indices gives each child's tier and index",
+                            &p,
+                            format!("fast {fast:?}, plain {plain:?}"),
+                        ));
+                    }
+                }
+                let mut visited = Vec::new();
+                game.visit_tier(t, i..i + 1, &mut |j, q| visited.push((j, q)));
+                if visited != [(i, p.clone())] {
+                    return Err(broken(
+                        "Tiered: visit_tier visits the positions of tier_position",
+                        &p,
+                        format!("visit_tier at index {i} gave {visited:?}"),
+                    ));
+                }
+            }
+        }
+        Ok(self)
+    }
+}
+
+impl<G: Symmetric + Indexed> GameCheck<'_, G>
+where
+    G::Position: Debug,
+{
+    /// [`Symmetric`] (positions sampled by index): the canonical form is
+    /// among the symmetric positions, and every symmetric position has the
+    /// same canonical form.
+    ///
+    /// # Errors
+    /// The first broken promise.
+    pub fn symmetric(&mut self) -> Result<&mut Self, BrokenPromise> {
+        let size = self.game.size();
+        let sample = self.sample(size);
+        let positions: Vec<G::Position> = sample
+            .into_iter()
+            .filter_map(|i| self.game.position(i))
+            .collect();
+        self.symmetric_on(&positions, |_, _| Ok(()))
+    }
+}
+
+impl<G: Symmetric> GameCheck<'_, G>
+where
+    G::Position: Debug,
+{
+    fn symmetric_on(
+        &mut self,
+        positions: &[G::Position],
+        also: impl Fn(&G::Position, &G::Position) -> Checked,
+    ) -> Result<&mut Self, BrokenPromise> {
+        let mut images = Vec::new();
+        for p in positions {
+            self.positions += 1;
+            images.clear();
+            self.game.symmetric(p, &mut images);
+            let c = self.game.canonical(p);
+            if !images.contains(&c) {
+                return Err(broken(
+                    "Symmetric: canonical(p) is among symmetric(p)",
+                    p,
+                    format!("{c:?}"),
+                ));
+            }
+            if !images.contains(p) {
+                return Err(broken("Symmetric: symmetric(p) includes p", p, ""));
+            }
+            for q in &images {
+                let cq = self.game.canonical(q);
+                if cq != c {
+                    return Err(broken(
+                        "Symmetric: symmetric positions share one canonical form",
+                        p,
+                        format!("{q:?} has canonical form {cq:?}, not {c:?}"),
+                    ));
+                }
+            }
+            also(p, &c)?;
+        }
+        Ok(self)
+    }
+}
+
+impl<G: Symmetric + Tiered> GameCheck<'_, G>
+where
+    G::Position: Debug,
+{
+    /// [`Symmetric`] on a tiered game (positions sampled in every tier):
+    /// as [`GameCheck::symmetric`], and the canonical form lies in the same
+    /// tier.
+    ///
+    /// # Errors
+    /// The first broken promise.
+    pub fn symmetric_tiers(&mut self) -> Result<&mut Self, BrokenPromise> {
+        let game = self.game;
+        let order = game.tiers();
+        let per_tier = (self.samples / order.len().max(1) as u64).max(16);
+        let mut positions = Vec::new();
+        for &t in &order {
+            let saved = self.samples;
+            self.samples = per_tier;
+            let sample = self.sample(game.tier_size(t));
+            self.samples = saved;
+            positions.extend(sample.into_iter().filter_map(|i| game.tier_position(t, i)));
+        }
+        self.symmetric_on(&positions, |p, c| {
+            if game.tier(p) == game.tier(c) {
+                Ok(())
+            } else {
+                Err(broken(
+                    "Symmetric: the canonical form lies in the same tier",
+                    p,
+                    format!("{c:?}"),
+                ))
+            }
+        })
+    }
+}
