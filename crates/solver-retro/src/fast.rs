@@ -7,7 +7,7 @@ use crate::cell::{Cell, Cells, Table};
 use crate::engine::{propagate, Parents, Seeds};
 use crate::seed::terminal;
 use crate::solution::IndexedSolution;
-use crate::stored::index_count;
+use crate::stored::table_count;
 use crate::{Config, Error};
 
 /// Solves every index of a game with a dense index and predecessors, with
@@ -44,7 +44,8 @@ where
 /// `Sync`); the table is the same for any number of threads.
 ///
 /// # Errors
-/// [`Error::TooLarge`] over the memory limit;
+/// [`Error::TooLarge`] over the memory limit (ids are 64-bit: a game past
+/// 2³² positions is solved if its table fits);
 /// [`Error::BadIndex`], [`Error::TooDeep`], [`Error::TerminalDraw`],
 /// [`Error::Broken`] when the game's counts and unmoves disagree.
 ///
@@ -151,7 +152,7 @@ where
 {
     let limit = config.limit();
     let size = game.size();
-    let n = index_count(size, limit, C::BYTES)?;
+    let n = table_count(size, limit, C::BYTES, false)?;
     let mut listed = Vec::new();
     let listed_ends = game.terminal_indices(&mut listed);
     let bulk = game.child_counts(0, &mut [0u32; 1]);

@@ -322,7 +322,19 @@ fn children<G: Indexed>(
 
 /// Checks that a table of `size` cells fits in `u32` ids and the limit.
 pub(crate) fn index_count(size: u64, limit: u64, bytes_each: u64) -> Result<usize, Error> {
-    if size > u64::from(u32::MAX) {
+    table_count(size, limit, bytes_each, true)
+}
+
+/// Checks that a table of `size` cells of `bytes_each` fits the limit
+/// (and, with `u32_ids`, ids of 32 bits: the stored graphs number
+/// positions with `u32`).
+pub(crate) fn table_count(
+    size: u64,
+    limit: u64,
+    bytes_each: u64,
+    u32_ids: bool,
+) -> Result<usize, Error> {
+    if u32_ids && size > u64::from(u32::MAX) {
         return Err(Error::TooLarge {
             what: "a game of more than 2^32 positions",
             needed: size.saturating_mul(bytes_each),
@@ -330,8 +342,8 @@ pub(crate) fn index_count(size: u64, limit: u64, bytes_each: u64) -> Result<usiz
             hint: "",
         });
     }
-    let needed = size * bytes_each;
-    if needed > limit {
+    let needed = size.saturating_mul(bytes_each);
+    if needed > limit || usize::try_from(size).is_err() {
         return Err(Error::TooLarge {
             what: "the table",
             needed,

@@ -490,6 +490,12 @@ where
     let leaves = game.leaves_tier(tier);
     let mut declared = Vec::new();
     game.child_tiers(tier, &mut declared);
+    // The child tiers' tables, found once (a declared tier not solved yet
+    // is left out: a move into it is reported as a broken promise).
+    let children: Vec<(Tier, &Table)> = declared
+        .iter()
+        .filter_map(|&t| Some((t, solved.get(&t)?)))
+        .collect();
     let found: Vec<Result<Found, Error>> = cells
         .par_chunks_mut(BLOCK as usize)
         .enumerate()
@@ -504,7 +510,7 @@ where
                 }
                 let cell = &mut chunk[(i - first) as usize];
                 let r = seed_position(
-                    game, tier, leaves, &declared, solved, i, &pos, cell, &mut found, &mut kids,
+                    game, tier, leaves, &children, i, &pos, cell, &mut found, &mut kids,
                     &mut moves, &mut inner,
                 );
                 if !stored {
@@ -545,8 +551,7 @@ fn seed_position<G: Tiered, C: Cell>(
     game: &G,
     tier: Tier,
     leaves: bool,
-    declared: &[Tier],
-    solved: &FxHashMap<Tier, Table>,
+    children: &[(Tier, &Table)],
     i: u64,
     pos: &G::Position,
     cell: &mut C,
@@ -587,7 +592,7 @@ fn seed_position<G: Tiered, C: Cell>(
             inner.push(k);
             continue;
         }
-        let Some(table) = solved.get(&t).filter(|_| declared.contains(&t)) else {
+        let Some(&(_, table)) = children.iter().find(|c| c.0 == t) else {
             return Err(Error::Broken(format!(
                 "a move from tier {} reaches tier {}, which is not among its declared child tiers",
                 game.tier_name(tier),

@@ -358,52 +358,68 @@ where
             .map(|(b, words)| {
                 let (mut n, mut canon, mut counts) = (0u64, 0u64, Counts::default());
                 let (mut moves, mut out) = (Vec::new(), Vec::new());
-                for (j, w) in words.iter().enumerate() {
-                    let mut w = w.load(Ordering::Relaxed);
-                    while w != 0 {
-                        let i = ((b * 256 + j) * 64) as u64 + u64::from(w.trailing_zeros());
-                        w &= w - 1;
-                        let Some(pos) = game.tier_position(t, i) else {
-                            return Err(Error::Broken(format!(
-                                "index {i} of tier {} was reached but is no position",
+                if words.iter().all(|w| w.load(Ordering::Relaxed) == 0) {
+                    return Ok((0, 0, counts));
+                }
+                let first = (b * 256 * 64) as u64;
+                let mut fault = None;
+                // In index order through the game's own walk, which is
+                // much cheaper than decoding each index.
+                game.visit_tier(t, first..first + words.len() as u64 * 64, &mut |i, pos| {
+                    let j = (i - first) as usize;
+                    if fault.is_some() || words[j / 64].load(Ordering::Relaxed) >> (j % 64) & 1 == 0 {
+                        return;
+                    }
+                    let k = weight(&pos);
+                    n += k;
+                    canon += 1;
+                    let o = table
+                        .and_then(|tb| tb.value(i))
+                        .map_or(game_core::Outcome::Draw, |v| v.outcome());
+                    for _ in 0..k {
+                        counts.add(o);
+                    }
+                    if game.outcome(&pos).is_some() {
+                        return;
+                    }
+                    out.clear();
+                    game.child_tier_indices(&pos, &mut out, &mut moves);
+                    for &(ct, ci) in &out {
+                        if ct == t {
+                            fault = Some(Error::Broken(format!(
+                                "a move stays inside tier {}: walking a loopy tier forward is not supported",
                                 game.tier_name(t)
                             )));
+                            return;
+                        }
+                        let Some(map) = bits.get(&ct).filter(|_| kids.contains(&ct)) else {
+                            fault = Some(Error::Broken(format!(
+                                "a move from tier {} reaches tier {}, which is not among its declared child tiers",
+                                game.tier_name(t),
+                                game.tier_name(ct)
+                            )));
+                            return;
                         };
-                        let k = weight(&pos);
-                        n += k;
-                        canon += 1;
-                        let o = table.and_then(|tb| tb.value(i)).map_or(game_core::Outcome::Draw, |v| v.outcome());
-                        for _ in 0..k {
-                            counts.add(o);
-                        }
-                        if game.outcome(&pos).is_some() {
-                            continue;
-                        }
-                        out.clear();
-                        game.child_tier_indices(&pos, &mut out, &mut moves);
-                        for &(ct, ci) in &out {
-                            if ct == t {
-                                return Err(Error::Broken(format!(
-                                    "a move stays inside tier {}: walking a loopy tier forward is not supported",
-                                    game.tier_name(t)
-                                )));
-                            }
-                            let Some(map) = bits.get(&ct).filter(|_| kids.contains(&ct)) else {
-                                return Err(Error::Broken(format!(
-                                    "a move from tier {} reaches tier {}, which is not among its declared child tiers",
-                                    game.tier_name(t),
-                                    game.tier_name(ct)
-                                )));
-                            };
-                            if ci >= game.tier_size(ct) {
-                                return Err(Error::BadIndex { index: ci, size: game.tier_size(ct) });
-                            }
-                            let (word, bit) = (&map[(ci / 64) as usize], 1u64 << (ci % 64));
-                            if word.load(Ordering::Relaxed) & bit == 0 {
-                                word.fetch_or(bit, Ordering::Relaxed);
-                            }
+                        let Some(word) = map.get((ci / 64) as usize) else {
+                            fault = Some(Error::BadIndex { index: ci, size: game.tier_size(ct) });
+                            return;
+                        };
+                        let bit = 1u64 << (ci % 64);
+                        if word.load(Ordering::Relaxed) & bit == 0 {
+                            word.fetch_or(bit, Ordering::Relaxed);
                         }
                     }
+                });
+                let reached: u64 = words.iter().map(|w| u64::from(w.load(Ordering::Relaxed).count_ones())).sum();
+                if fault.is_none() && reached != canon {
+                    fault = Some(Error::Broken(format!(
+                        "{} indices of tier {} were reached but visit_tier gave no position there",
+                        reached - canon,
+                        game.tier_name(t)
+                    )));
+                }
+                if let Some(e) = fault {
+                    return Err(e);
                 }
                 Ok((n, canon, counts))
             })
