@@ -1,0 +1,126 @@
+//! A small least-recently-used cache of decompressed blocks.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// A block's key: the opened file's serial number (a rewritten tier gets a
+/// new one, so stale blocks are never served) and the block's number.
+pub(crate) type Key = (u64, u64);
+
+/// Decompressed blocks, at most `capacity` bytes of them, the least
+/// recently used evicted first.
+#[derive(Debug)]
+pub(crate) struct Lru {
+    capacity: usize,
+    bytes: usize,
+    clock: u64,
+    map: HashMap<Key, (u64, Arc<[u8]>)>,
+    order: BTreeMap<u64, Key>,
+}
+
+impl Lru {
+    pub fn new(capacity: usize) -> Lru {
+        Lru {
+            capacity,
+            bytes: 0,
+            clock: 0,
+            map: HashMap::new(),
+            order: BTreeMap::new(),
+        }
+    }
+
+    /// The block, marked as just used.
+    pub fn get(&mut self, key: Key) -> Option<Arc<[u8]>> {
+        let (stamp, data) = self.map.get_mut(&key)?;
+        self.order.remove(stamp);
+        self.clock += 1;
+        *stamp = self.clock;
+        self.order.insert(self.clock, key);
+        Some(Arc::clone(data))
+    }
+
+    /// Keeps the block unless it alone exceeds the capacity.
+    pub fn insert(&mut self, key: Key, data: Arc<[u8]>) {
+        if data.len() > self.capacity {
+            return;
+        }
+        if let Some((stamp, old)) = self.map.remove(&key) {
+            self.order.remove(&stamp);
+            self.bytes -= old.len();
+        }
+        while self.bytes + data.len() > self.capacity {
+            let Some((_, victim)) = self.order.pop_first() else {
+                break;
+            };
+            if let Some((_, old)) = self.map.remove(&victim) {
+                self.bytes -= old.len();
+            }
+        }
+        self.clock += 1;
+        self.bytes += data.len();
+        self.order.insert(self.clock, key);
+        self.map.insert(key, (self.clock, data));
+    }
+
+    /// Forgets every block of the file with serial number `file`.
+    pub fn forget_file(&mut self, file: u64) {
+        let keys: Vec<Key> = self.map.keys().filter(|k| k.0 == file).copied().collect();
+        for k in keys {
+            if let Some((stamp, old)) = self.map.remove(&k) {
+                self.order.remove(&stamp);
+                self.bytes -= old.len();
+            }
+        }
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.map.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(n: usize) -> Arc<[u8]> {
+        vec![0u8; n].into()
+    }
+
+    #[test]
+    fn evicts_least_recently_used() {
+        let mut c = Lru::new(30);
+        c.insert((0, 1), block(10));
+        c.insert((0, 2), block(10));
+        c.insert((0, 3), block(10));
+        assert!(c.get((0, 1)).is_some()); // 2 is now the oldest
+        c.insert((0, 4), block(10));
+        assert!(c.get((0, 2)).is_none());
+        assert!(c.get((0, 1)).is_some());
+        assert!(c.get((0, 3)).is_some());
+        assert!(c.get((0, 4)).is_some());
+        assert_eq!(c.len(), 3);
+    }
+
+    #[test]
+    fn too_large_and_zero_capacity_keep_nothing() {
+        let mut c = Lru::new(5);
+        c.insert((0, 1), block(10));
+        assert_eq!(c.len(), 0);
+        let mut z = Lru::new(0);
+        z.insert((0, 1), block(1));
+        assert!(z.get((0, 1)).is_none());
+    }
+
+    #[test]
+    fn forget_file_drops_only_that_file() {
+        let mut c = Lru::new(100);
+        c.insert((1, 0), block(10));
+        c.insert((2, 0), block(10));
+        c.forget_file(1);
+        assert!(c.get((1, 0)).is_none());
+        assert!(c.get((2, 0)).is_some());
+        c.insert((3, 0), block(90)); // fits: the forgotten bytes were freed
+        assert!(c.get((2, 0)).is_some());
+    }
+}
