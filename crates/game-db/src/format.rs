@@ -277,8 +277,8 @@ impl Manifest {
         let crc = last
             .strip_prefix("crc32 ")
             .and_then(|s| s.strip_suffix('\n'))
-            .filter(|s| s.len() == 8)
-            .and_then(|s| u32::from_str_radix(s, 16).ok())
+            .and_then(|s| hex(s, 8))
+            .and_then(|x| u32::try_from(x).ok())
             .ok_or_else(|| bad("no checksum line"))?;
         if crc != crc32fast::hash(body.as_bytes()) {
             return Err(bad("checksum mismatch"));
@@ -292,7 +292,7 @@ impl Manifest {
         let rules_hash = lines
             .next()
             .and_then(|l| l.strip_prefix("rules "))
-            .and_then(|s| u64::from_str_radix(s, 16).ok())
+            .and_then(|s| hex(s, 16))
             .ok_or_else(|| bad("no rules line"))?;
         let mut tiers = std::collections::BTreeMap::new();
         for line in lines {
@@ -327,9 +327,16 @@ fn parse_entry(line: &str) -> Option<Entry> {
         tier: t.parse().ok()?,
         records: r.parse().ok()?,
         bytes: b.parse().ok()?,
-        header_crc: u32::from_str_radix(h, 16).ok()?,
-        file_crc: u32::from_str_radix(c, 16).ok()?,
+        header_crc: u32::try_from(hex(h, 8)?).ok()?,
+        file_crc: u32::try_from(hex(c, 8)?).ok()?,
     })
+}
+
+/// Exactly `digits` lower-case hexadecimal digits, as the manifest writes
+/// them (so that no other spelling of a number is taken for it).
+fn hex(s: &str, digits: usize) -> Option<u64> {
+    let ok = s.len() == digits && s.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
+    ok.then(|| u64::from_str_radix(s, 16).ok()).flatten()
 }
 
 #[cfg(test)]
