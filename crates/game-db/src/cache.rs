@@ -14,7 +14,7 @@ pub(crate) struct Lru {
     capacity: usize,
     bytes: usize,
     clock: u64,
-    map: HashMap<Key, (u64, Arc<[u8]>)>,
+    map: HashMap<Key, (u64, Arc<Vec<u8>>)>,
     order: BTreeMap<u64, Key>,
 }
 
@@ -30,7 +30,7 @@ impl Lru {
     }
 
     /// The block, marked as just used.
-    pub fn get(&mut self, key: Key) -> Option<Arc<[u8]>> {
+    pub fn get(&mut self, key: Key) -> Option<Arc<Vec<u8>>> {
         let (stamp, data) = self.map.get_mut(&key)?;
         self.order.remove(stamp);
         self.clock += 1;
@@ -39,11 +39,13 @@ impl Lru {
         Some(Arc::clone(data))
     }
 
-    /// Keeps the block unless it alone exceeds the capacity.
-    pub fn insert(&mut self, key: Key, data: Arc<[u8]>) {
+    /// Keeps the block unless it alone exceeds the capacity. Returns an
+    /// evicted block no one else holds, for its buffer to be reused.
+    pub fn insert(&mut self, key: Key, data: Arc<Vec<u8>>) -> Option<Vec<u8>> {
         if data.len() > self.capacity {
-            return;
+            return None;
         }
+        let mut spare = None;
         if let Some((stamp, old)) = self.map.remove(&key) {
             self.order.remove(&stamp);
             self.bytes -= old.len();
@@ -54,12 +56,14 @@ impl Lru {
             };
             if let Some((_, old)) = self.map.remove(&victim) {
                 self.bytes -= old.len();
+                spare = Arc::try_unwrap(old).ok();
             }
         }
         self.clock += 1;
         self.bytes += data.len();
         self.order.insert(self.clock, key);
         self.map.insert(key, (self.clock, data));
+        spare
     }
 
     /// Forgets every block of the file with serial number `file`.
@@ -83,8 +87,8 @@ impl Lru {
 mod tests {
     use super::*;
 
-    fn block(n: usize) -> Arc<[u8]> {
-        vec![0u8; n].into()
+    fn block(n: usize) -> Arc<Vec<u8>> {
+        Arc::new(vec![0u8; n])
     }
 
     #[test]
@@ -94,7 +98,8 @@ mod tests {
         c.insert((0, 2), block(10));
         c.insert((0, 3), block(10));
         assert!(c.get((0, 1)).is_some()); // 2 is now the oldest
-        c.insert((0, 4), block(10));
+        let spare = c.insert((0, 4), block(10));
+        assert_eq!(spare.map(|v| v.len()), Some(10));
         assert!(c.get((0, 2)).is_none());
         assert!(c.get((0, 1)).is_some());
         assert!(c.get((0, 3)).is_some());

@@ -234,7 +234,12 @@ impl Database {
         if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
             sync_dir(parent)?;
         }
-        Ok(Database::from_parts(dir, manifest, BTreeMap::new(), options))
+        Ok(Database::from_parts(
+            dir,
+            manifest,
+            BTreeMap::new(),
+            options,
+        ))
     }
 
     /// Opens the database of `game` played by `rules` in `dir` with the
@@ -296,7 +301,10 @@ impl Database {
         for e in entries {
             files.insert(e.tier, Arc::new(db.open_tier_file(e)?));
         }
-        db.state.get_mut().unwrap_or_else(PoisonError::into_inner).files = files;
+        db.state
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .files = files;
         Ok(db)
     }
 
@@ -450,14 +458,19 @@ impl Database {
             let s = &mut *s.borrow_mut();
             let dctx = match &mut s.dctx {
                 Some(d) => d,
-                None => s.dctx.insert(
-                    zstd::bulk::Decompressor::new().map_err(|e| Error::io(&f.path, e))?,
-                ),
+                None => s
+                    .dctx
+                    .insert(zstd::bulk::Decompressor::new().map_err(|e| Error::io(&f.path, e))?),
             };
             f.read_block(block, dctx, &mut s.compressed, &mut s.raw)?;
             let value = f.decode_at(&s.raw, within)?;
             if self.options.cache_bytes > 0 {
-                lock(&self.cache).insert(key, Arc::from(s.raw.as_slice()));
+                // The block moves into the cache; an evicted block's
+                // buffer (if no lookup still holds it) is reused next time.
+                let data = Arc::new(std::mem::take(&mut s.raw));
+                if let Some(spare) = lock(&self.cache).insert(key, data) {
+                    s.raw = spare;
+                }
             }
             Ok(value)
         })
@@ -483,7 +496,11 @@ impl Database {
     ///
     /// # Errors
     /// [`Error::TierNotFinished`]; the first damaged block's error.
-    pub fn for_each_block(&self, tier: Tier, mut f: impl FnMut(u64, &[Option<Value>])) -> Result<()> {
+    pub fn for_each_block(
+        &self,
+        tier: Tier,
+        mut f: impl FnMut(u64, &[Option<Value>]),
+    ) -> Result<()> {
         let file = self.tier_file(tier)?;
         let h = &file.header;
         let mut dctx = zstd::bulk::Decompressor::new().map_err(|e| Error::io(&file.path, e))?;

@@ -395,7 +395,8 @@ mod tests {
             );
         }
         let text = m.to_text();
-        assert!(text.contains("\ntier 1 records 10 bytes 99 header-crc32 00000001 file-crc32 ffffffff\n"));
+        assert!(text
+            .contains("\ntier 1 records 10 bytes 99 header-crc32 00000001 file-crc32 ffffffff\n"));
         assert_eq!(Manifest::parse(Path::new("m"), text.as_bytes()).unwrap(), m);
         let tampered = text.replace("records 30", "records 31");
         assert!(Manifest::parse(Path::new("m"), tampered.as_bytes()).is_err());

@@ -220,7 +220,10 @@ mod tests {
 
     #[test]
     fn no_position_and_draw_are_distinct() {
-        assert_ne!(encode16(None).unwrap(), encode16(Some(Value::DRAW)).unwrap());
+        assert_ne!(
+            encode16(None).unwrap(),
+            encode16(Some(Value::DRAW)).unwrap()
+        );
         assert_ne!(encode32(None), encode32(Some(Value::DRAW)));
     }
 

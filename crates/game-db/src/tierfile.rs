@@ -118,8 +118,8 @@ impl TierFile {
                 format!("{len} bytes, the header says {}", header.file_len()),
             ));
         }
-        let blocks = usize::try_from(header.blocks)
-            .map_err(|_| Error::corrupt(&path, "too many blocks"))?;
+        let blocks =
+            usize::try_from(header.blocks).map_err(|_| Error::corrupt(&path, "too many blocks"))?;
         let mut index = vec![0u8; blocks * INDEX_ENTRY];
         read_at(&file, &path, &mut index, header.index_offset)?;
         if crc32fast::hash(&index) != header.index_crc {

@@ -222,10 +222,7 @@ impl<'db> TierWriter<'db> {
     /// block through a second temporary file.
     fn widen(&mut self) -> Result<()> {
         let old_tmp = self.sink.tmp.clone();
-        self.sink
-            .file
-            .flush()
-            .map_err(|e| Error::io(&old_tmp, e))?;
+        self.sink.file.flush().map_err(|e| Error::io(&old_tmp, e))?;
         let mut wide = Sink::create(
             wide_temp(&old_tmp),
             RecordWidth::Wide,

@@ -59,11 +59,11 @@ fn every_flipped_byte_of_a_tier_file_is_caught() {
     let t = table();
     let block_records = BLOCK_BYTES / 2;
     let (mut at_open, mut in_lookups) = (0, 0);
-    for pos in 0..good.len() {
+    for (pos, &byte) in good.iter().enumerate() {
         for flip in [0x01u8, 0x80, 0xff] {
-            patch(&path, pos, good[pos] ^ flip);
+            patch(&path, pos, byte ^ flip);
             let opened = open(dir.path());
-            patch(&path, pos, good[pos]);
+            patch(&path, pos, byte);
             let db = match opened {
                 Err(e) => {
                     assert!(names(&e, "tier-4.gsdb"), "byte {pos}: {e}");
@@ -72,7 +72,7 @@ fn every_flipped_byte_of_a_tier_file_is_caught() {
                 }
                 Ok(db) => db,
             };
-            patch(&path, pos, good[pos] ^ flip);
+            patch(&path, pos, byte ^ flip);
             // The flip is in a block: that block, and only that block, fails.
             let mut failed = Vec::new();
             for (i, want) in t.iter().enumerate() {
@@ -94,7 +94,7 @@ fn every_flipped_byte_of_a_tier_file_is_caught() {
             assert_eq!(failed, whole_block, "byte {pos} ^ {flip:#x}");
             assert!(db.for_each_block(4, |_, _| {}).is_err());
             assert!(db.verify(4).is_err());
-            patch(&path, pos, good[pos]);
+            patch(&path, pos, byte);
             in_lookups += 1;
         }
     }
@@ -112,12 +112,12 @@ fn every_flipped_byte_of_the_manifest_is_caught() {
     make(dir.path());
     let path = dir.path().join(MANIFEST_FILE);
     let good = std::fs::read(&path).unwrap();
-    for pos in 0..good.len() {
+    for (pos, &byte) in good.iter().enumerate() {
         for flip in [0x01u8, 0x20, 0xff] {
-            patch(&path, pos, good[pos] ^ flip);
+            patch(&path, pos, byte ^ flip);
             let e = open(dir.path()).expect_err(&format!("byte {pos} ^ {flip:#x}"));
             assert!(names(&e, MANIFEST_FILE), "{e}");
-            patch(&path, pos, good[pos]);
+            patch(&path, pos, byte);
         }
     }
 }
@@ -213,7 +213,10 @@ fn another_game_other_rules_or_version_are_refused() {
     let other_path = other_db.write_tier(4, table()).unwrap().path;
     std::fs::copy(&other_path, &path).unwrap();
     let e = open(dir.path()).unwrap_err();
-    assert!(matches!(&e, Error::WrongGame { path: p, .. } if *p == path), "{e}");
+    assert!(
+        matches!(&e, Error::WrongGame { path: p, .. } if *p == path),
+        "{e}"
+    );
     // The same game's file written with other rules.
     let other = tempfile::tempdir().unwrap();
     let other_db = Database::create_with(other.path(), GAME, "rules v3", options()).unwrap();
@@ -240,7 +243,10 @@ fn a_missing_tier_is_an_error_naming_its_file() {
     drop(db);
     std::fs::remove_file(&path).unwrap();
     let e = open(dir.path()).unwrap_err();
-    assert!(matches!(&e, Error::TierFileMissing { tier: 4, path: p } if *p == path), "{e}");
+    assert!(
+        matches!(&e, Error::TierFileMissing { tier: 4, path: p } if *p == path),
+        "{e}"
+    );
 }
 
 #[test]
@@ -280,7 +286,10 @@ fn a_crash_leaves_unfinished_tiers_that_can_be_rewritten() {
     std::fs::write(fresh.path().join("tier-2.gsdb.tmp"), b"half a file").unwrap();
     let db = open(fresh.path()).unwrap();
     assert!(db.finished_tiers().is_empty());
-    assert!(matches!(db.lookup(1, 0), Err(Error::TierNotFinished { .. })));
+    assert!(matches!(
+        db.lookup(1, 0),
+        Err(Error::TierNotFinished { .. })
+    ));
     let again = db.write_tier(1, t.iter().copied()).unwrap();
     assert_eq!(std::fs::read(&again.path).unwrap(), finished);
     db.write_tier(2, t.iter().copied()).unwrap();

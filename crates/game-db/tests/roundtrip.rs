@@ -126,8 +126,13 @@ fn fixed_narrow_width_refuses_large_remoteness() {
     let db = Database::create_with(dir.path(), "g", "r", opts).unwrap();
     let mut w = db.writer(0).unwrap();
     w.push(Some(Value::win(MAX_NARROW_REMOTENESS))).unwrap();
-    let e = w.push(Some(Value::win(MAX_NARROW_REMOTENESS + 1))).unwrap_err();
-    assert!(matches!(e, Error::RemotenessTooLarge { bits: 16, .. }), "{e}");
+    let e = w
+        .push(Some(Value::win(MAX_NARROW_REMOTENESS + 1)))
+        .unwrap_err();
+    assert!(
+        matches!(e, Error::RemotenessTooLarge { bits: 16, .. }),
+        "{e}"
+    );
 }
 
 #[test]
