@@ -1,25 +1,47 @@
-//! A small least-recently-used cache of decompressed blocks.
+//! A small least-recently-used cache: of decompressed blocks, and of open
+//! files.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-/// A block's key: the opened file's serial number (a rewritten tier gets a
-/// new one, so stale blocks are never served) and the block's number.
+/// A key: the opened tier file's serial number (a rewritten tier gets a new
+/// one, so stale blocks are never served) and the block's number (0 for
+/// the file itself).
 pub(crate) type Key = (u64, u64);
 
-/// Decompressed blocks, at most `capacity` bytes of them, the least
-/// recently used evicted first.
+/// What an entry counts against the capacity.
+pub(crate) trait Weight {
+    /// The entry's weight.
+    fn weight(&self) -> usize;
+}
+
+/// A decompressed block weighs its bytes.
+impl Weight for Vec<u8> {
+    fn weight(&self) -> usize {
+        self.len()
+    }
+}
+
+/// An open file weighs one.
+impl Weight for std::fs::File {
+    fn weight(&self) -> usize {
+        1
+    }
+}
+
+/// Entries of at most `capacity` weight in all, the least recently used
+/// evicted first.
 #[derive(Debug)]
-pub(crate) struct Lru {
+pub(crate) struct Lru<V> {
     capacity: usize,
     bytes: usize,
     clock: u64,
-    map: HashMap<Key, (u64, Arc<Vec<u8>>)>,
+    map: HashMap<Key, (u64, Arc<V>)>,
     order: BTreeMap<u64, Key>,
 }
 
-impl Lru {
-    pub fn new(capacity: usize) -> Lru {
+impl<V: Weight> Lru<V> {
+    pub fn new(capacity: usize) -> Lru<V> {
         Lru {
             capacity,
             bytes: 0,
@@ -29,8 +51,8 @@ impl Lru {
         }
     }
 
-    /// The block, marked as just used.
-    pub fn get(&mut self, key: Key) -> Option<Arc<Vec<u8>>> {
+    /// The entry, marked as just used.
+    pub fn get(&mut self, key: Key) -> Option<Arc<V>> {
         let (stamp, data) = self.map.get_mut(&key)?;
         self.order.remove(stamp);
         self.clock += 1;
@@ -39,40 +61,40 @@ impl Lru {
         Some(Arc::clone(data))
     }
 
-    /// Keeps the block unless it alone exceeds the capacity. Returns an
-    /// evicted block no one else holds, for its buffer to be reused.
-    pub fn insert(&mut self, key: Key, data: Arc<Vec<u8>>) -> Option<Vec<u8>> {
-        if data.len() > self.capacity {
+    /// Keeps the entry unless it alone exceeds the capacity. Returns an
+    /// evicted entry no one else holds, for its buffer to be reused.
+    pub fn insert(&mut self, key: Key, data: Arc<V>) -> Option<V> {
+        if data.weight() > self.capacity {
             return None;
         }
         let mut spare = None;
         if let Some((stamp, old)) = self.map.remove(&key) {
             self.order.remove(&stamp);
-            self.bytes -= old.len();
+            self.bytes -= old.weight();
         }
-        while self.bytes + data.len() > self.capacity {
+        while self.bytes + data.weight() > self.capacity {
             let Some((_, victim)) = self.order.pop_first() else {
                 break;
             };
             if let Some((_, old)) = self.map.remove(&victim) {
-                self.bytes -= old.len();
+                self.bytes -= old.weight();
                 spare = Arc::try_unwrap(old).ok();
             }
         }
         self.clock += 1;
-        self.bytes += data.len();
+        self.bytes += data.weight();
         self.order.insert(self.clock, key);
         self.map.insert(key, (self.clock, data));
         spare
     }
 
-    /// Forgets every block of the file with serial number `file`.
+    /// Forgets every entry of the file with serial number `file`.
     pub fn forget_file(&mut self, file: u64) {
         let keys: Vec<Key> = self.map.keys().filter(|k| k.0 == file).copied().collect();
         for k in keys {
             if let Some((stamp, old)) = self.map.remove(&k) {
                 self.order.remove(&stamp);
-                self.bytes -= old.len();
+                self.bytes -= old.weight();
             }
         }
     }
@@ -93,7 +115,7 @@ mod tests {
 
     #[test]
     fn evicts_least_recently_used() {
-        let mut c = Lru::new(30);
+        let mut c = Lru::<Vec<u8>>::new(30);
         c.insert((0, 1), block(10));
         c.insert((0, 2), block(10));
         c.insert((0, 3), block(10));
@@ -109,17 +131,17 @@ mod tests {
 
     #[test]
     fn too_large_and_zero_capacity_keep_nothing() {
-        let mut c = Lru::new(5);
+        let mut c = Lru::<Vec<u8>>::new(5);
         c.insert((0, 1), block(10));
         assert_eq!(c.len(), 0);
-        let mut z = Lru::new(0);
+        let mut z = Lru::<Vec<u8>>::new(0);
         z.insert((0, 1), block(1));
         assert!(z.get((0, 1)).is_none());
     }
 
     #[test]
     fn forget_file_drops_only_that_file() {
-        let mut c = Lru::new(100);
+        let mut c = Lru::<Vec<u8>>::new(100);
         c.insert((1, 0), block(10));
         c.insert((2, 0), block(10));
         c.forget_file(1);

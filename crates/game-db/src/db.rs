@@ -2,6 +2,7 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
@@ -11,7 +12,7 @@ use game_core::{Tier, Value};
 use crate::cache::Lru;
 use crate::format::{check_name, rules_hash, Entry, Manifest};
 use crate::fsio::{read_at, sync_dir, write_atomically};
-use crate::tierfile::{decode_at, TierFile};
+use crate::tierfile::{decode_at, open_file, TierFile};
 use crate::{Error, RecordWidth, Result, TierWriter};
 
 /// The manifest's file name inside a database directory.
@@ -26,6 +27,9 @@ pub const DEFAULT_CACHE_BYTES: usize = 4 << 20;
 
 /// The default zstd compression level.
 pub const DEFAULT_LEVEL: i32 = 3;
+
+/// The default number of tier files kept open for lookups.
+pub const DEFAULT_OPEN_FILES: usize = 128;
 
 /// How a [`Database`] writes and caches. The defaults suit most tables;
 /// the measurements behind them are in the crate docs.
@@ -49,6 +53,10 @@ pub struct Options {
     /// The record width to write, or `None` to choose per tier: 16 bits
     /// unless some remoteness needs 32.
     pub width: Option<RecordWidth>,
+    /// Tier files kept open for lookups (at least 1), the least recently
+    /// used closed first: a game of thousands of tiers stays within the
+    /// process's limit of open files.
+    pub open_files: usize,
 }
 
 impl Default for Options {
@@ -58,6 +66,7 @@ impl Default for Options {
             cache_bytes: DEFAULT_CACHE_BYTES,
             level: DEFAULT_LEVEL,
             width: None,
+            open_files: DEFAULT_OPEN_FILES,
         }
     }
 }
@@ -91,6 +100,13 @@ impl Options {
         self
     }
 
+    /// Sets [`Options::open_files`].
+    #[must_use]
+    pub fn with_open_files(mut self, files: usize) -> Self {
+        self.open_files = files;
+        self
+    }
+
     fn check(&self) -> Result<()> {
         let b = self.block_bytes;
         if !(64..=64 << 20).contains(&b) || b % 4 != 0 {
@@ -103,6 +119,11 @@ impl Options {
                 "level {}: must be 1 to 22",
                 self.level
             )));
+        }
+        if self.open_files == 0 {
+            return Err(Error::InvalidOptions(
+                "open_files must be at least 1".into(),
+            ));
         }
         Ok(())
     }
@@ -169,7 +190,8 @@ pub struct Database {
     /// Held while the manifest is rewritten, so updates never get lost.
     manifest_lock: Mutex<()>,
     writing: Mutex<BTreeSet<Tier>>,
-    cache: Mutex<Lru>,
+    cache: Mutex<Lru<Vec<u8>>>,
+    open_files: Mutex<Lru<File>>,
     serials: AtomicU64,
 }
 
@@ -319,6 +341,7 @@ impl Database {
             game: manifest.game.clone(),
             rules_hash: manifest.rules_hash,
             cache: Mutex::new(Lru::new(options.cache_bytes)),
+            open_files: Mutex::new(Lru::new(options.open_files)),
             options,
             state: RwLock::new(State { manifest, files }),
             manifest_lock: Mutex::new(()),
@@ -335,14 +358,28 @@ impl Database {
         self.state.write().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Opens and checks a finished tier's file; keeps it open if there is
+    /// room.
     fn open_tier_file(&self, e: Entry) -> Result<TierFile> {
-        TierFile::open(
+        let (tf, file) = TierFile::open(
             self.tier_path(e.tier),
             e,
             &self.game,
             self.rules_hash,
             self.serials.fetch_add(1, Ordering::Relaxed),
-        )
+        )?;
+        lock(&self.open_files).insert((tf.serial, 0), Arc::new(file));
+        Ok(tf)
+    }
+
+    /// The tier's file, open (reopened if it was closed for room).
+    fn handle(&self, f: &TierFile) -> Result<Arc<File>> {
+        if let Some(file) = lock(&self.open_files).get((f.serial, 0)) {
+            return Ok(file);
+        }
+        let file = Arc::new(open_file(&f.path, f.entry.tier)?);
+        lock(&self.open_files).insert((f.serial, 0), Arc::clone(&file));
+        Ok(file)
     }
 
     /// The database's directory.
@@ -454,7 +491,8 @@ impl Database {
         if let Some(raw) = lock(&self.cache).get(key) {
             return f.decode_at(&raw, within);
         }
-        SCRATCH.with(|s| {
+        let handle = self.handle(&f)?;
+        SCRATCH.with(|s| -> Result<Option<Value>> {
             let s = &mut *s.borrow_mut();
             let dctx = match &mut s.dctx {
                 Some(d) => d,
@@ -462,7 +500,7 @@ impl Database {
                     .dctx
                     .insert(zstd::bulk::Decompressor::new().map_err(|e| Error::io(&f.path, e))?),
             };
-            f.read_block(block, dctx, &mut s.compressed, &mut s.raw)?;
+            f.read_block(&handle, block, dctx, &mut s.compressed, &mut s.raw)?;
             let value = f.decode_at(&s.raw, within)?;
             if self.options.cache_bytes > 0 {
                 // The block moves into the cache; an evicted block's
@@ -502,13 +540,14 @@ impl Database {
         mut f: impl FnMut(u64, &[Option<Value>]),
     ) -> Result<()> {
         let file = self.tier_file(tier)?;
+        let handle = open_file(&file.path, tier)?;
         let h = &file.header;
         let mut dctx = zstd::bulk::Decompressor::new().map_err(|e| Error::io(&file.path, e))?;
         let mut compressed = Vec::new();
         let mut raw = Vec::with_capacity(h.block_bytes());
         let mut records = Vec::with_capacity(h.block_records as usize);
         for block in 0..h.blocks {
-            file.read_block(block, &mut dctx, &mut compressed, &mut raw)?;
+            file.read_block(&handle, block, &mut dctx, &mut compressed, &mut raw)?;
             records.clear();
             for i in 0..h.records_in(block) {
                 records.push(decode_at(&file.path, h.width, &raw, i)?);
@@ -526,7 +565,7 @@ impl Database {
     /// for a damaged file.
     pub fn verify(&self, tier: Tier) -> Result<()> {
         let f = self.tier_file(tier)?;
-        let file = std::fs::File::open(&f.path).map_err(|e| Error::io(&f.path, e))?;
+        let file = open_file(&f.path, tier)?;
         let mut crc = crc32fast::Hasher::new();
         let mut buf = vec![0u8; 1 << 20];
         let mut at = 0;
@@ -600,6 +639,7 @@ impl Database {
         };
         if let Some(old) = old {
             lock(&self.cache).forget_file(old.serial);
+            lock(&self.open_files).forget_file(old.serial);
         }
         Ok(())
     }

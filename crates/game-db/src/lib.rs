@@ -82,7 +82,9 @@
 //!   a lookup reads and decompresses one block, never the whole tier. The
 //!   block index (12 bytes a block in memory) is read at open. Recently
 //!   used blocks are kept decompressed in a shared LRU cache
-//!   ([`Options::cache_bytes`], 4 MiB by default).
+//!   ([`Options::cache_bytes`], 4 MiB by default), and at most
+//!   [`Options::open_files`] tier files (128) stay open, so a game of
+//!   thousands of tiers does not run out of file descriptors.
 //! * **Checksums.** The header, the block index and every block carry a
 //!   CRC-32, which catches every error of one byte (and of any burst up to
 //!   32 bits). A lookup in a damaged block returns an error, never a
@@ -172,7 +174,7 @@ mod writer;
 
 pub use db::{
     Database, Options, TierInfo, DEFAULT_BLOCK_BYTES, DEFAULT_CACHE_BYTES, DEFAULT_LEVEL,
-    MANIFEST_FILE,
+    DEFAULT_OPEN_FILES, MANIFEST_FILE,
 };
 pub use error::{Error, Result};
 pub use format::{rules_hash, FORMAT_VERSION, MAX_NAME_BYTES};

@@ -13,7 +13,6 @@ use crate::{Error, RecordWidth, Result};
 #[derive(Debug)]
 pub(crate) struct TierFile {
     pub path: PathBuf,
-    file: File,
     pub header: Header,
     pub entry: Entry,
     /// A number no other file opened by this process has: the cache key.
@@ -30,24 +29,16 @@ pub(crate) fn compress_bound(n: usize) -> usize {
 
 impl TierFile {
     /// Opens the file the manifest entry `entry` describes and checks it
-    /// against the entry, the game and the rules.
+    /// against the entry, the game and the rules; returns it with the open
+    /// file.
     pub fn open(
         path: PathBuf,
         entry: Entry,
         game: &str,
         rules_hash: u64,
         serial: u64,
-    ) -> Result<TierFile> {
-        let file = match File::open(&path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(Error::TierFileMissing {
-                    path,
-                    tier: entry.tier,
-                })
-            }
-            Err(e) => return Err(Error::io(path, e)),
-        };
+    ) -> Result<(TierFile, File)> {
+        let file = open_file(&path, entry.tier)?;
         let len = file.metadata().map_err(|e| Error::io(&path, e))?.len();
         if len < entry.bytes {
             return Err(Error::Truncated {
@@ -148,21 +139,23 @@ impl TierFile {
                 ),
             ));
         }
-        Ok(TierFile {
+        let tf = TierFile {
             path,
-            file,
             header,
             entry,
             serial,
             offsets,
             crcs,
-        })
+        };
+        Ok((tf, file))
     }
 
-    /// Reads, checks and decompresses block `block` into `out` (the raw
-    /// records), using `compressed` as scratch.
+    /// Reads, checks and decompresses block `block` of `file` (this tier's
+    /// file, open) into `out` (the raw records), using `compressed` as
+    /// scratch.
     pub fn read_block(
         &self,
+        file: &File,
         block: u64,
         dctx: &mut zstd::bulk::Decompressor<'static>,
         compressed: &mut Vec<u8>,
@@ -171,7 +164,7 @@ impl TierFile {
         let b = block as usize;
         let (start, end) = (self.offsets[b], self.offsets[b + 1]);
         compressed.resize((end - start) as usize, 0);
-        read_at(&self.file, &self.path, compressed, start)?;
+        read_at(file, &self.path, compressed, start)?;
         if crc32fast::hash(compressed) != self.crcs[b] {
             return Err(Error::BlockChecksum {
                 path: self.path.clone(),
@@ -197,6 +190,20 @@ impl TierFile {
     pub fn decode_at(&self, raw: &[u8], i: usize) -> Result<Option<Value>> {
         decode_at(&self.path, self.header.width, raw, i)
     }
+}
+
+/// Opens a finished tier's file for reading.
+pub(crate) fn open_file(path: &Path, tier: game_core::Tier) -> Result<File> {
+    File::open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Error::TierFileMissing {
+                path: path.to_owned(),
+                tier,
+            }
+        } else {
+            Error::io(path, e)
+        }
+    })
 }
 
 /// Record `i` of raw records of width `width`.

@@ -237,3 +237,50 @@ fn database_is_send_and_sync() {
     assert_sync::<Database>();
     assert_send::<game_db::TierWriter<'static>>();
 }
+
+#[test]
+fn few_open_files_serve_many_tiers() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = Options::default()
+        .with_block_bytes(64)
+        .with_open_files(2)
+        .with_cache_bytes(0);
+    let db = Database::create_with(dir.path(), "g", "r", opts.clone()).unwrap();
+    let value = |t: u64, i: u64| Some(Value::win((t * 1000 + i) as u32 % 5000));
+    for t in 0..10u64 {
+        db.write_tier(t, (0..100).map(|i| value(t, i))).unwrap();
+    }
+    drop(db);
+    let db = Database::open_with(dir.path(), "g", "r", opts).unwrap();
+    for round in 0..3u64 {
+        for t in 0..10u64 {
+            let i = (round * 37 + t * 11) % 100;
+            assert_eq!(db.lookup(t, i).unwrap(), value(t, i));
+        }
+    }
+}
+
+#[test]
+fn a_rewritten_tier_serves_its_new_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create_with(
+        dir.path(),
+        "g",
+        "r",
+        Options::default().with_block_bytes(64),
+    )
+    .unwrap();
+    db.write_tier(0, (0..500u32).map(|i| Some(Value::lose(i))))
+        .unwrap();
+    for i in 0..500 {
+        assert_eq!(db.lookup(0, i).unwrap(), Some(Value::lose(i as u32)));
+    }
+    // Every block is cached now; the rewrite must not be answered from it.
+    db.write_tier(0, (0..300u32).map(|i| Some(Value::tie(i + 1))))
+        .unwrap();
+    assert_eq!(db.records(0).unwrap(), 300);
+    for i in 0..300 {
+        assert_eq!(db.lookup(0, i).unwrap(), Some(Value::tie(i as u32 + 1)));
+    }
+    assert!(db.lookup(0, 300).is_err());
+}
