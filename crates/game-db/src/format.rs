@@ -22,6 +22,9 @@ pub(crate) const FIXED_HEADER: usize = 68;
 /// Bytes of one block index entry: compressed length and checksum.
 pub(crate) const INDEX_ENTRY: usize = 8;
 
+/// The largest uncompressed block, in bytes.
+pub(crate) const MAX_BLOCK_BYTES: usize = 64 << 20;
+
 /// The longest game name, in bytes.
 pub const MAX_NAME_BYTES: usize = 255;
 
@@ -165,8 +168,20 @@ impl Header {
             width,
             game,
         };
-        if h.block_records == 0 {
-            return Err(Error::corrupt(path, "zero records a block"));
+        if h.block_records == 0
+            || u64::from(h.block_records) * h.width.bytes() as u64 > MAX_BLOCK_BYTES as u64
+        {
+            return Err(Error::corrupt(
+                path,
+                format!("{} records a block", h.block_records),
+            ));
+        }
+        if h.blocks
+            .checked_mul(INDEX_ENTRY as u64)
+            .and_then(|n| n.checked_add(h.index_offset))
+            .is_none()
+        {
+            return Err(Error::corrupt(path, "the block index ends past 2^64"));
         }
         if h.blocks != h.records.div_ceil(u64::from(h.block_records)) {
             return Err(Error::corrupt(
@@ -373,6 +388,24 @@ mod tests {
         h.blocks = 3;
         let e = Header::parse(Path::new("x"), &h.to_bytes()).unwrap_err();
         assert!(matches!(e, Error::Corrupt { .. }), "{e}");
+    }
+
+    #[test]
+    fn header_with_a_valid_checksum_but_absurd_sizes_is_refused() {
+        // What a crafted file could hold: each is an error, not a panic or
+        // a huge allocation.
+        let mut h = header();
+        (h.records, h.blocks, h.block_records) = (0, 0, u32::MAX);
+        assert!(matches!(
+            Header::parse(Path::new("x"), &h.to_bytes()),
+            Err(Error::Corrupt { .. })
+        ));
+        let mut h = header();
+        (h.records, h.blocks, h.block_records) = (u64::MAX, u64::MAX, 1);
+        assert!(matches!(
+            Header::parse(Path::new("x"), &h.to_bytes()),
+            Err(Error::Corrupt { .. })
+        ));
     }
 
     #[test]

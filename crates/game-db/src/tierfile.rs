@@ -127,7 +127,9 @@ impl TierFile {
             }
             offsets.push(at);
             crcs.push(u32_at(e, 4));
-            at += n;
+            at = at
+                .checked_add(n)
+                .ok_or_else(|| Error::corrupt(&path, "blocks past 2^64"))?;
         }
         offsets.push(at);
         if at != header.index_offset {
