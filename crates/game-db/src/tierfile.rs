@@ -1,0 +1,225 @@
+//! One finished tier file opened for reading.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use game_core::Value;
+
+use crate::format::{u32_at, Entry, Header, FIXED_HEADER, INDEX_ENTRY};
+use crate::fsio::read_at;
+use crate::{Error, RecordWidth, Result};
+
+/// A tier file whose header and block index passed their checks.
+#[derive(Debug)]
+pub(crate) struct TierFile {
+    pub path: PathBuf,
+    pub header: Header,
+    pub entry: Entry,
+    /// A number no other file opened by this process has: the cache key.
+    pub serial: u64,
+    /// Where block `b` starts; one more entry marks the end of the last.
+    offsets: Vec<u64>,
+    crcs: Vec<u32>,
+}
+
+/// The largest compressed size of a block of `n` bytes.
+pub(crate) fn compress_bound(n: usize) -> usize {
+    zstd::zstd_safe::compress_bound(n)
+}
+
+impl TierFile {
+    /// Opens the file the manifest entry `entry` describes and checks it
+    /// against the entry, the game and the rules; returns it with the open
+    /// file.
+    pub fn open(
+        path: PathBuf,
+        entry: Entry,
+        game: &str,
+        rules_hash: u64,
+        serial: u64,
+    ) -> Result<(TierFile, File)> {
+        let file = open_file(&path, entry.tier)?;
+        let len = file.metadata().map_err(|e| Error::io(&path, e))?.len();
+        if len < entry.bytes {
+            return Err(Error::Truncated {
+                path,
+                expected: entry.bytes,
+                found: len,
+            });
+        }
+        if len > entry.bytes {
+            return Err(Error::corrupt(
+                path,
+                format!("{len} bytes, the manifest says {}", entry.bytes),
+            ));
+        }
+        if len < FIXED_HEADER as u64 {
+            return Err(Error::Truncated {
+                path,
+                expected: FIXED_HEADER as u64,
+                found: len,
+            });
+        }
+        let mut fixed = [0u8; FIXED_HEADER];
+        read_at(&file, &path, &mut fixed, 0)?;
+        let header_len = Header::declared_len(&path, &fixed)?;
+        if (header_len as u64) > len {
+            return Err(Error::Truncated {
+                path,
+                expected: header_len as u64,
+                found: len,
+            });
+        }
+        let mut bytes = vec![0u8; header_len];
+        read_at(&file, &path, &mut bytes, 0)?;
+        let header = Header::parse(&path, &bytes)?;
+        if header.game != game {
+            return Err(Error::WrongGame {
+                path,
+                found: header.game,
+                expected: game.to_owned(),
+            });
+        }
+        if header.rules_hash != rules_hash {
+            return Err(Error::WrongRules {
+                path,
+                found: header.rules_hash,
+                expected: rules_hash,
+            });
+        }
+        let header_crc = u32_at(&bytes, header_len - 4);
+        if header.tier != entry.tier || header.records != entry.records {
+            return Err(Error::corrupt(
+                path,
+                format!(
+                    "the header is of tier {} with {} records, the manifest says tier {} with {}",
+                    header.tier, header.records, entry.tier, entry.records
+                ),
+            ));
+        }
+        if header_crc != entry.header_crc {
+            return Err(Error::corrupt(
+                path,
+                "the header's checksum differs from the manifest's: not the file that was finished",
+            ));
+        }
+        if header.file_len() != len {
+            return Err(Error::corrupt(
+                path,
+                format!("{len} bytes, the header says {}", header.file_len()),
+            ));
+        }
+        let blocks =
+            usize::try_from(header.blocks).map_err(|_| Error::corrupt(&path, "too many blocks"))?;
+        let mut index = vec![0u8; blocks * INDEX_ENTRY];
+        read_at(&file, &path, &mut index, header.index_offset)?;
+        if crc32fast::hash(&index) != header.index_crc {
+            return Err(Error::IndexChecksum { path });
+        }
+        let bound = compress_bound(header.block_bytes()) as u64;
+        let mut offsets = Vec::with_capacity(blocks + 1);
+        let mut crcs = Vec::with_capacity(blocks);
+        let mut at = header_len as u64;
+        for e in index.chunks_exact(INDEX_ENTRY) {
+            let n = u64::from(u32_at(e, 0));
+            if n == 0 || n > bound {
+                return Err(Error::corrupt(path, format!("a block of {n} bytes")));
+            }
+            offsets.push(at);
+            crcs.push(u32_at(e, 4));
+            at = at
+                .checked_add(n)
+                .ok_or_else(|| Error::corrupt(&path, "blocks past 2^64"))?;
+        }
+        offsets.push(at);
+        if at != header.index_offset {
+            return Err(Error::corrupt(
+                path,
+                format!(
+                    "the blocks end at {at}, the index starts at {}",
+                    header.index_offset
+                ),
+            ));
+        }
+        let tf = TierFile {
+            path,
+            header,
+            entry,
+            serial,
+            offsets,
+            crcs,
+        };
+        Ok((tf, file))
+    }
+
+    /// Reads, checks and decompresses block `block` of `file` (this tier's
+    /// file, open) into `out` (the raw records), using `compressed` as
+    /// scratch.
+    pub fn read_block(
+        &self,
+        file: &File,
+        block: u64,
+        dctx: &mut zstd::bulk::Decompressor<'static>,
+        compressed: &mut Vec<u8>,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
+        let b = block as usize;
+        let (start, end) = (self.offsets[b], self.offsets[b + 1]);
+        compressed.resize((end - start) as usize, 0);
+        read_at(file, &self.path, compressed, start)?;
+        if crc32fast::hash(compressed) != self.crcs[b] {
+            return Err(Error::BlockChecksum {
+                path: self.path.clone(),
+                block,
+            });
+        }
+        let want = self.header.records_in(block) * self.header.width.bytes();
+        out.clear();
+        out.reserve(want);
+        let got = dctx
+            .decompress_to_buffer(compressed.as_slice(), out)
+            .map_err(|e| Error::corrupt(&self.path, format!("block {block}: {e}")))?;
+        if got != want {
+            return Err(Error::corrupt(
+                &self.path,
+                format!("block {block} decompressed to {got} bytes, not {want}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Record `i` of a decompressed block.
+    pub fn decode_at(&self, raw: &[u8], i: usize) -> Result<Option<Value>> {
+        decode_at(&self.path, self.header.width, raw, i)
+    }
+}
+
+/// Opens a finished tier's file for reading.
+pub(crate) fn open_file(path: &Path, tier: game_core::Tier) -> Result<File> {
+    File::open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Error::TierFileMissing {
+                path: path.to_owned(),
+                tier,
+            }
+        } else {
+            Error::io(path, e)
+        }
+    })
+}
+
+/// Record `i` of raw records of width `width`.
+pub(crate) fn decode_at(
+    path: &Path,
+    width: RecordWidth,
+    raw: &[u8],
+    i: usize,
+) -> Result<Option<Value>> {
+    let bits = match width {
+        RecordWidth::Narrow => u32::from(u16::from_le_bytes([raw[2 * i], raw[2 * i + 1]])),
+        RecordWidth::Wide => u32_at(raw, 4 * i),
+    };
+    width
+        .decode(bits)
+        .map_err(|e| Error::corrupt(path, format!("record {i} of its block: {e}")))
+}

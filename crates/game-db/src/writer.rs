@@ -1,0 +1,335 @@
+//! Streaming, crash-safe writing of one tier.
+
+use std::fs::File;
+use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use game_core::{Tier, Value};
+
+use crate::db::Database;
+use crate::format::{Entry, Header, INDEX_ENTRY};
+use crate::fsio::{read_at, rename_durably};
+use crate::tierfile::compress_bound;
+use crate::{Error, RecordWidth, Result, TierInfo};
+
+/// Writes one tier: takes its records in index order, in chunks of any
+/// size, and compresses them block by block into a temporary file; only
+/// [`TierWriter::finish`] makes the tier visible (renamed into place and
+/// listed in the manifest). Memory stays at about one block whatever the
+/// tier's size.
+///
+/// Dropping a writer without finishing it removes its temporary file; a
+/// crash leaves the temporary file behind, which is never taken for a
+/// finished tier and is overwritten by the next writer of the tier.
+///
+/// Obtained from [`Database::writer`].
+#[derive(Debug)]
+pub struct TierWriter<'db> {
+    db: &'db Database,
+    tier: Tier,
+    path: PathBuf,
+    auto: bool,
+    level: i32,
+    block_bytes: usize,
+    sink: Sink,
+    finished: bool,
+}
+
+/// The temporary file being filled and the block being gathered.
+struct Sink {
+    tmp: PathBuf,
+    file: BufWriter<File>,
+    width: RecordWidth,
+    block_records: usize,
+    header_len: usize,
+    /// Raw records of the block being gathered.
+    pending: Vec<u8>,
+    pending_records: usize,
+    /// Compressed bytes of the last block.
+    out: Vec<u8>,
+    cctx: zstd::bulk::Compressor<'static>,
+    /// Length and checksum of every block written.
+    index: Vec<u8>,
+    blocks: u64,
+    records: u64,
+    /// Where the next block goes.
+    offset: u64,
+    /// Checksum of everything after the header.
+    body_crc: crc32fast::Hasher,
+}
+
+impl std::fmt::Debug for Sink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sink")
+            .field("tmp", &self.tmp)
+            .field("width", &self.width)
+            .field("records", &self.records)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Sink {
+    fn create(
+        tmp: PathBuf,
+        width: RecordWidth,
+        block_bytes: usize,
+        level: i32,
+        header_len: usize,
+    ) -> Result<Sink> {
+        let file = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        let mut file = BufWriter::with_capacity(1 << 16, file);
+        // Room for the header, written last.
+        file.write_all(&vec![0u8; header_len])
+            .map_err(|e| Error::io(&tmp, e))?;
+        let cctx = zstd::bulk::Compressor::new(level).map_err(|e| Error::io(&tmp, e))?;
+        Ok(Sink {
+            file,
+            width,
+            block_records: block_bytes / width.bytes(),
+            header_len,
+            pending: Vec::with_capacity(block_bytes),
+            pending_records: 0,
+            out: Vec::with_capacity(compress_bound(block_bytes)),
+            cctx,
+            index: Vec::new(),
+            blocks: 0,
+            records: 0,
+            offset: header_len as u64,
+            body_crc: crc32fast::Hasher::new(),
+            tmp,
+        })
+    }
+
+    fn push(&mut self, bits: u32) -> Result<()> {
+        match self.width {
+            RecordWidth::Narrow => self.pending.extend_from_slice(&(bits as u16).to_le_bytes()),
+            RecordWidth::Wide => self.pending.extend_from_slice(&bits.to_le_bytes()),
+        }
+        self.pending_records += 1;
+        self.records += 1;
+        if self.pending_records == self.block_records {
+            self.flush_block()?;
+        }
+        Ok(())
+    }
+
+    fn flush_block(&mut self) -> Result<()> {
+        if self.pending_records == 0 {
+            return Ok(());
+        }
+        self.out.clear();
+        let n = self
+            .cctx
+            .compress_to_buffer(self.pending.as_slice(), &mut self.out)
+            .map_err(|e| Error::io(&self.tmp, e))?;
+        let block = &self.out[..n];
+        self.file
+            .write_all(block)
+            .map_err(|e| Error::io(&self.tmp, e))?;
+        self.body_crc.update(block);
+        self.index.extend_from_slice(&(n as u32).to_le_bytes());
+        self.index
+            .extend_from_slice(&crc32fast::hash(block).to_le_bytes());
+        self.offset += n as u64;
+        self.blocks += 1;
+        self.pending.clear();
+        self.pending_records = 0;
+        Ok(())
+    }
+}
+
+impl<'db> TierWriter<'db> {
+    pub(crate) fn new(
+        db: &'db Database,
+        tier: Tier,
+        width: Option<RecordWidth>,
+        block_bytes: usize,
+        level: i32,
+    ) -> Result<TierWriter<'db>> {
+        let path = db.tier_path(tier);
+        let tmp = crate::fsio::temp_path(&path);
+        let header_len = header_for(db, tier, RecordWidth::Narrow).len();
+        // A wide temporary file left by a crash during widening.
+        let _ = std::fs::remove_file(wide_temp(&tmp));
+        let sink = Sink::create(
+            tmp,
+            width.unwrap_or(RecordWidth::Narrow),
+            block_bytes,
+            level,
+            header_len,
+        )?;
+        Ok(TierWriter {
+            db,
+            tier,
+            path,
+            auto: width.is_none(),
+            level,
+            block_bytes,
+            sink,
+            finished: false,
+        })
+    }
+
+    /// The tier being written.
+    #[must_use]
+    pub fn tier(&self) -> Tier {
+        self.tier
+    }
+
+    /// Records taken so far.
+    #[must_use]
+    pub fn records(&self) -> u64 {
+        self.sink.records
+    }
+
+    /// The record width in use so far (an automatic width starts narrow and
+    /// turns wide at the first remoteness above
+    /// [`crate::MAX_NARROW_REMOTENESS`]).
+    #[must_use]
+    pub fn width(&self) -> RecordWidth {
+        self.sink.width
+    }
+
+    /// Appends one record (the next index).
+    ///
+    /// # Errors
+    /// [`Error::RemotenessTooLarge`] if a fixed narrow width was asked for
+    /// and the remoteness does not fit; [`Error::Io`] from the file system.
+    pub fn push(&mut self, record: Option<Value>) -> Result<()> {
+        let bits = match self.sink.width.encode(record) {
+            Ok(bits) => bits,
+            Err(e) if !self.auto => return Err(e),
+            Err(_) => {
+                self.widen()?;
+                self.sink.width.encode(record)?
+            }
+        };
+        self.sink.push(bits)
+    }
+
+    /// Appends a chunk of records (the next indices, in order).
+    ///
+    /// # Errors
+    /// As [`TierWriter::push`].
+    pub fn write(&mut self, records: &[Option<Value>]) -> Result<()> {
+        for &r in records {
+            self.push(r)?;
+        }
+        Ok(())
+    }
+
+    /// Rewrites what was written so far with 32-bit records, block by
+    /// block through a second temporary file.
+    fn widen(&mut self) -> Result<()> {
+        let old_tmp = self.sink.tmp.clone();
+        self.sink.file.flush().map_err(|e| Error::io(&old_tmp, e))?;
+        let mut wide = Sink::create(
+            wide_temp(&old_tmp),
+            RecordWidth::Wide,
+            self.block_bytes,
+            self.level,
+            self.sink.header_len,
+        )?;
+        let old = File::open(&old_tmp).map_err(|e| Error::io(&old_tmp, e))?;
+        let mut dctx = zstd::bulk::Decompressor::new().map_err(|e| Error::io(&old_tmp, e))?;
+        let mut compressed = Vec::new();
+        let mut raw = Vec::with_capacity(self.block_bytes);
+        let mut at = self.sink.header_len as u64;
+        for entry in self.sink.index.chunks_exact(INDEX_ENTRY) {
+            let n = u32::from_le_bytes(entry[..4].try_into().expect("4 bytes")) as usize;
+            compressed.resize(n, 0);
+            read_at(&old, &old_tmp, &mut compressed, at)?;
+            at += n as u64;
+            raw.clear();
+            dctx.decompress_to_buffer(compressed.as_slice(), &mut raw)
+                .map_err(|e| Error::io(&old_tmp, e))?;
+            for r in raw.chunks_exact(2) {
+                wide.push(widen_bits(&old_tmp, [r[0], r[1]])?)?;
+            }
+        }
+        for r in self.sink.pending.chunks_exact(2) {
+            wide.push(widen_bits(&old_tmp, [r[0], r[1]])?)?;
+        }
+        drop(old);
+        let _ = std::fs::remove_file(&old_tmp);
+        self.sink = wide;
+        Ok(())
+    }
+
+    /// Finishes the tier: writes the block index and the header, syncs the
+    /// file, renames it into place, syncs the directory, then records the
+    /// tier in the manifest the same way. Only then is the tier finished.
+    ///
+    /// # Errors
+    /// [`Error::Io`] from the file system; the tier is then not finished.
+    pub fn finish(mut self) -> Result<TierInfo> {
+        let s = &mut self.sink;
+        s.flush_block()?;
+        let tmp = s.tmp.clone();
+        let io = |e| Error::io(&tmp, e);
+        s.file.write_all(&s.index).map_err(io)?;
+        s.body_crc.update(&s.index);
+        let mut header = header_for(self.db, self.tier, s.width);
+        header.records = s.records;
+        header.blocks = s.blocks;
+        header.index_offset = s.offset;
+        header.index_crc = crc32fast::hash(&s.index);
+        header.block_records = s.block_records as u32;
+        let bytes = header.to_bytes();
+        debug_assert_eq!(bytes.len(), s.header_len);
+        s.file.seek(SeekFrom::Start(0)).map_err(io)?;
+        s.file.write_all(&bytes).map_err(io)?;
+        s.file.flush().map_err(io)?;
+        s.file.get_ref().sync_all().map_err(io)?;
+        let mut file_crc = crc32fast::Hasher::new();
+        file_crc.update(&bytes);
+        file_crc.combine(&s.body_crc);
+        let entry = Entry {
+            tier: self.tier,
+            records: s.records,
+            bytes: header.file_len(),
+            header_crc: u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().expect("4 bytes")),
+            file_crc: file_crc.finalize(),
+        };
+        rename_durably(&tmp, &self.path)?;
+        self.finished = true;
+        self.db.record_finished(entry)
+    }
+}
+
+impl Drop for TierWriter<'_> {
+    fn drop(&mut self) {
+        if !self.finished {
+            let _ = std::fs::remove_file(&self.sink.tmp);
+        }
+        self.db.release_writer(self.tier);
+    }
+}
+
+/// A header for `tier` of `db` with the fields known before writing.
+fn header_for(db: &Database, tier: Tier, width: RecordWidth) -> Header {
+    Header {
+        rules_hash: db.rules_hash(),
+        tier,
+        records: 0,
+        blocks: 0,
+        index_offset: 0,
+        index_crc: 0,
+        block_records: 0,
+        width,
+        game: db.game().to_owned(),
+    }
+}
+
+fn wide_temp(tmp: &Path) -> PathBuf {
+    let mut name = tmp.file_name().unwrap_or_default().to_os_string();
+    name.push(".wide");
+    tmp.with_file_name(name)
+}
+
+/// A 16-bit record as the 32-bit record of the same value.
+fn widen_bits(tmp: &Path, narrow: [u8; 2]) -> Result<u32> {
+    let rec = crate::decode16(u16::from_le_bytes(narrow))
+        .map_err(|e| Error::corrupt(tmp, format!("while widening: {e}")))?;
+    Ok(crate::encode32(rec))
+}

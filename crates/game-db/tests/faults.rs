@@ -1,0 +1,359 @@
+//! Damaged files, wrong databases and crashes: every fault is an error
+//! that names the file, and no lookup ever returns a wrong value.
+
+use std::path::{Path, PathBuf};
+
+use game_core::Value;
+use game_db::{Database, Error, Options, MANIFEST_FILE};
+
+const GAME: &str = "Fault test";
+const RULES: &str = "rules v1";
+const RECORDS: usize = 1000;
+/// 128 narrow records a block: 8 blocks, the last one partial.
+const BLOCK_BYTES: usize = 256;
+
+fn table() -> Vec<Option<Value>> {
+    (0..RECORDS as u32)
+        .map(|i| match i % 11 {
+            0 => None,
+            1..=4 => Some(Value::DRAW),
+            5..=7 => Some(Value::win(i % 97 * 2 + 1)),
+            8 => Some(Value::tie(i % 13)),
+            _ => Some(Value::lose(i % 89 * 2)),
+        })
+        .collect()
+}
+
+fn options() -> Options {
+    Options::default().with_block_bytes(BLOCK_BYTES)
+}
+
+/// A database with tier 4 written from [`table`].
+fn make(dir: &Path) -> PathBuf {
+    let db = Database::create_with(dir, GAME, RULES, options()).unwrap();
+    db.write_tier(4, table()).unwrap().path
+}
+
+fn open(dir: &Path) -> Result<Database, Error> {
+    Database::open_with(dir, GAME, RULES, options())
+}
+
+/// Writes `byte` at `pos` in place (rewriting the whole file would free
+/// and reallocate its disk blocks, which is slow on some file systems).
+fn patch(path: &Path, pos: usize, byte: u8) {
+    use std::io::{Seek, SeekFrom, Write};
+    let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    f.seek(SeekFrom::Start(pos as u64)).unwrap();
+    f.write_all(&[byte]).unwrap();
+}
+
+fn names(e: &Error, file: &str) -> bool {
+    e.to_string().contains(file)
+}
+
+#[test]
+fn every_flipped_byte_of_a_tier_file_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = make(dir.path());
+    let good = std::fs::read(&path).unwrap();
+    let t = table();
+    let block_records = BLOCK_BYTES / 2;
+    let (mut at_open, mut in_lookups) = (0, 0);
+    for (pos, &byte) in good.iter().enumerate() {
+        for flip in [0x01u8, 0x80, 0xff] {
+            patch(&path, pos, byte ^ flip);
+            let opened = open(dir.path());
+            patch(&path, pos, byte);
+            let db = match opened {
+                Err(e) => {
+                    assert!(names(&e, "tier-4.gsdb"), "byte {pos}: {e}");
+                    at_open += 1;
+                    continue;
+                }
+                Ok(db) => db,
+            };
+            patch(&path, pos, byte ^ flip);
+            // The flip is in a block: that block, and only that block, fails.
+            let mut failed = Vec::new();
+            for (i, want) in t.iter().enumerate() {
+                match db.lookup(4, i as u64) {
+                    Ok(v) => assert_eq!(v, *want, "byte {pos} ^ {flip:#x}: index {i}"),
+                    Err(e) => {
+                        assert!(
+                            matches!(e, Error::BlockChecksum { .. }) && names(&e, "tier-4.gsdb"),
+                            "{e}"
+                        );
+                        failed.push(i);
+                    }
+                }
+            }
+            assert!(!failed.is_empty(), "byte {pos} ^ {flip:#x} went unnoticed");
+            let block = failed[0] / block_records;
+            let whole_block: Vec<usize> =
+                (block * block_records..((block + 1) * block_records).min(RECORDS)).collect();
+            assert_eq!(failed, whole_block, "byte {pos} ^ {flip:#x}");
+            assert!(db.for_each_block(4, |_, _| {}).is_err());
+            assert!(db.verify(4).is_err());
+            patch(&path, pos, byte);
+            in_lookups += 1;
+        }
+    }
+    // Both kinds happened: the header and index are caught at open, the
+    // blocks (most of the file) at lookup.
+    assert!(at_open >= 3 * 80, "{at_open}");
+    assert!(in_lookups > 0);
+    assert_eq!(std::fs::read(&path).unwrap(), good);
+    open(dir.path()).unwrap().verify(4).unwrap();
+}
+
+#[test]
+fn every_flipped_byte_of_the_manifest_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    make(dir.path());
+    let path = dir.path().join(MANIFEST_FILE);
+    let good = std::fs::read(&path).unwrap();
+    for (pos, &byte) in good.iter().enumerate() {
+        for flip in [0x01u8, 0x20, 0xff] {
+            patch(&path, pos, byte ^ flip);
+            let e = open(dir.path()).expect_err(&format!("byte {pos} ^ {flip:#x}"));
+            assert!(names(&e, MANIFEST_FILE), "{e}");
+            patch(&path, pos, byte);
+        }
+    }
+}
+
+#[test]
+fn truncated_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = make(dir.path());
+    let good = std::fs::read(&path).unwrap();
+    // Shortened step by step in place (see `patch`).
+    let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    for len in (0..good.len()).rev() {
+        file.set_len(len as u64).unwrap();
+        match open(dir.path()) {
+            Err(Error::Truncated {
+                path: p,
+                expected,
+                found,
+            }) => {
+                assert_eq!(p, path);
+                assert_eq!((expected, found), (good.len() as u64, len as u64));
+            }
+            other => panic!("length {len}: {other:?}"),
+        }
+    }
+    // A file that grew is refused too.
+    let mut longer = good.clone();
+    longer.push(0);
+    std::fs::write(&path, &longer).unwrap();
+    assert!(matches!(open(dir.path()), Err(Error::Corrupt { .. })));
+    // And a truncated manifest.
+    std::fs::write(&path, &good).unwrap();
+    let m = dir.path().join(MANIFEST_FILE);
+    let manifest = std::fs::read(&m).unwrap();
+    let file = std::fs::OpenOptions::new().write(true).open(&m).unwrap();
+    for len in (0..manifest.len()).rev() {
+        file.set_len(len as u64).unwrap();
+        let e = open(dir.path()).expect_err(&format!("manifest of {len} bytes"));
+        assert!(names(&e, MANIFEST_FILE), "{e}");
+    }
+}
+
+#[test]
+fn another_game_other_rules_or_version_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = make(dir.path());
+    let e = Database::open(dir.path(), "Other game", RULES).unwrap_err();
+    assert!(
+        matches!(&e, Error::WrongGame { found, expected, .. } if found == GAME && expected == "Other game"),
+        "{e}"
+    );
+    let e = Database::open(dir.path(), GAME, "rules v2").unwrap_err();
+    assert!(
+        matches!(&e, Error::WrongRules { found, expected, .. }
+            if *found == game_db::rules_hash(RULES.as_bytes()) && *expected == game_db::rules_hash(b"rules v2")),
+        "{e}"
+    );
+    // create refuses to take over another game's directory as well.
+    assert!(matches!(
+        Database::create(dir.path(), "Other game", RULES),
+        Err(Error::WrongGame { .. })
+    ));
+    assert!(matches!(
+        Database::open(dir.path().join("nothing"), GAME, RULES),
+        Err(Error::NoDatabase { .. })
+    ));
+
+    // A tier file of version 2 (bytes 8..12 of the header).
+    let good = std::fs::read(&path).unwrap();
+    let mut v2 = good.clone();
+    v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+    std::fs::write(&path, &v2).unwrap();
+    let e = open(dir.path()).unwrap_err();
+    assert!(
+        matches!(&e, Error::UnsupportedVersion { found: 2, supported: 1, path: p } if *p == path),
+        "{e}"
+    );
+    std::fs::write(&path, &good).unwrap();
+
+    // A manifest of version 2.
+    let m = dir.path().join(MANIFEST_FILE);
+    let text = std::fs::read_to_string(&m).unwrap();
+    std::fs::write(&m, text.replacen("manifest 1\n", "manifest 2\n", 1)).unwrap();
+    assert!(matches!(
+        open(dir.path()),
+        Err(Error::UnsupportedVersion { found: 2, .. })
+    ));
+    std::fs::write(&m, &text).unwrap();
+
+    // Another game's tier file put in place of ours (same length and records).
+    let other = tempfile::tempdir().unwrap();
+    let other_db = Database::create_with(other.path(), "Fault tesT", RULES, options()).unwrap();
+    let other_path = other_db.write_tier(4, table()).unwrap().path;
+    std::fs::copy(&other_path, &path).unwrap();
+    let e = open(dir.path()).unwrap_err();
+    assert!(
+        matches!(&e, Error::WrongGame { path: p, .. } if *p == path),
+        "{e}"
+    );
+    // The same game's file written with other rules.
+    let other = tempfile::tempdir().unwrap();
+    let other_db = Database::create_with(other.path(), GAME, "rules v3", options()).unwrap();
+    std::fs::copy(other_db.write_tier(4, table()).unwrap().path, &path).unwrap();
+    assert!(matches!(open(dir.path()), Err(Error::WrongRules { .. })));
+    // The same game and rules but other records: the manifest notices.
+    let other = tempfile::tempdir().unwrap();
+    let other_db = Database::create_with(other.path(), GAME, RULES, options()).unwrap();
+    let mut changed = table();
+    changed[500] = Some(Value::win(1));
+    std::fs::copy(other_db.write_tier(4, changed).unwrap().path, &path).unwrap();
+    assert!(open(dir.path()).is_err());
+}
+
+#[test]
+fn a_missing_tier_is_an_error_naming_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = make(dir.path());
+    let db = open(dir.path()).unwrap();
+    let e = db.lookup(9, 0).unwrap_err();
+    assert!(matches!(e, Error::TierNotFinished { tier: 9, .. }), "{e}");
+    assert!(names(&e, "tier-9.gsdb"), "{e}");
+    assert!(db.records(9).is_err());
+    drop(db);
+    std::fs::remove_file(&path).unwrap();
+    let e = open(dir.path()).unwrap_err();
+    assert!(
+        matches!(&e, Error::TierFileMissing { tier: 4, path: p } if *p == path),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_crash_leaves_unfinished_tiers_that_can_be_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = table();
+    {
+        let db = Database::create_with(dir.path(), GAME, RULES, options()).unwrap();
+        // A writer that never finishes: the process "dies" with it.
+        let mut w = db.writer(1).unwrap();
+        w.write(&t[..700]).unwrap();
+        std::mem::forget(w);
+    }
+    assert!(dir.path().join("tier-1.gsdb.tmp").exists());
+    let db = open(dir.path()).unwrap();
+    assert!(!db.is_finished(1));
+    assert!(matches!(
+        db.lookup(1, 0),
+        Err(Error::TierNotFinished { tier: 1, .. })
+    ));
+    let info = db.write_tier(1, t.iter().copied()).unwrap();
+    assert!(!dir.path().join("tier-1.gsdb.tmp").exists());
+    drop(db);
+    let db = open(dir.path()).unwrap();
+    assert_eq!(db.finished_tiers(), [1]);
+    for (i, v) in t.iter().enumerate() {
+        assert_eq!(db.lookup(1, i as u64).unwrap(), *v);
+    }
+    let finished = std::fs::read(&info.path).unwrap();
+    drop(db);
+
+    // A crash after the rename but before the manifest: a complete file
+    // the manifest does not list.
+    let fresh = tempfile::tempdir().unwrap();
+    Database::create_with(fresh.path(), GAME, RULES, options()).unwrap();
+    std::fs::write(fresh.path().join("tier-1.gsdb"), &finished).unwrap();
+    std::fs::write(fresh.path().join("tier-2.gsdb.tmp"), b"half a file").unwrap();
+    let db = open(fresh.path()).unwrap();
+    assert!(db.finished_tiers().is_empty());
+    assert!(matches!(
+        db.lookup(1, 0),
+        Err(Error::TierNotFinished { .. })
+    ));
+    let again = db.write_tier(1, t.iter().copied()).unwrap();
+    assert_eq!(std::fs::read(&again.path).unwrap(), finished);
+    db.write_tier(2, t.iter().copied()).unwrap();
+    assert_eq!(db.finished_tiers(), [1, 2]);
+
+    // A crash while rewriting a finished tier: it is no longer finished.
+    let w = db.writer(2).unwrap();
+    assert!(!db.is_finished(2));
+    std::mem::forget(w);
+    drop(db);
+    let db = open(fresh.path()).unwrap();
+    assert_eq!(db.finished_tiers(), [1]);
+}
+
+#[test]
+fn a_dropped_writer_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create(dir.path(), GAME, RULES).unwrap();
+    let mut w = db.writer(0).unwrap();
+    w.write(&table()).unwrap();
+    drop(w);
+    assert!(!db.is_finished(0));
+    let n = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(n, 1, "only the manifest");
+}
+
+#[test]
+fn rewrites_are_byte_identical() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    let pa = make(a.path());
+    let first = std::fs::read(&pa).unwrap();
+    // Written again into the same database, and into another one in chunks.
+    let db = open(a.path()).unwrap();
+    db.write_tier(4, table()).unwrap();
+    assert_eq!(std::fs::read(&pa).unwrap(), first);
+    let other = Database::create_with(b.path(), GAME, RULES, options()).unwrap();
+    let mut w = other.writer(4).unwrap();
+    for c in table().chunks(37) {
+        w.write(c).unwrap();
+    }
+    let pb = w.finish().unwrap().path;
+    assert_eq!(std::fs::read(pb).unwrap(), first);
+    assert_eq!(
+        std::fs::read(a.path().join(MANIFEST_FILE)).unwrap(),
+        std::fs::read(b.path().join(MANIFEST_FILE)).unwrap()
+    );
+}
+
+#[test]
+fn bad_names_and_options_are_typed_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(matches!(
+        Database::create(dir.path(), "two\nlines", RULES),
+        Err(Error::InvalidName { .. })
+    ));
+    for bad in [
+        Options::default().with_block_bytes(63),
+        Options::default().with_block_bytes(66),
+        Options::default().with_level(0),
+    ] {
+        assert!(matches!(
+            Database::create_with(dir.path(), GAME, RULES, bad),
+            Err(Error::InvalidOptions(_))
+        ));
+    }
+}
