@@ -10,7 +10,8 @@
 //! | [`dp`] | `solver-dp` | backward induction for acyclic games; periods |
 //! | [`retro`] | `solver-retro` | retrograde analysis for cyclic games; certificates; DOT |
 //! | [`grundy`] | `sprague-grundy` | mex, nim-sums, sums of impartial games, heap games with proven periods |
-//! | [`games`] | `games` | Stones, subtraction games, PowerGame, Magic Fingers, Nim, knights, octal games |
+//! | [`games`] | `games` | Stones, subtraction games, PowerGame, Magic Fingers, Nim, knights, octal games, Connect Four |
+//! | [`store`] | `game-db` | solved tables kept in a compressed, crash-safe database |
 //!
 //! ```
 //! use gamesolve::{Game, Outcome};
@@ -37,6 +38,8 @@ pub use games;
 pub use solver_dp as dp;
 pub use solver_retro as retro;
 pub use sprague_grundy as grundy;
+
+pub mod store;
 
 /// The README's examples, run as doctests.
 #[doc = include_str!("../README.md")]

@@ -191,6 +191,54 @@ impl Table {
         }
     }
 
+    /// A table of `len` cells, every one "no position", of 2 bytes (or 4
+    /// with `wide`), to be filled with [`Table::set`] — for example from a
+    /// database.
+    ///
+    /// # Errors
+    /// [`crate::Error::TooLarge`] when the system refuses the memory.
+    pub fn new(len: u64, wide: bool) -> Result<Table, crate::Error> {
+        let n = usize::try_from(len).map_err(|_| crate::Error::TooLarge {
+            what: "a table larger than the address space",
+            needed: len,
+            limit: u64::MAX,
+            hint: "",
+        })?;
+        Ok(if wide {
+            Table::wide(Cells::new(n, Some(u32::INVALID), u64::MAX)?)
+        } else {
+            Table::narrow(Cells::new(n, Some(u16::INVALID), u64::MAX)?)
+        })
+    }
+
+    /// Sets the cell at `index` to `value` (`None`: no position).
+    ///
+    /// # Errors
+    /// [`crate::Error::TooDeep`] when the remoteness does not fit the cell
+    /// (make the table wide); [`crate::Error::BadIndex`] past the end.
+    pub fn set(&mut self, index: u64, value: Option<Value>) -> Result<(), crate::Error> {
+        fn encode<C: Cell>(value: Option<Value>) -> Result<C, crate::Error> {
+            let Some(v) = value else {
+                return Ok(C::INVALID);
+            };
+            match v.remoteness() {
+                None => Ok(C::counter(0)),
+                Some(r) if u64::from(r) > C::MAX_REMOTENESS => Err(crate::Error::TooDeep {
+                    max: C::MAX_REMOTENESS,
+                }),
+                Some(r) => Ok(C::resolved(v.outcome(), u64::from(r))),
+            }
+        }
+        let size = self.len() as u64;
+        let bad = crate::Error::BadIndex { index, size };
+        let i = usize::try_from(index).map_err(|_| bad.clone())?;
+        match &mut self.0 {
+            Inner::Narrow(c) => *c.get_mut(i).ok_or(bad)? = encode(value)?,
+            Inner::Wide(c) => *c.get_mut(i).ok_or(bad)? = encode(value)?,
+        }
+        Ok(())
+    }
+
     /// The number of cells (indices).
     #[must_use]
     pub fn len(&self) -> usize {

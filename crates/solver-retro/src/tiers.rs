@@ -26,6 +26,12 @@ use crate::{Config, Error};
 /// [`TierStore::save`] with every tier it solves. [`NoStore`] keeps
 /// nothing.
 pub trait TierStore {
+    /// Whether the store holds `tier` finished (then it is not solved
+    /// again, and loaded only when a tier still to solve needs it).
+    fn is_done(&self, _tier: Tier) -> bool {
+        false
+    }
+
     /// The table of `tier` if the store already holds it finished.
     ///
     /// # Errors
@@ -392,15 +398,27 @@ where
     let mut tables: FxHashMap<Tier, Table> = FxHashMap::default();
     let mut held = 0u64;
     for (k, &t) in order.iter().enumerate() {
-        let table = match store.load(t)? {
-            Some(table) => table,
-            None => {
-                let table =
-                    config.install(|| solve_tier(game, t, &tables, config, stored, make))?;
-                store.save(t, &table)?;
-                table
+        if store.is_done(t) {
+            continue;
+        }
+        kids.clear();
+        game.child_tiers(t, &mut kids);
+        for &c in &kids {
+            if tables.contains_key(&c) {
+                continue;
             }
-        };
+            let table = store.load(c)?.ok_or_else(|| {
+                Error::Store(format!(
+                    "tier {} is needed to solve tier {} but neither solved nor stored",
+                    game.tier_name(c),
+                    game.tier_name(t)
+                ))
+            })?;
+            held += table.bytes();
+            tables.insert(c, table);
+        }
+        let table = config.install(|| solve_tier(game, t, &tables, config, stored, make))?;
+        store.save(t, &table)?;
         held += table.bytes();
         tables.insert(t, table);
         // Drop tiers no unsolved tier needs while over the limit.

@@ -1,0 +1,126 @@
+//! Solved tables kept in a [`game_db::Database`]: the tier solver's store
+//! ([`DbStore`]), and saving or loading one table.
+//!
+//! ```
+//! use gamesolve::retro::{solve_tiers_with, Config, Solved};
+//! use gamesolve::store::DbStore;
+//! use gamesolve::games::ConnectFour;
+//!
+//! let dir = std::env::temp_dir().join(format!("gamesolve-doc-{}", std::process::id()));
+//! let game = ConnectFour::new(3, 3)?;
+//! let db = game_db::Database::create(&dir, "connect4", "3x3")?;
+//! let sol = solve_tiers_with(&game, &Config::default(), &mut DbStore::new(&db))?;
+//! assert_eq!(db.finished_tiers().len(), 10); // 0..=9 pieces
+//! // A second run finds every tier done and solves nothing.
+//! let again = solve_tiers_with(&game, &Config::default(), &mut DbStore::new(&db))?;
+//! assert!(again.table(0).is_none());
+//! assert_eq!(db.lookup(0, 0)?, sol.value(&game.start()));
+//! std::fs::remove_dir_all(&dir).ok();
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use game_core::Tier;
+use game_db::Database;
+use solver_retro::{Error, Table, TierStore};
+
+/// A [`Database`] as the store of the tier solver: tiers it holds finished
+/// are not solved again (a crashed solve resumes at the first unfinished
+/// tier), and each solved tier is written as soon as it is done.
+#[derive(Debug)]
+pub struct DbStore<'a> {
+    db: &'a Database,
+    /// Called with each tier saved.
+    saved: Vec<Tier>,
+}
+
+impl<'a> DbStore<'a> {
+    /// A store writing to `db`.
+    #[must_use]
+    pub fn new(db: &'a Database) -> Self {
+        DbStore {
+            db,
+            saved: Vec::new(),
+        }
+    }
+
+    /// The tiers this store wrote, in order.
+    #[must_use]
+    pub fn saved(&self) -> &[Tier] {
+        &self.saved
+    }
+}
+
+fn store_err(e: impl std::fmt::Display) -> Error {
+    Error::Store(e.to_string())
+}
+
+/// Writes `table` as tier `tier` of `db` (crash-safe: the tier is finished
+/// only once whole and synced).
+///
+/// # Errors
+/// The database's error, as [`Error::Store`].
+pub fn save_table(db: &Database, tier: Tier, table: &Table) -> Result<(), Error> {
+    let mut w = db.writer(tier).map_err(store_err)?;
+    let mut buf = Vec::with_capacity(1 << 16);
+    let n = table.len() as u64;
+    let mut i = 0;
+    while i < n {
+        buf.clear();
+        let end = n.min(i + (1 << 16));
+        buf.extend((i..end).map(|k| table.value(k)));
+        w.write(&buf).map_err(store_err)?;
+        i = end;
+    }
+    w.finish().map_err(store_err)?;
+    Ok(())
+}
+
+/// Reads tier `tier` of `db` into a [`Table`] (2-byte cells, or 4 where a
+/// remoteness needs them).
+///
+/// # Errors
+/// The database's error (a damaged block included), as [`Error::Store`].
+pub fn load_table(db: &Database, tier: Tier) -> Result<Table, Error> {
+    let records = db.records(tier).map_err(store_err)?;
+    for wide in [false, true] {
+        let mut table = Table::new(records, wide)?;
+        let mut fault = None;
+        db.for_each_block(tier, |first, values| {
+            if fault.is_some() {
+                return;
+            }
+            for (k, v) in values.iter().enumerate() {
+                if let Err(e) = table.set(first + k as u64, *v) {
+                    fault = Some(e);
+                    return;
+                }
+            }
+        })
+        .map_err(store_err)?;
+        match fault {
+            None => return Ok(table),
+            Some(Error::TooDeep { .. }) if !wide => continue,
+            Some(e) => return Err(e),
+        }
+    }
+    unreachable!("a wide table holds every remoteness a record does")
+}
+
+impl TierStore for DbStore<'_> {
+    fn is_done(&self, tier: Tier) -> bool {
+        self.db.is_finished(tier)
+    }
+
+    fn load(&mut self, tier: Tier) -> Result<Option<Table>, Error> {
+        if !self.db.is_finished(tier) {
+            return Ok(None);
+        }
+        load_table(self.db, tier).map(Some)
+    }
+
+    fn save(&mut self, tier: Tier, table: &Table) -> Result<(), Error> {
+        save_table(self.db, tier, table)?;
+        self.saved.push(tier);
+        Ok(())
+    }
+}
