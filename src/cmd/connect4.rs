@@ -8,8 +8,9 @@ use clap::{Args, Subcommand};
 use game_core::{Canonical, Game, Symmetric, Tiered, Value};
 use games::connect4::{ConnectFour, ConnectFourPosition};
 use serde_json::json;
-use solver_retro::{Config, NoStore, Solved, TieredSolution};
+use solver_retro::{Config, Held, NoStore, Solved};
 
+use super::analyze::{analyze, open_db};
 use super::fingers::verdict_words;
 use super::{Error, Report};
 
@@ -40,6 +41,20 @@ pub enum Connect4Cmd {
         /// Skip the certificate (it re-plays every move of every position).
         #[arg(long)]
         no_certify: bool,
+        /// Write every tier to a database in this directory as it is
+        /// solved; a solve interrupted before resumes at the first
+        /// unfinished tier, a finished one is not solved again.
+        #[arg(long, value_name = "DIR")]
+        db: Option<std::path::PathBuf>,
+    },
+    /// Statistics of a solved database: counts by outcome and remoteness,
+    /// reachable positions, longest win and loss, per tier.
+    Analyze {
+        #[command(flatten)]
+        board: Board,
+        /// The database written by `solve --db`.
+        #[arg(long, value_name = "DIR")]
+        db: std::path::PathBuf,
     },
     /// Check the game's implementation: every promise of its capabilities
     /// (index, tiers, mirror symmetry) on sampled positions.
@@ -58,16 +73,23 @@ pub enum Connect4Cmd {
         moves: String,
         #[command(flatten)]
         board: Board,
+        /// Answer from this database (written by `solve --db`) instead of
+        /// solving.
+        #[arg(long, value_name = "DIR")]
+        db: Option<std::path::PathBuf>,
     },
 }
 
-/// Solves the canonical game (mirror pairs stored once).
-fn solve(
-    game: &Canonical<ConnectFour>,
-) -> Result<(TieredSolution<'_, Canonical<ConnectFour>>, f64), Error> {
-    let t = Instant::now();
-    let sol = solver_retro::solve_tiers_with(game, &Config::default(), &mut NoStore)?;
-    Ok((sol, t.elapsed().as_secs_f64()))
+/// The game's name in a database.
+const NAME: &str = "connect4";
+
+/// What tells one database's rules from another's.
+fn rules(game: &ConnectFour) -> String {
+    format!(
+        "{}x{}, mirror-canonical, tiers by pieces, v1",
+        game.width(),
+        game.height()
+    )
 }
 
 fn value_json(v: Value) -> serde_json::Value {
@@ -76,11 +98,58 @@ fn value_json(v: Value) -> serde_json::Value {
 
 pub fn run(cmd: Connect4Cmd) -> Result<Report, Error> {
     match cmd {
-        Connect4Cmd::Solve { board, no_certify } => {
+        Connect4Cmd::Analyze { board, db } => {
+            let inner = board.game()?;
+            let db = open_db(&db, NAME, &rules(&inner), false)?;
+            let game = Canonical(inner);
+            let weight = |p: &ConnectFourPosition| 1 + u64::from(game.0.mirror(p) != *p);
+            analyze(
+                &format!("Connect Four {}×{}", game.0.width(), game.0.height()),
+                &game,
+                &db,
+                &game.0.start(),
+                &weight,
+                &|p| game.0.picture(p).replace('\n', " / "),
+            )
+        }
+        Connect4Cmd::Solve {
+            board,
+            no_certify,
+            db,
+        } => {
             let inner = board.game()?;
             let (w, h) = (inner.width(), inner.height());
             let game = Canonical(inner);
-            let (sol, solve_s) = solve(&game)?;
+            let db = match &db {
+                Some(dir) => Some(open_db(dir, NAME, &rules(&game.0), true)?),
+                None => None,
+            };
+            if let Some(db) = &db {
+                if game.tiers().iter().all(|&t| db.is_finished(t)) {
+                    let v = db
+                        .lookup(0, game.tier_index(&game.0.start()))
+                        .map_err(|e| Error::Usage(e.to_string()))?;
+                    let v = v.ok_or_else(|| Error::Usage("the start is not stored".into()))?;
+                    return Ok(Report::new(
+                        format!(
+                            "The database in {} is already solved: from the empty board the first player {}.",
+                            db.dir().display(),
+                            verdict_words(v)
+                        ),
+                        json!({ "already_solved": true, "start": value_json(v) }),
+                    ));
+                }
+            }
+            let t = Instant::now();
+            let sol = match &db {
+                Some(db) => solver_retro::solve_tiers_with(
+                    &game,
+                    &Config::default(),
+                    &mut gamesolve::store::DbStore::new(db),
+                )?,
+                None => solver_retro::solve_tiers_with(&game, &Config::default(), &mut NoStore)?,
+            };
+            let solve_s = t.elapsed().as_secs_f64();
             let start = game.0.start();
             let v = sol
                 .value(&start)
@@ -91,13 +160,18 @@ pub fn run(cmd: Connect4Cmd) -> Result<Report, Error> {
             let reach = solver_retro::reachable_tiers(
                 &game,
                 &start,
-                Some(&sol),
+                &mut |t| match (sol.table(t), &db) {
+                    (Some(table), _) => Ok(Some(Held::Borrowed(table))),
+                    (None, Some(db)) => Ok(Some(Held::Owned(gamesolve::store::load_table(db, t)?))),
+                    (None, None) => Ok(None),
+                },
                 &weight,
                 &Config::default(),
             )?;
             let reach_s = t.elapsed().as_secs_f64();
             let t = Instant::now();
-            let cert = if no_certify {
+            let all_held = game.tiers().iter().all(|&t| sol.table(t).is_some());
+            let cert = if no_certify || !all_held {
                 None
             } else {
                 Some(solver_retro::certify(&sol).map_err(|e| e.to_string()))
@@ -159,31 +233,54 @@ pub fn run(cmd: Connect4Cmd) -> Result<Report, Error> {
                 json!({ "ok": true, "positions": n }),
             ))
         }
-        Connect4Cmd::Value { moves, board } => {
+        Connect4Cmd::Value { moves, board, db } => {
             let inner = board.game()?;
             let pos = inner.position_from_moves(&moves)?;
             let game = Canonical(inner);
-            let (sol, _) = solve(&game)?;
-            let v = sol
-                .value(&game.0.canonical(&pos))
-                .ok_or_else(|| Error::Usage("the position was not solved".into()))?;
+            type Lookup<'a> =
+                Box<dyn Fn(&ConnectFourPosition) -> Result<Option<Value>, Error> + 'a>;
+            let lookup: Lookup<'_> = match &db {
+                Some(dir) => {
+                    let db = open_db(dir, NAME, &rules(&game.0), false)?;
+                    let g = &game;
+                    Box::new(move |p| {
+                        let c = g.0.canonical(p);
+                        db.lookup(g.tier(&c), g.tier_index(&c))
+                            .map_err(|e| Error::Usage(e.to_string()))
+                    })
+                }
+                None => {
+                    let sol =
+                        solver_retro::solve_tiers_with(&game, &Config::default(), &mut NoStore)?;
+                    // Keep what a query needs: the position and its children.
+                    let mut values = std::collections::HashMap::new();
+                    let mut kids = vec![pos];
+                    let mut mv = Vec::new();
+                    if game.0.outcome(&pos).is_none() {
+                        game.0.moves(&pos, &mut mv);
+                        kids.extend(mv.iter().map(|m| game.0.play(&pos, m)));
+                    }
+                    for k in kids {
+                        values.insert(k, sol.value(&game.0.canonical(&k)));
+                    }
+                    Box::new(move |p| Ok(values.get(p).copied().flatten()))
+                }
+            };
+            let v =
+                lookup(&pos)?.ok_or_else(|| Error::Usage("the position was not solved".into()))?;
             let mut mv = Vec::new();
             let mut options = Vec::new();
             if game.0.outcome(&pos).is_none() {
                 game.0.moves(&pos, &mut mv);
                 for m in &mv {
                     let child = game.0.play(&pos, m);
-                    if let Some(cv) = sol.value(&game.0.canonical(&child)) {
+                    if let Some(cv) = lookup(&child)? {
                         options.push((*m, cv.parent()));
                     }
                 }
             }
-            let best = game_core::best_move(
-                &game.0,
-                &pos,
-                |c| sol.value(&game.0.canonical(c)),
-                &mut Vec::new(),
-            );
+            let best =
+                game_core::best_move(&game.0, &pos, |c| lookup(c).ok().flatten(), &mut Vec::new());
             let best_text = best.as_ref().map(|(m, _)| game.0.format_move(*m));
             let mut text = format!(
                 "{}\nThe player to move {}{}.",

@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch.
 
+mod analyze;
 mod connect4;
 mod fingers;
 mod grundy;

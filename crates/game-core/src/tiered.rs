@@ -164,3 +164,53 @@ impl<G: Tiered + ?Sized> Tiered for &G {
         (**self).child_tier_indices(pos, out, moves);
     }
 }
+
+/// An [`Indexed`](crate::Indexed) game seen as a [`Tiered`] one with a
+/// single tier, 0, whose index is the game's: code written for tiers (a
+/// database, an analysis) serves untiered games too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct OneTier<G>(pub G);
+
+impl<G: crate::Indexed> Game for OneTier<G> {
+    type Position = G::Position;
+    type Move = G::Move;
+    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
+        self.0.moves(pos, out);
+    }
+    fn play(&self, pos: &Self::Position, mv: &Self::Move) -> Self::Position {
+        self.0.play(pos, mv)
+    }
+    fn outcome(&self, pos: &Self::Position) -> Option<crate::Outcome> {
+        self.0.outcome(pos)
+    }
+    fn stalemate(&self, pos: &Self::Position) -> crate::Outcome {
+        self.0.stalemate(pos)
+    }
+}
+
+impl<G: crate::Indexed> Tiered for OneTier<G> {
+    fn tiers(&self) -> Vec<Tier> {
+        vec![0]
+    }
+    fn tier(&self, _pos: &Self::Position) -> Tier {
+        0
+    }
+    fn child_tiers(&self, _tier: Tier, _out: &mut Vec<Tier>) {}
+    fn tier_size(&self, tier: Tier) -> u64 {
+        if tier == 0 {
+            self.0.size()
+        } else {
+            0
+        }
+    }
+    fn tier_index(&self, pos: &Self::Position) -> u64 {
+        self.0.index(pos)
+    }
+    fn tier_position(&self, tier: Tier, index: u64) -> Option<Self::Position> {
+        if tier == 0 {
+            self.0.position(index)
+        } else {
+            None
+        }
+    }
+}

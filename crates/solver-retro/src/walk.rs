@@ -293,18 +293,19 @@ pub struct TierReach {
 /// [`Tiered::tiers`]), with one bitmap for each tier still to be visited
 /// (a tier's bitmap is freed once the tier is done). Each position reached
 /// counts `weight(pos)` — 1, or the size of its class when walking a
-/// [`game_core::Canonical`] game — and its value is read from `solution`
-/// where it holds the tier (a draw otherwise). Positions that are over are
+/// [`game_core::Canonical`] game — and its value is read from the table
+/// `tables(tier)` gives for its tier (a draw where it gives none; see
+/// [`TieredSolution::held`] for a solution in memory). Positions that are over are
 /// counted and not continued. Blocks of each tier run on all threads.
 ///
 /// # Errors
 /// [`Error::TooLarge`] when the bitmaps pass the memory limit;
 /// [`Error::BadIndex`], [`Error::Broken`] when a child lies outside the
 /// declared tiers.
-pub fn reachable_tiers<G>(
+pub fn reachable_tiers<'s, G>(
     game: &G,
     start: &G::Position,
-    solution: Option<&TieredSolution<'_, G>>,
+    tables: &mut dyn FnMut(Tier) -> Result<Option<Held<'s>>, Error>,
     weight: &(dyn Fn(&G::Position) -> u64 + Sync),
     config: &Config,
 ) -> Result<TierReach, Error>
@@ -349,7 +350,8 @@ where
         for &c in &kids {
             want(c, &mut bits)?;
         }
-        let table = solution.and_then(|s| s.table(t));
+        let held = tables(t)?;
+        let table = held.as_deref();
         let bits = &bits;
         let kids = &kids;
         let blocks: Vec<Result<(u64, u64, Counts), Error>> = mine
@@ -437,4 +439,32 @@ where
         reach.tiers.push((t, tier_n, tier_counts));
     }
     Ok(reach)
+}
+
+/// A table borrowed from a solution or owned (loaded from a store).
+pub enum Held<'a> {
+    /// Borrowed.
+    Borrowed(&'a crate::Table),
+    /// Owned.
+    Owned(crate::Table),
+}
+
+impl std::ops::Deref for Held<'_> {
+    type Target = crate::Table;
+    fn deref(&self) -> &crate::Table {
+        match self {
+            Held::Borrowed(t) => t,
+            Held::Owned(t) => t,
+        }
+    }
+}
+
+impl<G: Tiered> TieredSolution<'_, G> {
+    /// The table of `tier` as [`reachable_tiers`] takes it.
+    ///
+    /// # Errors
+    /// Never; the signature fits [`reachable_tiers`].
+    pub fn held(&self, tier: Tier) -> Result<Option<Held<'_>>, Error> {
+        Ok(self.table(tier).map(Held::Borrowed))
+    }
 }

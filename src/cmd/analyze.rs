@@ -1,0 +1,263 @@
+//! `gamesolve <game> analyze --db DIR`: what a solved database holds,
+//! tier by tier and in total, in the shape of GamesmanOne's `analyze`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use game_core::{Outcome, Tier, Tiered, Value};
+use game_db::Database;
+use rayon::prelude::*;
+use serde_json::{json, Value as Json};
+use solver_retro::{Config, Counts, Held};
+
+use super::{Error, Report};
+
+/// Statistics of one tier (or of all).
+#[derive(Debug, Clone, Default)]
+struct Stats {
+    /// Stored (canonical) positions by outcome.
+    canonical: Counts,
+    /// All positions by outcome (each canonical one with its class).
+    all: Counts,
+    /// (outcome, remoteness) → canonical positions.
+    by_remoteness: BTreeMap<(u8, u32), u64>,
+    /// The longest win: remoteness, tier, index.
+    longest_win: Option<(u32, Tier, u64)>,
+    /// The longest loss.
+    longest_loss: Option<(u32, Tier, u64)>,
+    /// The most moves at one position: count, tier, index.
+    most_moves: Option<(usize, Tier, u64)>,
+}
+
+fn longer(a: Option<(u32, Tier, u64)>, b: Option<(u32, Tier, u64)>) -> Option<(u32, Tier, u64)> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(
+            if (y.0, std::cmp::Reverse((y.1, y.2))) > (x.0, std::cmp::Reverse((x.1, x.2))) {
+                y
+            } else {
+                x
+            },
+        ),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+impl Stats {
+    fn merge(mut self, o: Stats) -> Stats {
+        self.canonical += o.canonical;
+        self.all += o.all;
+        for (k, v) in o.by_remoteness {
+            *self.by_remoteness.entry(k).or_default() += v;
+        }
+        self.longest_win = longer(self.longest_win, o.longest_win);
+        self.longest_loss = longer(self.longest_loss, o.longest_loss);
+        self.most_moves = match (self.most_moves, o.most_moves) {
+            (Some(x), Some(y)) => Some(
+                if (y.0, std::cmp::Reverse((y.1, y.2))) > (x.0, std::cmp::Reverse((x.1, x.2))) {
+                    y
+                } else {
+                    x
+                },
+            ),
+            (x, None) => x,
+            (None, y) => y,
+        };
+        self
+    }
+}
+
+fn code(o: Outcome) -> u8 {
+    match o {
+        Outcome::Lose => 0,
+        Outcome::Draw => 1,
+        Outcome::Tie => 2,
+        Outcome::Win => 3,
+    }
+}
+
+fn counts_json(c: &Counts) -> Json {
+    json!({ "win": c.win, "lose": c.lose, "tie": c.tie, "draw": c.draw, "total": c.total() })
+}
+
+/// The analysis of a database of `game` solved from `start`: every tier's
+/// positions read from the database (no solving), the reachable ones
+/// found by a forward walk. `weight` gives a canonical position's class
+/// size (1 without symmetry); `describe` prints a position.
+pub fn analyze<G>(
+    title: &str,
+    game: &G,
+    db: &Database,
+    start: &G::Position,
+    weight: &(dyn Fn(&G::Position) -> u64 + Sync),
+    describe: &dyn Fn(&G::Position) -> String,
+) -> Result<Report, Error>
+where
+    G: Tiered + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    let order = game.tiers();
+    if let Some(&t) = order.iter().find(|&&t| !db.is_finished(t)) {
+        return Err(Error::Usage(format!(
+            "the database in {} is not finished (tier {} is missing): run solve with --db first",
+            db.dir().display(),
+            game.tier_name(t)
+        )));
+    }
+    let mut per_tier = Vec::new();
+    let mut total = Stats::default();
+    for &t in &order {
+        let table = gamesolve::store::load_table(db, t)?;
+        let size = game.tier_size(t);
+        const BLOCK: u64 = 1 << 14;
+        let s = (0..size.div_ceil(BLOCK))
+            .into_par_iter()
+            .map(|b| {
+                let mut s = Stats::default();
+                let mut moves = Vec::new();
+                game.visit_tier(t, b * BLOCK..size.min((b + 1) * BLOCK), &mut |i, pos| {
+                    let Some(v) = table.value(i) else {
+                        return;
+                    };
+                    let w = weight(&pos);
+                    s.canonical.add(v.outcome());
+                    for _ in 0..w {
+                        s.all.add(v.outcome());
+                    }
+                    if let Some(r) = v.remoteness() {
+                        *s.by_remoteness.entry((code(v.outcome()), r)).or_default() += 1;
+                    }
+                    match (v.outcome(), v.remoteness()) {
+                        (Outcome::Win, Some(r)) => {
+                            s.longest_win = longer(s.longest_win, Some((r, t, i)))
+                        }
+                        (Outcome::Lose, Some(r)) => {
+                            s.longest_loss = longer(s.longest_loss, Some((r, t, i)))
+                        }
+                        _ => {}
+                    }
+                    if game.outcome(&pos).is_none() {
+                        moves.clear();
+                        game.moves(&pos, &mut moves);
+                        let m = moves.len();
+                        if s.most_moves.is_none_or(|(k, _, _)| m > k) {
+                            s.most_moves = Some((m, t, i));
+                        }
+                    }
+                });
+                s
+            })
+            .reduce(Stats::default, Stats::merge);
+        total = total.merge(s.clone());
+        per_tier.push((t, s));
+    }
+    let reach = solver_retro::reachable_tiers(
+        game,
+        start,
+        &mut |t| Ok(Some(Held::Owned(gamesolve::store::load_table(db, t)?))),
+        weight,
+        &Config::default(),
+    )?;
+    let example = |e: Option<(u32, Tier, u64)>| -> Json {
+        e.map_or(Json::Null, |(r, t, i)| {
+            json!({ "remoteness": r, "tier": t, "index": i,
+                    "position": game.tier_position(t, i).map(|p| describe(&p)) })
+        })
+    };
+    let name = |c: u8| ["lose", "draw", "tie", "win"][c as usize];
+    let tier_json: Vec<Json> = per_tier
+        .iter()
+        .map(|(t, s)| {
+            json!({
+                "tier": game.tier_name(*t),
+                "canonical": counts_json(&s.canonical),
+                "all": counts_json(&s.all),
+                "longest_win": example(s.longest_win),
+                "longest_loss": example(s.longest_loss),
+                "most_moves": s.most_moves.map(|(m, _, _)| m),
+            })
+        })
+        .collect();
+    let remoteness: Vec<Json> = total
+        .by_remoteness
+        .iter()
+        .map(|(&(c, r), &n)| json!({ "outcome": name(c), "remoteness": r, "positions": n }))
+        .collect();
+    let start_value: Option<Value> = db
+        .lookup(game.tier(start), game.tier_index(start))
+        .map_err(|e| Error::Usage(e.to_string()))?;
+    let mut text = format!(
+        "{title}: database {} ({} tiers, {} bytes on disk)\n\
+         From the start: {}\n\
+         All positions: {} stored ({} won, {} lost, {} tied, {} drawn); {} counting symmetric ones.\n\
+         Reachable from the start: {} positions ({} stored): {} won, {} lost, {} tied, {} drawn.\n",
+        db.dir().display(),
+        order.len(),
+        db.total_bytes(),
+        start_value.map_or("not stored".into(), |v| v.to_string()),
+        total.canonical.total(),
+        total.canonical.win,
+        total.canonical.lose,
+        total.canonical.tie,
+        total.canonical.draw,
+        total.all.total(),
+        reach.count,
+        reach.canonical,
+        reach.counts.win,
+        reach.counts.lose,
+        reach.counts.tie,
+        reach.counts.draw,
+    );
+    let show = |label: &str, e: Option<(u32, Tier, u64)>| -> String {
+        e.map_or(format!("{label}: none\n"), |(r, t, i)| {
+            format!(
+                "{label}: {r} plies, e.g. {}\n",
+                game.tier_position(t, i)
+                    .map_or("?".into(), |p| describe(&p))
+            )
+        })
+    };
+    text += &show("Longest win", total.longest_win);
+    text += &show("Longest loss", total.longest_loss);
+    if let Some((m, _, _)) = total.most_moves {
+        text += &format!("Most moves at one position: {m}\n");
+    }
+    text += "Per tier (stored positions: won / lost / tied / drawn):\n";
+    for (t, s) in &per_tier {
+        text += &format!(
+            "  tier {:>4}: {} / {} / {} / {}\n",
+            game.tier_name(*t),
+            s.canonical.win,
+            s.canonical.lose,
+            s.canonical.tie,
+            s.canonical.draw
+        );
+    }
+    Ok(Report::new(
+        text,
+        json!({
+            "start": start_value.map(|v| json!({"outcome": v.outcome().name(), "remoteness": v.remoteness()})),
+            "canonical": counts_json(&total.canonical),
+            "all": counts_json(&total.all),
+            "reachable": { "all": reach.count, "canonical": reach.canonical, "counts": counts_json(&reach.counts) },
+            "remoteness": remoteness,
+            "longest_win": example(total.longest_win),
+            "longest_loss": example(total.longest_loss),
+            "most_moves": total.most_moves.map(|(m, _, _)| m),
+            "tiers": tier_json,
+            "bytes": db.total_bytes(),
+        }),
+    ))
+}
+
+/// Opens (or creates, with `create`) the database in `dir` for `game`
+/// and `rules`, with a one-line error naming the directory.
+pub fn open_db(dir: &Path, game: &str, rules: &str, create: bool) -> Result<Database, Error> {
+    let db = if create {
+        Database::create(dir, game, rules)
+    } else {
+        Database::open(dir, game, rules)
+    };
+    db.map_err(|e| Error::Usage(format!("database {}: {e}", dir.display())))
+}
