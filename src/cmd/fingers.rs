@@ -3,11 +3,12 @@
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use game_core::{principal_variation, Indexed, LineEnd, Outcome, Value};
+use game_core::{principal_variation, Game, Indexed, LineEnd, Outcome, Value};
 use games::{Fingers, FingersPosition, FingersRules};
 use serde_json::{json, Value as Json};
 use solver_retro::{Config, IndexedSolution, Solved};
 
+use super::analyze::{analyze, open_db};
 use super::{Error, Report};
 
 /// The rule switches shared by every fingers command.
@@ -117,6 +118,19 @@ pub enum FingersCmd {
         /// Also list every reachable position with its value and best move.
         #[arg(long)]
         positions: bool,
+        /// Also write the solved table to a database in this directory
+        /// (one tier, crash-safe); a finished database is not solved again.
+        #[arg(long, value_name = "DIR")]
+        db: Option<std::path::PathBuf>,
+    },
+    /// Statistics of a solved database: counts by outcome and remoteness,
+    /// reachable positions, longest win and loss.
+    Analyze {
+        #[command(flatten)]
+        rules: RulesArgs,
+        /// The database written by `solve --db`.
+        #[arg(long, value_name = "DIR")]
+        db: std::path::PathBuf,
     },
     /// Check the game's implementation: every promise of its capabilities
     /// (index, children by index, unmoves, counts, terminal list) on
@@ -138,6 +152,10 @@ pub enum FingersCmd {
         opp: [u16; 2],
         #[command(flatten)]
         rules: RulesArgs,
+        /// Answer from this database (written by `solve --db`) instead of
+        /// solving.
+        #[arg(long, value_name = "DIR")]
+        db: Option<std::path::PathBuf>,
     },
     /// The move table in the thread's style: rows your hands, columns the
     /// opponent's; + a win, - a loss, no sign a draw; then the best move.
@@ -190,7 +208,46 @@ pub fn solve(game: &Fingers) -> Result<(IndexedSolution<'_, Fingers>, f64), Erro
 
 pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
     match cmd {
-        FingersCmd::Solve { rules, positions } => run_solve(&rules.game()?, positions),
+        FingersCmd::Solve {
+            rules,
+            positions,
+            db,
+        } => {
+            let game = rules.game()?;
+            if let Some(dir) = &db {
+                let db = open_db(dir, DB_NAME, &db_rules(&game), true)?;
+                if db.is_finished(0) {
+                    let v = db
+                        .lookup(0, game.index(&FingersPosition::START))
+                        .map_err(|e| Error::Usage(e.to_string()))?
+                        .ok_or_else(|| Error::Usage("the start is not stored".into()))?;
+                    return Ok(Report::new(
+                        format!(
+                            "The database in {} is already solved: from the start the first player {}.",
+                            dir.display(),
+                            verdict_words(v)
+                        ),
+                        json!({ "already_solved": true, "start": value_json(v) }),
+                    ));
+                }
+                let (report, sol) = run_solve(&game, positions)?;
+                gamesolve::store::save_table(&db, 0, sol.table())?;
+                return Ok(report);
+            }
+            Ok(run_solve(&game, positions)?.0)
+        }
+        FingersCmd::Analyze { rules, db } => {
+            let game = rules.game()?;
+            let db = open_db(&db, DB_NAME, &db_rules(&game), false)?;
+            analyze(
+                &format!("Magic Fingers ({})", describe(game.rules())),
+                &game_core::OneTier(game.clone()),
+                &db,
+                &FingersPosition::START,
+                &|_| 1,
+                &|p| p.to_string(),
+            )
+        }
         FingersCmd::Check { rules, samples } => {
             let game = rules.game()?;
             let mut check = solver_retro::GameCheck::new(&game, samples);
@@ -209,13 +266,41 @@ pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
                 json!({ "ok": true, "positions": n }),
             ))
         }
-        FingersCmd::Value { me, opp, rules } => {
+        FingersCmd::Value { me, opp, rules, db } => {
             let game = rules.game()?;
             let pos = position(&game, me, opp)?;
-            let (sol, _) = solve(&game)?;
-            let v = sol.value(&pos).expect("every position is solved");
-            let best = sol.best_move(&pos).map(|(m, _)| m);
-            let text = format!(
+            let values: Box<dyn Fn(&FingersPosition) -> Result<Option<Value>, Error>> = match &db {
+                Some(dir) => {
+                    let db = open_db(dir, DB_NAME, &db_rules(&game), false)?;
+                    let g = game.clone();
+                    Box::new(move |p| {
+                        db.lookup(0, g.index(p))
+                            .map_err(|e| Error::Usage(e.to_string()))
+                    })
+                }
+                None => {
+                    let (sol, _) = solve(&game)?;
+                    let table: Vec<Option<Value>> =
+                        (0..game.size()).map(|i| sol.value_at(i)).collect();
+                    let g = game.clone();
+                    Box::new(move |p| Ok(table.get(g.index(p) as usize).copied().flatten()))
+                }
+            };
+            let v = values(&pos)?.ok_or_else(|| Error::Usage(format!("{pos} is not stored")))?;
+            let mut options = Vec::new();
+            if game.outcome(&pos).is_none() {
+                let mut mv = Vec::new();
+                game.moves(&pos, &mut mv);
+                for m in mv {
+                    if let Some(cv) = values(&game.play(&pos, &m))? {
+                        options.push((m, cv.parent()));
+                    }
+                }
+            }
+            let best =
+                game_core::best_move(&game, &pos, |c| values(c).ok().flatten(), &mut Vec::new())
+                    .map(|(m, _)| m);
+            let mut text = format!(
                 "{pos} (yours | the opponent's): the player to move {}{}",
                 verdict_words(v),
                 best.map_or(" (the game is over)".into(), |m| format!(
@@ -223,12 +308,20 @@ pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
                     m.describe()
                 ))
             );
+            for (m, ov) in &options {
+                text += &format!("\n  {m}: {}", verdict_words(*ov));
+            }
             Ok(Report::new(
                 text,
                 json!({
                     "outcome": v.outcome().name(),
                     "remoteness": v.remoteness(),
                     "best": best.map(|m| m.to_string()),
+                    "moves": options.iter().map(|(m, ov)| json!({
+                        "move": m.to_string(),
+                        "outcome": ov.outcome().name(),
+                        "remoteness": ov.remoteness(),
+                    })).collect::<Vec<_>>(),
                 }),
             ))
         }
@@ -252,7 +345,15 @@ pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
     }
 }
 
-fn run_solve(game: &Fingers, list: bool) -> Result<Report, Error> {
+/// The game's name in a database.
+const DB_NAME: &str = "fingers";
+
+/// What tells one database's rules from another's.
+fn db_rules(game: &Fingers) -> String {
+    format!("{:?}, index v1", game.rules())
+}
+
+fn run_solve(game: &Fingers, list: bool) -> Result<(Report, IndexedSolution<'_, Fingers>), Error> {
     let (sol, seconds) = solve(game)?;
     let big = game.size() > 20_000_000;
     if big {
@@ -328,7 +429,7 @@ fn run_solve(game: &Fingers, list: bool) -> Result<Report, Error> {
     if let Err(e) = cert {
         return Err(Error::Certificate(e.to_string()));
     }
-    Ok(Report::new(text, j))
+    Ok((Report::new(text, j), sol))
 }
 
 fn run_table(game: &Fingers) -> Result<Report, Error> {

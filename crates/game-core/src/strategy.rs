@@ -12,7 +12,8 @@ use crate::{Game, Value};
 /// nothing about (`None`) is skipped. Returns `None` when `pos` has no moves
 /// with known values.
 ///
-/// `buf` is a scratch buffer for the moves (cleared first).
+/// `None` where the game is over ([`Game::outcome`] is `Some`) or no move
+/// has a value. `buf` is a scratch buffer for the moves (cleared first).
 ///
 /// ```
 /// use game_core::{best_move, Game, Value};
@@ -34,6 +35,10 @@ pub fn best_move<G: Game>(
     buf: &mut Vec<G::Move>,
 ) -> Option<(G::Move, Value)> {
     buf.clear();
+    if game.outcome(pos).is_some() {
+        // The game is over: there is no move to make.
+        return None;
+    }
     game.moves(pos, buf);
     let mut best: Option<(usize, Value)> = None;
     for (i, mv) in buf.iter().enumerate() {

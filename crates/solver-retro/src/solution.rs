@@ -195,13 +195,39 @@ impl<G: Indexed> std::fmt::Debug for IndexedSolution<'_, G> {
     }
 }
 
-impl<G: Indexed> IndexedSolution<'_, G> {
+impl<'g, G: Indexed> IndexedSolution<'g, G> {
     /// The value at an index (`None` for an index that is no position).
     #[must_use]
     pub fn value_at(&self, index: u64) -> Option<Value> {
         let v = self.table.value(index)?;
         // An open cell may be an index no position has, left untouched.
         (v != Value::DRAW || self.game.position(index).is_some()).then_some(v)
+    }
+
+    /// The solved table, which owns its cells ([`crate::Table`]).
+    #[must_use]
+    pub fn table(&self) -> &crate::Table {
+        &self.table
+    }
+
+    /// The solution over a table solved before (loaded from a file or a
+    /// database) for `game`.
+    ///
+    /// # Errors
+    /// [`crate::Error::BadIndex`] when the table's length is not the game's
+    /// size.
+    pub fn from_table(game: &'g G, table: crate::Table) -> Result<Self, crate::Error> {
+        if table.len() as u64 != game.size() {
+            return Err(crate::Error::BadIndex {
+                index: table.len() as u64,
+                size: game.size(),
+            });
+        }
+        Ok(IndexedSolution {
+            game,
+            table,
+            moves: None,
+        })
     }
 
     /// Bytes of table a position takes: 2, or 4 when counters or

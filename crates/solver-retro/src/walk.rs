@@ -354,91 +354,191 @@ where
         let table = held.as_deref();
         let bits = &bits;
         let kids = &kids;
-        let blocks: Vec<Result<(u64, u64, Counts), Error>> = mine
+        // The positions reached from parent tiers, as they stand now;
+        // moves inside the tier mark `mine` and go on level by level.
+        let snapshot: Vec<u64> = mine.iter().map(|w| w.load(Ordering::Relaxed)).collect();
+        let step = Step {
+            game,
+            tier: t,
+            mine: &mine,
+            bits,
+            kids,
+            table,
+            weight,
+        };
+        let blocks: Vec<Result<Acc<G::Move>, Error>> = snapshot
             .par_chunks(256)
             .enumerate()
             .map(|(b, words)| {
-                let (mut n, mut canon, mut counts) = (0u64, 0u64, Counts::default());
-                let (mut moves, mut out) = (Vec::new(), Vec::new());
-                if words.iter().all(|w| w.load(Ordering::Relaxed) == 0) {
-                    return Ok((0, 0, counts));
+                let mut acc = Acc::default();
+                if words.iter().all(|&w| w == 0) {
+                    return Ok(acc);
                 }
                 let first = (b * 256 * 64) as u64;
                 let mut fault = None;
+                let mut seen = 0u64;
                 // In index order through the game's own walk, which is
                 // much cheaper than decoding each index.
                 game.visit_tier(t, first..first + words.len() as u64 * 64, &mut |i, pos| {
                     let j = (i - first) as usize;
-                    if fault.is_some() || words[j / 64].load(Ordering::Relaxed) >> (j % 64) & 1 == 0 {
+                    if fault.is_some() || words[j / 64] >> (j % 64) & 1 == 0 {
                         return;
                     }
-                    let k = weight(&pos);
-                    n += k;
-                    canon += 1;
-                    let o = table
-                        .and_then(|tb| tb.value(i))
-                        .map_or(game_core::Outcome::Draw, |v| v.outcome());
-                    for _ in 0..k {
-                        counts.add(o);
-                    }
-                    if game.outcome(&pos).is_some() {
-                        return;
-                    }
-                    out.clear();
-                    game.child_tier_indices(&pos, &mut out, &mut moves);
-                    for &(ct, ci) in &out {
-                        if ct == t {
-                            fault = Some(Error::Broken(format!(
-                                "a move stays inside tier {}: walking a loopy tier forward is not supported",
-                                game.tier_name(t)
-                            )));
-                            return;
-                        }
-                        let Some(map) = bits.get(&ct).filter(|_| kids.contains(&ct)) else {
-                            fault = Some(Error::Broken(format!(
-                                "a move from tier {} reaches tier {}, which is not among its declared child tiers",
-                                game.tier_name(t),
-                                game.tier_name(ct)
-                            )));
-                            return;
-                        };
-                        let Some(word) = map.get((ci / 64) as usize) else {
-                            fault = Some(Error::BadIndex { index: ci, size: game.tier_size(ct) });
-                            return;
-                        };
-                        let bit = 1u64 << (ci % 64);
-                        if word.load(Ordering::Relaxed) & bit == 0 {
-                            word.fetch_or(bit, Ordering::Relaxed);
-                        }
+                    seen += 1;
+                    if let Err(e) = step.visit(i, &pos, &mut acc) {
+                        fault = Some(e);
                     }
                 });
-                let reached: u64 = words.iter().map(|w| u64::from(w.load(Ordering::Relaxed).count_ones())).sum();
-                if fault.is_none() && reached != canon {
+                let reached: u64 = words.iter().map(|w| u64::from(w.count_ones())).sum();
+                if fault.is_none() && reached != seen {
                     fault = Some(Error::Broken(format!(
                         "{} indices of tier {} were reached but visit_tier gave no position there",
-                        reached - canon,
+                        reached - seen,
                         game.tier_name(t)
                     )));
                 }
-                if let Some(e) = fault {
-                    return Err(e);
+                match fault {
+                    Some(e) => Err(e),
+                    None => Ok(acc),
                 }
-                Ok((n, canon, counts))
             })
             .collect();
-        let mut tier_counts = Counts::default();
-        let mut tier_n = 0;
+        let mut total = Acc::<G::Move>::default();
         for b in blocks {
-            let (n, canon, c) = b?;
-            tier_n += n;
-            reach.canonical += canon;
-            tier_counts += c;
+            total.add(b?);
         }
+        let mut level = std::mem::take(&mut total.inside);
+        while !level.is_empty() {
+            let parts: Vec<Result<Acc<G::Move>, Error>> = level
+                .par_chunks(1024)
+                .map(|chunk| {
+                    let mut acc = Acc::default();
+                    for &i in chunk {
+                        let pos = game.tier_position(t, i).ok_or_else(|| {
+                            Error::Broken(format!(
+                                "index {i} of tier {} was reached but is no position",
+                                game.tier_name(t)
+                            ))
+                        })?;
+                        step.visit(i, &pos, &mut acc)?;
+                    }
+                    Ok(acc)
+                })
+                .collect();
+            let mut next = Vec::new();
+            for p in parts {
+                let mut p = p?;
+                next.append(&mut p.inside);
+                total.add(p);
+            }
+            next.par_sort_unstable();
+            level = next;
+        }
+        let (tier_n, tier_counts) = (total.weighted, total.counts);
+        reach.canonical += total.positions;
         reach.count += tier_n;
         reach.counts += tier_counts;
         reach.tiers.push((t, tier_n, tier_counts));
     }
     Ok(reach)
+}
+
+/// What part of a tier's walk found, and its scratch buffers.
+struct Acc<M> {
+    weighted: u64,
+    positions: u64,
+    counts: Counts,
+    /// Indices of the tier first reached by a move inside it.
+    inside: Vec<u64>,
+    out: Vec<(Tier, u64)>,
+    moves: Vec<M>,
+}
+
+impl<M> Default for Acc<M> {
+    fn default() -> Self {
+        Acc {
+            weighted: 0,
+            positions: 0,
+            counts: Counts::default(),
+            inside: Vec::new(),
+            out: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+}
+
+impl<M> Acc<M> {
+    fn add(&mut self, o: Acc<M>) {
+        self.weighted += o.weighted;
+        self.positions += o.positions;
+        self.counts += o.counts;
+        self.inside.extend(o.inside);
+    }
+}
+
+/// The shared view of one tier's walk.
+struct Step<'a, G: Tiered> {
+    game: &'a G,
+    tier: Tier,
+    mine: &'a [AtomicU64],
+    bits: &'a rustc_hash::FxHashMap<Tier, Vec<AtomicU64>>,
+    kids: &'a [Tier],
+    table: Option<&'a crate::Table>,
+    weight: &'a (dyn Fn(&G::Position) -> u64 + Sync),
+}
+
+impl<G: Tiered> Step<'_, G> {
+    /// Counts a reached position and marks its children.
+    fn visit(&self, i: u64, pos: &G::Position, acc: &mut Acc<G::Move>) -> Result<(), Error> {
+        let game = self.game;
+        let k = (self.weight)(pos);
+        acc.weighted += k;
+        acc.positions += 1;
+        let o = self
+            .table
+            .and_then(|tb| tb.value(i))
+            .map_or(game_core::Outcome::Draw, |v| v.outcome());
+        for _ in 0..k {
+            acc.counts.add(o);
+        }
+        if game.outcome(pos).is_some() {
+            return Ok(());
+        }
+        let mut out = std::mem::take(&mut acc.out);
+        out.clear();
+        game.child_tier_indices(pos, &mut out, &mut acc.moves);
+        for &(ct, ci) in &out {
+            let map = if ct == self.tier {
+                self.mine
+            } else {
+                match self.bits.get(&ct).filter(|_| self.kids.contains(&ct)) {
+                    Some(m) => m.as_slice(),
+                    None => {
+                        return Err(Error::Broken(format!(
+                            "a move from tier {} reaches tier {}, which is not among its declared child tiers",
+                            game.tier_name(self.tier),
+                            game.tier_name(ct)
+                        )))
+                    }
+                }
+            };
+            let Some(word) = map.get((ci / 64) as usize) else {
+                return Err(Error::BadIndex {
+                    index: ci,
+                    size: game.tier_size(ct),
+                });
+            };
+            let bit = 1u64 << (ci % 64);
+            if word.load(Ordering::Relaxed) & bit == 0
+                && word.fetch_or(bit, Ordering::Relaxed) & bit == 0
+                && ct == self.tier
+            {
+                acc.inside.push(ci);
+            }
+        }
+        acc.out = out;
+        Ok(())
+    }
 }
 
 /// A table borrowed from a solution or owned (loaded from a store).
