@@ -141,14 +141,19 @@ pub fn run(cmd: Connect4Cmd) -> Result<Report, Error> {
                 }
             }
             let t = Instant::now();
+            let spinner = super::progress::Spinner::new("solving");
+            let config = super::progress::config(&spinner);
             let sol = match &db {
                 Some(db) => solver_retro::solve_tiers_with(
                     &game,
-                    &Config::default(),
+                    &config,
                     &mut gamesolve::store::DbStore::new(db),
                 )?,
-                None => solver_retro::solve_tiers_with(&game, &Config::default(), &mut NoStore)?,
+                None => solver_retro::solve_tiers_with(&game, &config, &mut NoStore)?,
             };
+            spinner
+                .bar()
+                .set_message("counting the positions reachable from the empty board");
             let solve_s = t.elapsed().as_secs_f64();
             let start = game.0.start();
             let v = sol
@@ -169,6 +174,9 @@ pub fn run(cmd: Connect4Cmd) -> Result<Report, Error> {
                 &Config::default(),
             )?;
             let reach_s = t.elapsed().as_secs_f64();
+            spinner
+                .bar()
+                .set_message("checking the certificate move by move");
             let t = Instant::now();
             let all_held = game.tiers().iter().all(|&t| sol.table(t).is_some());
             let cert = if no_certify || !all_held {
@@ -177,6 +185,7 @@ pub fn run(cmd: Connect4Cmd) -> Result<Report, Error> {
                 Some(solver_retro::certify(&sol).map_err(|e| e.to_string()))
             };
             let cert_s = t.elapsed().as_secs_f64();
+            drop(spinner);
             let indices: u64 = game.tiers().iter().map(|&t| game.tier_size(t)).sum();
             let c = reach.counts;
             let verified = cert.as_ref().map(Result::is_ok);

@@ -202,7 +202,9 @@ fn sign(v: Value) -> &'static str {
 
 pub fn solve(game: &Fingers) -> Result<(IndexedSolution<'_, Fingers>, f64), Error> {
     let t = Instant::now();
-    let sol = solver_retro::solve_unmoves(game)?;
+    let spinner = super::progress::Spinner::new("solving");
+    let sol = solver_retro::solve_unmoves_with(game, &super::progress::config(&spinner))?;
+    drop(spinner);
     Ok((sol, t.elapsed().as_secs_f64()))
 }
 
@@ -363,11 +365,15 @@ fn run_solve(game: &Fingers, list: bool) -> Result<(Report, IndexedSolution<'_, 
         );
     }
     let t = Instant::now();
+    let spinner = super::progress::Spinner::new("checking the certificate move by move");
     let cert = solver_retro::certify_indexed(&sol);
+    drop(spinner);
     let certify_seconds = t.elapsed().as_secs_f64();
     let verified = cert.is_ok();
     let t = Instant::now();
+    let spinner = super::progress::Spinner::new("walking the positions reachable from the start");
     let reach = solver_retro::reachable(game, &FingersPosition::START, &Config::default())?;
+    drop(spinner);
     let counts = reach.counts(&sol);
     let reach_seconds = t.elapsed().as_secs_f64();
     let moves = reach.moves();

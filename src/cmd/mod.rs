@@ -6,6 +6,7 @@ mod fingers;
 mod grundy;
 mod play;
 mod power_game;
+mod progress;
 mod stones;
 mod subtraction;
 

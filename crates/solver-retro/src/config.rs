@@ -3,14 +3,57 @@
 /// Options of the retrograde engine, builder style.
 ///
 /// ```
-/// let config = solver_retro::Config::default().memory_limit(1 << 30).threads(2);
+/// let config = solver_retro::Config::default()
+///     .memory_limit(1 << 30)
+///     .threads(2)
+///     .progress(|p| eprintln!("{p:?}"));
 /// assert_eq!(config.limit(), 1 << 30);
 /// assert_eq!(config.thread_count(), 2);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Config {
     memory_limit: u64,
     threads: usize,
+    progress: Option<std::sync::Arc<dyn Fn(Progress) + Send + Sync>>,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("memory_limit", &self.memory_limit)
+            .field("threads", &self.threads)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+/// What a long solve reports as it goes (see [`Config::progress`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Progress {
+    /// A level of the engine is done: `positions` resolved so far.
+    Level {
+        /// The level (remoteness) just produced.
+        level: u64,
+        /// Positions resolved so far in this table.
+        positions: u64,
+    },
+    /// A tier is done.
+    Tier {
+        /// Tiers done so far (this one included).
+        done: u64,
+        /// Tiers in all.
+        total: u64,
+        /// Indices of the tier.
+        positions: u64,
+    },
+    /// Part of a check or a walk is done.
+    Work {
+        /// Units done so far.
+        done: u64,
+        /// Units in all.
+        total: u64,
+    },
 }
 
 impl Default for Config {
@@ -22,6 +65,7 @@ impl Default for Config {
         Config {
             memory_limit: available_memory().unwrap_or(8 << 30),
             threads: 0,
+            progress: None,
         }
     }
 }
@@ -43,6 +87,21 @@ impl Config {
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = threads;
         self
+    }
+
+    /// Calls `report` as the work goes on (levels, tiers, blocks checked),
+    /// from any thread; a command line draws a progress bar with it.
+    #[must_use]
+    pub fn progress(mut self, report: impl Fn(Progress) + Send + Sync + 'static) -> Self {
+        self.progress = Some(std::sync::Arc::new(report));
+        self
+    }
+
+    /// Reports `p` to the progress callback, if any.
+    pub(crate) fn report(&self, p: Progress) {
+        if let Some(f) = &self.progress {
+            f(p);
+        }
     }
 
     /// The memory limit in bytes.

@@ -145,8 +145,9 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
     seeds: Seeds,
     parents: &P,
     lazy: bool,
-    owners: usize,
+    config: &crate::Config,
 ) -> Result<Stats, Error> {
+    let owners = config.owners();
     let n = cells.len().max(1) as u64;
     let want = owners.clamp(1, 1 << 12) as u64;
     let shift = (n.div_ceil(want)).next_power_of_two().trailing_zeros();
@@ -186,6 +187,7 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         parts[owner_of(e.id)].events.push(e);
     }
     let mut stats = Stats::default();
+    let mut resolved = (seeds.decisive.len() + seeds.ties.len()) as u64;
     run_phase(
         &mut parts,
         parents,
@@ -193,6 +195,8 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         lazy,
         Phase::Decisive,
         &mut stats,
+        config,
+        &mut resolved,
     )?;
     for o in &mut parts {
         o.level.clear();
@@ -206,10 +210,20 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
     for e in tie_events {
         parts[owner_of(e.id)].events.push(e);
     }
-    run_phase(&mut parts, parents, shift, lazy, Phase::Ties, &mut stats)?;
+    run_phase(
+        &mut parts,
+        parents,
+        shift,
+        lazy,
+        Phase::Ties,
+        &mut stats,
+        config,
+        &mut resolved,
+    )?;
     Ok(stats)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_phase<C: Cell, P: Parents>(
     parts: &mut [Owner<'_, C, P::Scratch>],
     parents: &P,
@@ -217,6 +231,8 @@ fn run_phase<C: Cell, P: Parents>(
     lazy: bool,
     phase: Phase,
     stats: &mut Stats,
+    config: &crate::Config,
+    resolved: &mut u64,
 ) -> Result<(), Error> {
     let owners = parts.len();
     let mut r = 0u64;
@@ -274,6 +290,11 @@ fn run_phase<C: Cell, P: Parents>(
             o.next.clear();
         }
         errors.into_iter().collect::<Result<(), Error>>()?;
+        *resolved += parts.iter().map(|o| o.level.len() as u64).sum::<u64>();
+        config.report(crate::config::Progress::Level {
+            level: next,
+            positions: *resolved,
+        });
         r = next;
     }
 }

@@ -257,7 +257,7 @@ where
     drop(listed);
     let lazy = listed_ends && !bulk;
     let parents = ByUnmoves { game, size };
-    match propagate(&mut cells, seeds, &parents, lazy, config.owners()) {
+    match propagate(&mut cells, seeds, &parents, lazy, config) {
         Ok(_) => Ok(Some(cells)),
         Err(Error::TooDeep { .. } | Error::TooManyChildren { .. }) if C::BYTES < 4 => Ok(None),
         Err(e) => Err(e),

@@ -76,7 +76,7 @@ mod walk;
 pub use cell::Table;
 pub use check::{certify, certify_indexed, Certificate, Flaw, Rejection};
 pub use check_game::{BrokenPromise, GameCheck};
-pub use config::Config;
+pub use config::{Config, Progress};
 pub use dot::{colour, graph, to_dot};
 pub use error::Error;
 pub use fast::{solve_unmoves, solve_unmoves_with};

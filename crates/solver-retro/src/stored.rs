@@ -154,7 +154,7 @@ pub fn solve_with<'g, G: Game>(
         offsets: &offsets,
         reverse: &reverse,
     };
-    config.install(|| propagate(&mut cells, seeds, &stored, false, config.owners()))?;
+    config.install(|| propagate(&mut cells, seeds, &stored, false, config))?;
     Ok(Solution {
         game,
         ids,
@@ -268,7 +268,7 @@ pub fn solve_indexed_with<'g, G: Indexed>(
         offsets: &offsets,
         reverse: &reverse,
     };
-    config.install(|| propagate(&mut cells, seeds, &stored, false, config.owners()))?;
+    config.install(|| propagate(&mut cells, seeds, &stored, false, config))?;
     Ok(IndexedSolution {
         game,
         table: Table::wide(cells),

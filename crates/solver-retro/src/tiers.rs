@@ -419,6 +419,11 @@ where
         }
         let table = config.install(|| solve_tier(game, t, &tables, config, stored, make))?;
         store.save(t, &table)?;
+        config.report(crate::config::Progress::Tier {
+            done: k as u64 + 1,
+            total: order.len() as u64,
+            positions: table.len() as u64,
+        });
         held += table.bytes();
         tables.insert(t, table);
         // Drop tiers no unsolved tier needs while over the limit.
@@ -557,7 +562,7 @@ where
         return Ok(cells);
     }
     let inside = make(game, tier, edges)?;
-    propagate(&mut cells, seeds, &inside, false, config.owners())?;
+    propagate(&mut cells, seeds, &inside, false, config)?;
     Ok(cells)
 }
 

@@ -1,0 +1,63 @@
+//! Progress on stderr for long work: an indicatif bar fed by the engine's
+//! [`Progress`] reports, hidden when stderr is not a terminal.
+
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use solver_retro::{Config, Progress};
+
+/// A spinner with a message, ticking by itself; cleared when dropped.
+pub struct Spinner(ProgressBar);
+
+impl Spinner {
+    /// Starts a spinner saying `msg` (drawn only on a terminal).
+    pub fn new(msg: impl Into<String>) -> Self {
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.set_message(msg.into());
+        bar.enable_steady_tick(Duration::from_millis(120));
+        Spinner(bar)
+    }
+
+    /// The bar, to feed it reports.
+    pub fn bar(&self) -> &ProgressBar {
+        &self.0
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}
+
+/// The default [`Config`] with its progress shown on `spinner`: levels
+/// resolved, tiers done with positions per second and the time left.
+pub fn config(spinner: &Spinner) -> Config {
+    let bar = spinner.bar().clone();
+    let started = std::time::Instant::now();
+    Config::default().progress(move |p| match p {
+        Progress::Level { level, positions } => {
+            bar.set_message(format!("solving: level {level}, {positions} positions resolved"));
+        }
+        Progress::Tier {
+            done,
+            total,
+            positions,
+        } => {
+            let secs = started.elapsed().as_secs_f64().max(1e-3);
+            let left = secs / done as f64 * (total - done) as f64;
+            bar.set_message(format!(
+                "solving: {done}/{total} tiers done (last {positions} positions), {:.1} s left at this pace",
+                left
+            ));
+        }
+        Progress::Work { done, total } => {
+            bar.set_message(format!("working: {done}/{total}"));
+        }
+        _ => {}
+    })
+}
