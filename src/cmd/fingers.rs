@@ -271,7 +271,8 @@ pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
         FingersCmd::Value { me, opp, rules, db } => {
             let game = rules.game()?;
             let pos = position(&game, me, opp)?;
-            let values: Box<dyn Fn(&FingersPosition) -> Result<Option<Value>, Error>> = match &db {
+            type Values = Box<dyn Fn(&FingersPosition) -> Result<Option<Value>, Error>>;
+            let values: Values = match &db {
                 Some(dir) => {
                     let db = open_db(dir, DB_NAME, &db_rules(&game), false)?;
                     let g = game.clone();

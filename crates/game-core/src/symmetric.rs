@@ -144,8 +144,8 @@ impl<G: Symmetric + crate::Unmoves> crate::Unmoves for Canonical<G> {
     fn unmoves(&self, pos: &Self::Position, out: &mut Vec<Self::Position>) {
         let first = out.len();
         self.0.unmoves(pos, out);
-        for k in first..out.len() {
-            out[k] = self.0.canonical(&out[k]);
+        for q in &mut out[first..] {
+            *q = self.0.canonical(q);
         }
         let mut keep = first;
         for k in first..out.len() {

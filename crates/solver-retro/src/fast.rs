@@ -140,6 +140,9 @@ where
     }
 }
 
+/// What a block's scan found: decisive seeds and tied seeds.
+type Found = (Vec<u64>, Vec<u64>);
+
 /// Cells are seeded in blocks of this many, in parallel.
 const BLOCK: usize = 1 << 16;
 
@@ -167,7 +170,7 @@ where
         Cells::new(n, None, limit)?
     };
     // Scan (or count in bulk) block by block on all threads.
-    let blocks: Vec<Result<(Vec<u64>, Vec<u64>), Error>> = cells
+    let blocks: Vec<Result<Found, Error>> = cells
         .par_chunks_mut(BLOCK)
         .enumerate()
         .map(|(b, chunk)| {

@@ -58,7 +58,7 @@ impl TierStore for NoStore {}
 /// A tiered game solved: one [`Table`] for each tier still held in memory.
 ///
 /// Tiers are dropped from memory once no unsolved tier needs them and the
-/// memory limit would otherwise be passed; [`TieredSolution::value`] is
+/// memory limit would otherwise be passed; [`Solved::value`](crate::Solved::value) is
 /// `None` for positions of a dropped tier (the store has them).
 pub struct TieredSolution<'g, G> {
     game: &'g G,
@@ -216,7 +216,7 @@ where
     G::Move: Send,
 {
     run(game, config, store, true, &|game, tier, edges| {
-        Ok(StoredInside::new(game, tier, edges))
+        Ok(StoredInside::build(game, tier, edges))
     })
 }
 
@@ -263,7 +263,7 @@ struct StoredInside {
 }
 
 impl StoredInside {
-    fn new<G: Tiered>(game: &G, tier: Tier, mut edges: Vec<(u64, u64)>) -> Inside<'_, G> {
+    fn build<G: Tiered>(game: &G, tier: Tier, mut edges: Vec<(u64, u64)>) -> Inside<'_, G> {
         edges.par_sort_unstable();
         edges.dedup();
         let n = game.tier_size(tier) as usize;
