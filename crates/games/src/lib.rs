@@ -23,6 +23,8 @@
 //! * [`octal`] — octal games by code, on several heaps.
 //! * [`power_game`] — PowerGame, as a two-pile game and by the per-pile
 //!   method.
+//! * [`teeko`] — Teeko (cyclic, tiered: 0–7 men placed, then the moving
+//!   phase).
 
 mod error;
 pub mod fingers;
@@ -32,6 +34,7 @@ pub mod octal;
 pub mod power_game;
 pub mod stones;
 pub mod subtraction;
+pub mod teeko;
 
 pub use error::Error;
 pub use fingers::{Fingers, FingersMove, FingersPosition, FingersRules};
@@ -41,3 +44,4 @@ pub use octal::{OctalGame, OctalMove};
 pub use power_game::PowerGame;
 pub use stones::{Player, Stones, StonesPosition, StonesTable};
 pub use subtraction::{Subtraction, SubtractionSet};
+pub use teeko::{Teeko, TeekoColor, TeekoMove, TeekoPosition};
