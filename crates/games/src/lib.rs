@@ -23,9 +23,11 @@
 //! * [`octal`] — octal games by code, on several heaps.
 //! * [`power_game`] — PowerGame, as a two-pile game and by the per-pile
 //!   method.
+//! * [`dobutsu`] — Dōbutsu shōgi (cyclic; tiers *over* and *play*).
 //! * [`teeko`] — Teeko (cyclic, tiered: 0–7 men placed, then the moving
 //!   phase).
 
+pub mod dobutsu;
 mod error;
 pub mod fingers;
 pub mod knights;
@@ -36,6 +38,7 @@ pub mod stones;
 pub mod subtraction;
 pub mod teeko;
 
+pub use dobutsu::{Dobutsu, DobutsuMove, DobutsuPiece, DobutsuPosition, DobutsuSide};
 pub use error::Error;
 pub use fingers::{Fingers, FingersMove, FingersPosition, FingersRules};
 pub use knights::Knights;

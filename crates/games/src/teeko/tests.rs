@@ -227,6 +227,8 @@ fn check_position(p: &TeekoPosition) {
     let mut mv = Vec::new();
     for q in &parents {
         assert_eq!(g.outcome(q), None, "parent {q} of {p} is over");
+        assert_eq!(TeekoPosition::new(q.black(), q.red(), q.to_move()), Ok(*q));
+        assert_eq!(g.position(g.index(q)), Some(*q));
         mv.clear();
         g.moves(q, &mut mv);
         assert!(mv.iter().any(|m| g.play(q, m) == *p), "{q} does not lead to {p}");
