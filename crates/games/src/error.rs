@@ -32,6 +32,16 @@ pub enum Error {
         /// The largest size allowed.
         limit: u64,
     },
+    /// Text that does not spell a position or a move of the game.
+    #[error("cannot read {what} from {input:?}: {reason}")]
+    Parse {
+        /// What was being read ("Teeko position", "Dobutsu move", …).
+        what: &'static str,
+        /// The text given.
+        input: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// An error from the shared vocabulary (invalid rules or positions).
     #[error(transparent)]
     Core(#[from] game_core::Error),

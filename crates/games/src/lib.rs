@@ -24,8 +24,12 @@
 //! * [`power_game`] — PowerGame, as a two-pile game and by the per-pile
 //!   method.
 //! * [`connect4`] — Connect Four on W×H boards (bitboards, tiers by pieces).
+//! * [`dobutsu`] — Dōbutsu shōgi (cyclic; tiers *over* and *play*).
+//! * [`teeko`] — Teeko (cyclic, tiered: 0–7 men placed, then the moving
+//!   phase).
 
 pub mod connect4;
+pub mod dobutsu;
 mod error;
 pub mod fingers;
 pub mod knights;
@@ -34,8 +38,10 @@ pub mod octal;
 pub mod power_game;
 pub mod stones;
 pub mod subtraction;
+pub mod teeko;
 
 pub use connect4::{ConnectFour, ConnectFourPosition};
+pub use dobutsu::{Dobutsu, DobutsuMove, DobutsuPiece, DobutsuPosition, DobutsuSide};
 pub use error::Error;
 pub use fingers::{Fingers, FingersMove, FingersPosition, FingersRules};
 pub use knights::Knights;
@@ -44,3 +50,4 @@ pub use octal::{OctalGame, OctalMove};
 pub use power_game::PowerGame;
 pub use stones::{Player, Stones, StonesPosition, StonesTable};
 pub use subtraction::{Subtraction, SubtractionSet};
+pub use teeko::{Teeko, TeekoColor, TeekoMove, TeekoPosition};
