@@ -2,11 +2,14 @@
 
 mod analyze;
 mod connect4;
+mod dobutsu;
 mod fingers;
 mod grundy;
 mod play;
 mod power_game;
 mod progress;
+mod teeko;
+mod tiered;
 mod stones;
 mod subtraction;
 
@@ -64,6 +67,12 @@ enum Command {
     /// Connect Four on a W×H board: solve tier by tier, value of a position.
     #[command(subcommand)]
     Connect4(connect4::Connect4Cmd),
+    /// Teeko: solve (tier by tier), value of a position, analyze, check.
+    #[command(subcommand)]
+    Teeko(teeko::TeekoCmd),
+    /// Dobutsu shogi: solve, value of a position, analyze, check.
+    #[command(subcommand)]
+    Dobutsu(dobutsu::DobutsuCmd),
     /// Grundy values of heap games, with proven periods.
     #[command(subcommand)]
     Grundy(grundy::GrundyCmd),
@@ -89,6 +98,13 @@ impl Report {
             json,
         }
     }
+
+    /// Adds `n` positions checked before to a `check` report.
+    fn add_positions(&mut self, n: u64) {
+        if let Some(p) = self.json.get("positions").and_then(Json::as_u64) {
+            self.json["positions"] = Json::from(p + n);
+        }
+    }
 }
 
 /// Runs a parsed command line.
@@ -110,6 +126,8 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Subtraction(a) => subtraction::run(&a)?,
         Command::Fingers(f) => fingers::run(f)?,
         Command::Connect4(c) => connect4::run(c)?,
+        Command::Teeko(c) => teeko::run(c)?,
+        Command::Dobutsu(c) => dobutsu::run(c)?,
         Command::Grundy(g) => grundy::run(g)?,
         Command::Nim(a) => grundy::nim(&a)?,
         Command::Knights(a) => grundy::knights(&a)?,

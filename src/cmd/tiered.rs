@@ -1,0 +1,304 @@
+//! The commands every tiered game shares — `solve [--db]`, `value [--db]`,
+//! `analyze --db`, `check` — written once for any game with tiers and
+//! symmetry (Connect Four, Teeko, Dobutsu shogi).
+
+use std::fmt::Debug;
+use std::path::Path;
+use std::time::Instant;
+
+use game_core::{best_move, Canonical, Symmetric, Tiered, Value};
+use serde_json::json;
+use solver_retro::{Config, Held, NoStore, Solved, TierStore, TieredSolution};
+
+use super::analyze::{analyze, open_db};
+use super::fingers::verdict_words;
+use super::{Error, Report};
+
+/// What the shared commands need to know of a game.
+pub trait CliGame: Tiered + Symmetric + Sync + Sized
+where
+    Self::Position: Send + Sync + Debug,
+    Self::Move: Send,
+{
+    /// The game's name in a database.
+    const NAME: &'static str;
+    /// The game and its rules in words.
+    fn title(&self) -> String;
+    /// What tells one database's rules from another's.
+    fn rules(&self) -> String;
+    /// The start position.
+    fn start(&self) -> Self::Position;
+    /// A position from the command line.
+    ///
+    /// # Errors
+    /// A one-line description of what is wrong.
+    fn parse(&self, text: &str) -> Result<Self::Position, Error>;
+    /// A position for people (may span lines).
+    fn show(&self, pos: &Self::Position) -> String;
+    /// A position on one line.
+    fn line(&self, pos: &Self::Position) -> String {
+        self.show(pos).replace('\n', " / ")
+    }
+    /// A move for people.
+    fn show_move(&self, pos: &Self::Position, mv: &Self::Move) -> String;
+    /// Solves the canonical game into `store`.
+    ///
+    /// # Errors
+    /// The solver's.
+    fn solve<'g>(
+        game: &'g Canonical<Self>,
+        config: &Config,
+        store: &mut dyn TierStore,
+    ) -> Result<TieredSolution<'g, Canonical<Self>>, solver_retro::Error>;
+    /// How many positions the canonical `pos` stands for.
+    fn weight(&self, pos: &Self::Position) -> u64 {
+        game_core::orbit_size(self, pos, &mut Vec::with_capacity(8))
+    }
+}
+
+fn value_json(v: Value) -> serde_json::Value {
+    json!({ "outcome": v.outcome().name(), "remoteness": v.remoteness() })
+}
+
+fn db_err(e: impl std::fmt::Display) -> Error {
+    Error::Usage(e.to_string())
+}
+
+/// `G solve [--db DIR] [--no-certify]`.
+pub fn solve<G: CliGame>(game: G, no_certify: bool, db: Option<&Path>) -> Result<Report, Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    let title = game.title();
+    let game = Canonical(game);
+    let db = match db {
+        Some(dir) => Some(open_db(dir, G::NAME, &game.0.rules(), true)?),
+        None => None,
+    };
+    let start = game.0.start();
+    let (t0, i0) = (game.tier(&start), game.tier_index(&start));
+    if let Some(db) = &db {
+        if game.tiers().iter().all(|&t| db.is_finished(t)) {
+            let v = db.lookup(t0, i0).map_err(db_err)?;
+            let v = v.ok_or_else(|| Error::Usage("the start is not stored".into()))?;
+            return Ok(Report::new(
+                format!(
+                    "The database in {} is already solved: from the start the first player {}.",
+                    db.dir().display(),
+                    verdict_words(v)
+                ),
+                json!({ "already_solved": true, "start": value_json(v) }),
+            ));
+        }
+    }
+    let t = Instant::now();
+    let spinner = super::progress::Spinner::new("solving");
+    let config = super::progress::config(&spinner);
+    let sol = match &db {
+        Some(db) => G::solve(&game, &config, &mut gamesolve::store::DbStore::new(db))?,
+        None => G::solve(&game, &config, &mut NoStore)?,
+    };
+    let solve_s = t.elapsed().as_secs_f64();
+    let v = match (sol.value(&start), &db) {
+        (Some(v), _) => v,
+        (None, Some(db)) => db
+            .lookup(t0, i0)
+            .map_err(db_err)?
+            .ok_or_else(|| Error::Usage("the start is not stored".into()))?,
+        (None, None) => return Err(Error::Usage("the start position was not solved".into())),
+    };
+    spinner
+        .bar()
+        .set_message("counting the positions reachable from the start");
+    let t = Instant::now();
+    let weight = |p: &G::Position| game.0.weight(p);
+    let reach = solver_retro::reachable_tiers(
+        &game,
+        &start,
+        &mut |t| match (sol.table(t), &db) {
+            (Some(table), _) => Ok(Some(Held::Borrowed(table))),
+            (None, Some(db)) => Ok(Some(Held::Owned(gamesolve::store::load_table(db, t)?))),
+            (None, None) => Ok(None),
+        },
+        &weight,
+        &Config::default(),
+    )?;
+    let reach_s = t.elapsed().as_secs_f64();
+    spinner.bar().set_message("checking the certificate move by move");
+    let t = Instant::now();
+    let all_held = game.tiers().iter().all(|&t| sol.table(t).is_some());
+    let cert = if no_certify || !all_held {
+        None
+    } else {
+        Some(solver_retro::certify(&sol).map_err(|e| e.to_string()))
+    };
+    let cert_s = t.elapsed().as_secs_f64();
+    drop(spinner);
+    let indices: u64 = game.tiers().iter().map(|&t| game.tier_size(t)).sum();
+    let c = reach.counts;
+    let verified = cert.as_ref().map(Result::is_ok);
+    let text = format!(
+        "{title}: from the start the first player {}.\n\
+         Reachable from the start: {} positions ({} up to symmetry); \
+         for the player to move {} are won, {} lost, {} tied and {} drawn.\n\
+         {}\n\
+         Solved {} tiers of {} indices in {solve_s:.2} s on {} threads (2 bytes an index); \
+         reachable counted in {reach_s:.2} s{}.",
+        verdict_words(v),
+        reach.count,
+        reach.canonical,
+        c.win,
+        c.lose,
+        c.tie,
+        c.draw,
+        match &cert {
+            None if no_certify => "Certificate: skipped (--no-certify).".to_string(),
+            None => "Certificate: skipped (the tiers are not all in memory; the database holds them).".to_string(),
+            Some(Ok(c)) => format!(
+                "Certificate: every one of the {} solved positions checked against its {} moves — consistent.",
+                c.positions, c.moves
+            ),
+            Some(Err(e)) => format!("Certificate: FAILED — {e}"),
+        },
+        game.tiers().len(),
+        indices,
+        rayon::current_num_threads(),
+        if cert.is_none() {
+            String::new()
+        } else {
+            format!(", certified in {cert_s:.2} s")
+        },
+    );
+    if let Some(Err(e)) = &cert {
+        return Err(Error::Certificate(e.clone()));
+    }
+    Ok(Report::new(
+        text,
+        json!({
+            "game": G::NAME,
+            "start": value_json(v),
+            "reachable": reach.count,
+            "reachable_canonical": reach.canonical,
+            "win": c.win, "lose": c.lose, "tie": c.tie, "draw": c.draw,
+            "verified": verified,
+            "indices": indices,
+            "bytes_per_position": 2,
+            "seconds": {
+                "solve": solve_s,
+                "certify": cert.as_ref().map(|_| cert_s),
+                "reachable": reach_s,
+            },
+        }),
+    ))
+}
+
+/// `G value POSITION [--db DIR]`: the value, the best move and every
+/// move's value.
+pub fn value<G: CliGame>(game: G, text: &str, db: Option<&Path>) -> Result<Report, Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    let pos = game.parse(text)?;
+    let game = Canonical(game);
+    type Lookup<'a, P> = Box<dyn Fn(&P) -> Result<Option<Value>, Error> + 'a>;
+    let lookup: Lookup<'_, G::Position> = match db {
+        Some(dir) => {
+            let db = open_db(dir, G::NAME, &game.0.rules(), false)?;
+            let g = &game;
+            Box::new(move |p| {
+                let c = g.0.canonical(p);
+                db.lookup(g.tier(&c), g.tier_index(&c)).map_err(db_err)
+            })
+        }
+        None => {
+            let sol = G::solve(&game, &Config::default(), &mut NoStore)?;
+            // Keep what a query needs: the position and its children.
+            let mut kids = vec![pos.clone()];
+            let mut mv = Vec::new();
+            if game.0.outcome(&pos).is_none() {
+                game.0.moves(&pos, &mut mv);
+                kids.extend(mv.iter().map(|m| game.0.play(&pos, m)));
+            }
+            let values: Vec<(G::Position, Option<Value>)> = kids
+                .into_iter()
+                .map(|k| {
+                    let v = sol.value(&game.0.canonical(&k));
+                    (k, v)
+                })
+                .collect();
+            Box::new(move |p| Ok(values.iter().find(|(k, _)| k == p).and_then(|(_, v)| *v)))
+        }
+    };
+    let v = lookup(&pos)?.ok_or_else(|| Error::Usage("the position was not solved".into()))?;
+    let mut options = Vec::new();
+    let mut mv = Vec::new();
+    if game.0.outcome(&pos).is_none() {
+        game.0.moves(&pos, &mut mv);
+        for m in &mv {
+            if let Some(cv) = lookup(&game.0.play(&pos, m))? {
+                options.push((game.0.show_move(&pos, m), cv.parent()));
+            }
+        }
+    }
+    let best = best_move(&game.0, &pos, |c| lookup(c).ok().flatten(), &mut Vec::new())
+        .map(|(m, _)| game.0.show_move(&pos, &m));
+    let mut text = format!(
+        "{}\nThe player to move {}{}.",
+        game.0.show(&pos),
+        verdict_words(v),
+        best.as_ref()
+            .map_or(" (the game is over)".to_string(), |m| format!("; best move: {m}"))
+    );
+    for (m, ov) in &options {
+        text += &format!("\n  {m}: {}", verdict_words(*ov));
+    }
+    Ok(Report::new(
+        text,
+        json!({
+            "outcome": v.outcome().name(),
+            "remoteness": v.remoteness(),
+            "best": best,
+            "moves": options.iter().map(|(m, ov)| json!({
+                "move": m,
+                "outcome": ov.outcome().name(),
+                "remoteness": ov.remoteness(),
+            })).collect::<Vec<_>>(),
+        }),
+    ))
+}
+
+/// `G analyze --db DIR`.
+pub fn analyze_db<G: CliGame>(game: G, db: &Path) -> Result<Report, Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    let db = open_db(db, G::NAME, &game.rules(), false)?;
+    let title = game.title();
+    let game = Canonical(game);
+    let weight = |p: &G::Position| game.0.weight(p);
+    analyze(&title, &game, &db, &game.0.start(), &weight, &|p| game.0.line(p))
+}
+
+/// `G check`: every promise of the game's tiers and symmetry.
+pub fn check<G: CliGame>(game: G, samples: u64) -> Result<Report, Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    let mut check = solver_retro::GameCheck::new(&game, samples);
+    check
+        .tiered()
+        .and_then(|c| c.symmetric_tiers())
+        .map_err(|e| Error::Usage(e.to_string()))?;
+    let n = check.positions();
+    Ok(Report::new(
+        format!(
+            "{}: every promise held on {n} positions checked (tiers, indices, children, symmetry).",
+            game.title()
+        ),
+        json!({ "ok": true, "positions": n }),
+    ))
+}
