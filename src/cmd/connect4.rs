@@ -86,7 +86,11 @@ impl CliGame for ConnectFour {
     }
 
     fn rules(&self) -> String {
-        format!("{}x{}, mirror-canonical, tiers by pieces, v1", self.width(), self.height())
+        format!(
+            "{}x{}, mirror-canonical, tiers by pieces, v1",
+            self.width(),
+            self.height()
+        )
     }
 
     fn start(&self) -> ConnectFourPosition {
@@ -132,9 +136,7 @@ pub fn run(cmd: Connect4Cmd) -> Result<Report, Error> {
         Connect4Cmd::Check { board, samples } => {
             let game = board.game()?;
             let mut check = solver_retro::GameCheck::new(&game, samples);
-            check
-                .indexed()
-                .map_err(|e| Error::Usage(e.to_string()))?;
+            check.indexed().map_err(|e| Error::Usage(e.to_string()))?;
             let first = check.positions();
             let mut report = tiered::check(game, samples)?;
             report.add_positions(first);

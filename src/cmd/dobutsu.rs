@@ -73,7 +73,10 @@ impl CliGame for Dobutsu {
     }
 
     fn show(&self, pos: &DobutsuPosition) -> String {
-        format!("{} (seen by the player to move)", pos.board_string(DobutsuSide::First))
+        format!(
+            "{} (seen by the player to move)",
+            pos.board_string(DobutsuSide::First)
+        )
     }
 
     fn show_move(&self, _pos: &DobutsuPosition, mv: &DobutsuMove) -> String {

@@ -8,10 +8,10 @@ mod grundy;
 mod play;
 mod power_game;
 mod progress;
-mod teeko;
-mod tiered;
 mod stones;
 mod subtraction;
+mod teeko;
+mod tiered;
 
 use clap::{Parser, Subcommand};
 use serde_json::Value as Json;

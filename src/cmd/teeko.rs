@@ -92,7 +92,9 @@ impl CliGame for Teeko {
 
 pub fn run(cmd: TeekoCmd) -> Result<Report, Error> {
     match cmd {
-        TeekoCmd::Solve { no_certify, db } => tiered::solve(Teeko::new(), no_certify, db.as_deref()),
+        TeekoCmd::Solve { no_certify, db } => {
+            tiered::solve(Teeko::new(), no_certify, db.as_deref())
+        }
         TeekoCmd::Value { position, db } => tiered::value(Teeko::new(), &position, db.as_deref()),
         TeekoCmd::Analyze { db } => tiered::analyze_db(Teeko::new(), &db),
         TeekoCmd::Check { samples } => {

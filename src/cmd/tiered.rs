@@ -125,7 +125,9 @@ where
         &Config::default(),
     )?;
     let reach_s = t.elapsed().as_secs_f64();
-    spinner.bar().set_message("checking the certificate move by move");
+    spinner
+        .bar()
+        .set_message("checking the certificate move by move");
     let t = Instant::now();
     let all_held = game.tiers().iter().all(|&t| sol.table(t).is_some());
     let cert = if no_certify || !all_held {
@@ -249,7 +251,9 @@ where
         game.0.show(&pos),
         verdict_words(v),
         best.as_ref()
-            .map_or(" (the game is over)".to_string(), |m| format!("; best move: {m}"))
+            .map_or(" (the game is over)".to_string(), |m| format!(
+                "; best move: {m}"
+            ))
     );
     for (m, ov) in &options {
         text += &format!("\n  {m}: {}", verdict_words(*ov));
@@ -279,7 +283,9 @@ where
     let title = game.title();
     let game = Canonical(game);
     let weight = |p: &G::Position| game.0.weight(p);
-    analyze(&title, &game, &db, &game.0.start(), &weight, &|p| game.0.line(p))
+    analyze(&title, &game, &db, &game.0.start(), &weight, &|p| {
+        game.0.line(p)
+    })
 }
 
 /// `G check`: every promise of the game's tiers and symmetry.

@@ -357,7 +357,11 @@ impl Indexed for Dobutsu {
 
     fn index(&self, pos: &DobutsuPosition) -> u64 {
         let (tier, class, taken) = self.lion_class(pos);
-        let offset = if tier == PLAY { self.tier_size(OVER) } else { 0 };
+        let offset = if tier == PLAY {
+            self.tier_size(OVER)
+        } else {
+            0
+        };
         offset + self.index.base[tier as usize][class] + self.rest_rank(pos, taken)
     }
 

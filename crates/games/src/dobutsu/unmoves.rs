@@ -20,8 +20,8 @@
 use game_core::{Game, IndexedUnmoves, Unmoves};
 
 use super::piece::{
-    for_bits, CHICK, ELEPHANT, EMPTY, GIRAFFE, HAND_CODES, HEN, KIND, LION, MY_HOME, STEPS,
-    THEIRS, THEIR_SOURCES,
+    for_bits, CHICK, ELEPHANT, EMPTY, GIRAFFE, HAND_CODES, HEN, KIND, LION, MY_HOME, STEPS, THEIRS,
+    THEIR_SOURCES,
 };
 use super::{Dobutsu, DobutsuMove, DobutsuPosition};
 
@@ -56,7 +56,14 @@ impl Unmoves for Dobutsu {
             let before: [(u8, u16); 2] = match code {
                 HEN => [
                     (HEN, THEIR_SOURCES[usize::from(HEN)][s]),
-                    (CHICK, if on_far { THEIR_SOURCES[usize::from(CHICK)][s] } else { 0 }),
+                    (
+                        CHICK,
+                        if on_far {
+                            THEIR_SOURCES[usize::from(CHICK)][s]
+                        } else {
+                            0
+                        },
+                    ),
                 ],
                 CHICK if on_far => [(CHICK, 0), (CHICK, 0)],
                 c => [(c, THEIR_SOURCES[usize::from(c)][s]), (c, 0)],
@@ -109,4 +116,3 @@ impl Unmoves for Dobutsu {
 }
 
 impl IndexedUnmoves for Dobutsu {}
-
