@@ -4,8 +4,8 @@
 //! Graphviz export.
 //!
 //! ```
-//! use game_core::{Game, Outcome, Value};
-//! use solver_retro::{certify, Solved};
+//! // Everything comes from solver-retro alone: it re-exports the game traits.
+//! use solver_retro::{certify, Game, Solved, Value};
 //!
 //! /// A token on a cycle of 5 squares; a move steps it 1 or 2 squares on.
 //! /// Square 0 is a trap: whoever must move from it has lost.
@@ -30,25 +30,86 @@
 //! # Ok::<(), solver_retro::Error>(())
 //! ```
 //!
-//! # Solvers
+//! # One engine, several presets
 //!
-//! | function | needs | memory | notes |
+//! Every solve runs the same level engine; the free functions are presets
+//! that choose where parents come from and how ids are laid out.
+//!
+//! | preset | needs | memory | notes |
 //! |---|---|---|---|
-//! | [`solve`] / [`solve_with`] | [`Game`](game_core::Game) | 8 B a move + the positions in a hash map | positions reachable from a start |
-//! | [`solve_indexed`] / [`solve_indexed_with`] | [`Indexed`](game_core::Indexed) | 4 B a move + 12 B an index | every index; two passes over the moves |
-//! | [`solve_unmoves`] / [`solve_unmoves_with`] | [`Indexed`](game_core::Indexed) + [`Unmoves`](game_core::Unmoves) | 2 B an index (4 if needed) | no graph stored |
+//! | [`solve`] / [`solve_with`] | [`Game`](game_core::Game) | 8 B a move + the positions in a hash map | positions reachable from a start; `u32` ids |
+//! | [`solve_indexed`] / [`solve_indexed_with`] | [`Indexed`](game_core::Indexed) | 4 B a move + 12 B an index | every index; reverse graph stored |
+//! | [`solve_unmoves`] / [`solve_unmoves_with`] | [`IndexedUnmoves`](game_core::IndexedUnmoves) | 2 B an index (4 if needed) | no graph stored; `u64` ids, past 2³² positions |
+//! | [`solve_tiers`] / [`solve_tiers_with`] | [`Tiered`](game_core::Tiered) | a tier and its child tiers, 2 B an index; 16 B an inside move of a loopy tier | tiers children first; loop-free tiers in one pass |
+//! | [`solve_tiers_unmoves`] | [`Tiered`](game_core::Tiered) + [`Unmoves`](game_core::Unmoves) | a tier and its child tiers, 2 B an index | no graph stored |
 //!
-//! All three count, for each position, its distinct children not yet
-//! resolved, seed a FIFO queue with the terminal positions, and process it
-//! in remoteness order: a lost position makes every parent a win (the first
-//! found is the fastest), a won position lowers its parents' counters and a
-//! counter that reaches zero makes the parent a loss (the slowest). The
-//! queue is drained to the end; ties then spread from tied terminals; what
-//! is never resolved is a draw. Time O(positions + moves).
-//!
-//! A [`Config`] sets the memory limit (by default the memory available);
+//! A [`Config`] sets the threads (by default those of the current rayon
+//! pool: every core), the memory limit (by default the memory available;
 //! a game that does not fit is refused with [`Error::TooLarge`] before the
-//! memory is taken.
+//! memory is taken, a tiered game by naming the first tier group that
+//! cannot fit) and a progress callback. Symmetric games are solved through
+//! [`game_core::Canonical`], which stores one position of each class.
+//!
+//! Solutions own their cells ([`Table`]): a table can be saved
+//! ([`Table::write_to`]), loaded, shared across threads, handed to a
+//! [`TierStore`] (a database, which also lets a crashed tiered solve resume)
+//! and read back through the game ([`IndexedSolution::from_table`]).
+//!
+//! # Design note: the engine
+//!
+//! **Cells.** One cell a position (2 bytes while counts stay below 2¹⁵ and
+//! remoteness below 2¹³, else 4, chosen by retrying): while a position is
+//! open the cell counts its distinct children not yet resolved; once
+//! resolved it holds outcome and remoteness. Ids that are no position are
+//! marked invalid.
+//!
+//! **Levels.** Level `r` is the set of positions resolved with remoteness
+//! `r`; level 0 holds the terminal positions. One step turns level `r` into
+//! level `r + 1`: every open parent of a lost position becomes a win in
+//! `r + 1`; every won position lowers its open parents' counters, and a
+//! counter that reaches zero makes the parent a loss in `r + 1`. Wins and
+//! losses run to the last level; then ties spread the same way from tied
+//! positions to open parents (tie is better than draw for the mover, worse
+//! than a win); what stays open is a draw.
+//!
+//! **Why it is right.** By induction on `r`: a position made a win at
+//! `r + 1` has a child lost at `r`, and none lost sooner (it would have
+//! been made a win at an earlier level); a position made a loss at `r + 1`
+//! has only won children, the last of which was resolved at `r`, so its
+//! slowest child is exactly `r` and every move loses. A position never
+//! resolved has no lost child and not all of its children won — every
+//! move either keeps it open or gives the opponent a win — so neither side
+//! can force an end: a draw. Because a level is finished before the next
+//! begins, the remoteness is exact whatever order positions are taken in
+//! inside a level, which is why the table is identical for any number of
+//! threads (a proptest checks 1, 2 and 4 threads against an independent
+//! reference on random cyclic games).
+//!
+//! **Seams.** *Where ids come from*: a whole dense index, the ids a search
+//! from a start numbered, or one tier's index. *Where cells live*: an
+//! anonymous memory map advised to use huge pages (parents are read
+//! scattered over the table), cut into contiguous ranges, one per *owner*.
+//! *Who runs a level*: each owner takes its part of the level, updates the
+//! parents it owns at once and posts the others to their owners; then each
+//! owner applies what was posted to it. Owners run on the rayon pool (a few
+//! per thread, so uneven levels keep all threads busy); no locks, no
+//! atomics, and with one owner nothing is posted. The same exchange, one
+//! per level, is what a cluster executor would route over the network.
+//!
+//! **Tiers.** A tier is solved after its child tiers. Its seeding pass
+//! reads each position's children outside the tier from the solved child
+//! tiers: a tier that every move leaves is finished by that pass; any
+//! other gets, per position, a counter of its distinct children inside the
+//! tier plus one standing for "the children outside", and up to three
+//! *events* — the fastest lost outside child, the slowest won one when all
+//! outside children are won, the fastest tied one — which the engine
+//! applies at their levels exactly as if those children were inside.
+//!
+//! **Cost.** Time O(positions + moves): one child count a position, one
+//! parent generation a resolved position (or a stored reverse graph), one
+//! update a move into a resolved position. Memory as in the table above,
+//! plus 8 bytes a position of the widest level. The certificate below stays
+//! the independent check: it shares no code with the engine.
 //!
 //! # Proofs and pictures
 //!
@@ -80,6 +141,12 @@ pub use config::{Config, Progress};
 pub use dot::{colour, graph, to_dot};
 pub use error::Error;
 pub use fast::{solve_unmoves, solve_unmoves_with};
+/// The game traits and values of `game-core`, so that a crate depending on
+/// `solver-retro` alone can write and solve a game.
+pub use game_core::{
+    Canonical, ChildIndices, Game, Indexed, IndexedChildren, IndexedUnmoves, Misere, OneTier,
+    Outcome, ParentIndices, Strided, Symmetric, Tier, Tiered, Unmoves, Value,
+};
 pub use solution::{Counts, IndexedSolution, Solution, Solved};
 pub use stored::{solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE};
 pub use tiers::{
