@@ -127,14 +127,17 @@ fn fingers(c: &mut Criterion) {
             sol.bytes_per_position()
         );
         drop(sol);
-        g.bench_function("gamesolve_unmoves", |b| {
-            b.iter(|| {
-                solver_retro::solve_unmoves(&game)
-                    .unwrap()
-                    .bytes_per_position()
-            })
-        });
-        if f <= 64 {
+        for threads in [1, 2] {
+            let config = solver_retro::Config::default().threads(threads);
+            g.bench_function(format!("gamesolve_unmoves_threads_{threads}"), |b| {
+                b.iter(|| {
+                    solver_retro::solve_unmoves_with(&game, &config)
+                        .unwrap()
+                        .bytes_per_position()
+                })
+            });
+        }
+        if f == 32 {
             let sol = solver_retro::solve_indexed(&game).unwrap();
             let moves = sol.moves().unwrap_or(0);
             eprintln!(
@@ -145,7 +148,7 @@ fn fingers(c: &mut Criterion) {
             g.bench_function("gamesolve_stored_graph", |b| {
                 b.iter(|| solver_retro::solve_indexed(&game).unwrap().moves())
             });
-        } else {
+        } else if f == 128 {
             // 3·10^9 moves: about 13 GB of reverse graph. Under a 4 GiB
             // limit the stored-graph path must refuse, quickly and cleanly.
             let config = solver_retro::Config::default().memory_limit(4 << 30);
@@ -195,5 +198,39 @@ fn grundy(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, stones, dp_indexed, power_game, fingers, grundy);
+/// Connect Four, every position reachable from the empty board solved:
+/// the specialised baseline (one thread, sorted key files) against
+/// `gamesolve connect4 solve --no-certify` (all cores, tiers, mirror
+/// symmetry, reachable counts), both whole processes.
+fn connect4(c: &mut Criterion) {
+    let base = baseline("connect4");
+    let ours = gamesolve_bin();
+    for (w, h) in [(5u32, 4u32), (5, 5), (6, 4)] {
+        let mut g = c.benchmark_group(format!("connect4_{w}x{h}"));
+        g.sample_size(10)
+            .measurement_time(Duration::from_secs(if w * h >= 24 { 60 } else { 10 }));
+        let (ws, hs) = (w.to_string(), h.to_string());
+        if let Some(bin) = &base {
+            g.bench_function("baseline_process", |b| {
+                b.iter(|| run(Command::new(bin).args([ws.as_str(), hs.as_str()])))
+            });
+        }
+        g.bench_function("gamesolve_process", |b| {
+            b.iter(|| {
+                run(Command::new(&ours).args([
+                    "connect4",
+                    "solve",
+                    "--no-certify",
+                    "--width",
+                    ws.as_str(),
+                    "--height",
+                    hs.as_str(),
+                ]))
+            })
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, stones, dp_indexed, power_game, fingers, grundy, connect4);
 criterion_main!(benches);
