@@ -133,7 +133,7 @@ where
     let cert = if no_certify || !all_held {
         None
     } else {
-        Some(solver_retro::certify(&sol).map_err(|e| e.to_string()))
+        Some(solver_retro::certify_tiers(&sol).map_err(|e| e.to_string()))
     };
     let cert_s = t.elapsed().as_secs_f64();
     drop(spinner);

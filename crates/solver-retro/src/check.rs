@@ -25,6 +25,7 @@ use game_core::{ChildIndices, Game, IndexedChildren, Outcome, Value};
 
 use crate::cell::{Cell, Inner};
 use crate::solution::{Counts, IndexedSolution, Solved};
+use crate::tiers::TieredSolution;
 
 /// What the checker found wrong with a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -353,4 +354,101 @@ fn certify_block<G: IndexedChildren, C: Cell>(
         judge(value, &seen).map_err(reject)?;
     }
     Ok(cert)
+}
+
+/// Checks every position held by a [`TieredSolution`] like [`certify`],
+/// tier by tier: each position's children come from
+/// [`Tiered::child_tier_indices`](game_core::Tiered::child_tier_indices)
+/// and their values from the tables of their tiers; each position's own
+/// tier index is checked to be the one it was visited at. Blocks of each
+/// tier run on the current thread pool.
+///
+/// # Errors
+/// The first position (by tier, then index) that breaks a rule; a child in
+/// a tier the solution does not hold is [`Flaw::UnknownChild`].
+pub fn certify_tiers<G>(
+    solution: &TieredSolution<'_, G>,
+) -> Result<Certificate, Rejection<G::Position>>
+where
+    G: game_core::Tiered + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    use rayon::prelude::*;
+    let game = solution.game();
+    let mut total = Certificate::default();
+    for &t in solution.tiers() {
+        let Some(table) = solution.table(t) else {
+            continue;
+        };
+        let size = table.len() as u64;
+        const BLOCK: u64 = 1 << 14;
+        let results: Vec<Result<Certificate, Rejection<G::Position>>> = (0..size.div_ceil(BLOCK))
+            .into_par_iter()
+            .map(|b| {
+                let mut cert = Certificate::default();
+                let (mut kids, mut moves) = (Vec::new(), Vec::new());
+                let mut failure = None;
+                game.visit_tier(t, b * BLOCK..size.min((b + 1) * BLOCK), &mut |i, pos| {
+                    if failure.is_some() {
+                        return;
+                    }
+                    let Some(value) = table.value(i) else {
+                        return;
+                    };
+                    let mut reject = |flaw| {
+                        failure = Some(Rejection {
+                            position: pos.clone(),
+                            value,
+                            flaw,
+                        });
+                    };
+                    if game.tier(&pos) != t || game.tier_index(&pos) != i {
+                        return reject(Flaw::Index);
+                    }
+                    cert.positions += 1;
+                    cert.counts.add(value.outcome());
+                    kids.clear();
+                    let terminal = match game.outcome(&pos) {
+                        Some(o) => Some(o),
+                        None => {
+                            game.child_tier_indices(&pos, &mut kids, &mut moves);
+                            kids.is_empty().then(|| game.stalemate(&pos))
+                        }
+                    };
+                    if let Some(o) = terminal {
+                        let want = Value::new(o, 0);
+                        if value != want {
+                            reject(Flaw::Terminal(want));
+                        }
+                        return;
+                    }
+                    let mut seen = Seen::default();
+                    kids.sort_unstable();
+                    kids.dedup();
+                    for &(ct, ci) in &kids {
+                        match solution.value_at(ct, ci) {
+                            Some(v) => seen.add(v),
+                            None => return reject(Flaw::UnknownChild),
+                        }
+                    }
+                    cert.moves += kids.len() as u64;
+                    if let Err(flaw) = judge(value, &seen) {
+                        reject(flaw);
+                    }
+                });
+                match failure {
+                    Some(r) => Err(r),
+                    None => Ok(cert),
+                }
+            })
+            .collect();
+        for r in results {
+            let c = r?;
+            total.positions += c.positions;
+            total.moves += c.moves;
+            total.counts += c.counts;
+        }
+    }
+    Ok(total)
 }

@@ -135,7 +135,7 @@ mod tiers;
 mod walk;
 
 pub use cell::Table;
-pub use check::{certify, certify_indexed, Certificate, Flaw, Rejection};
+pub use check::{certify, certify_indexed, certify_tiers, Certificate, Flaw, Rejection};
 pub use check_game::{BrokenPromise, GameCheck};
 pub use config::{Config, Progress};
 pub use dot::{colour, graph, to_dot};

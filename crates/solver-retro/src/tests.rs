@@ -562,6 +562,10 @@ proptest! {
                 prop_assert_eq!(unmoves.value(&p), Some(w), "unmoves, {} threads, at {}", threads, p);
             }
             prop_assert!(certify(&stored).is_ok());
+            prop_assert_eq!(
+                crate::certify_tiers(&unmoves).map(|c| c.positions).ok(),
+                Some(g.graph.edges.len() as u64)
+            );
             prop_assert_eq!(stored.len(), g.graph.edges.len() as u64);
         }
     }
