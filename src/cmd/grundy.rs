@@ -47,7 +47,8 @@ fn values_report<T: Copy + Into<u64>>(
     digits: u64,
 ) -> Result<Report, Error> {
     use std::fmt::Write as _;
-    ctx.check_output(what, (values.len() as u64).saturating_mul(digits + 1))?;
+    let bytes = (values.len() as u64).saturating_mul(digits + 1);
+    ctx.check(&format!("printing {what}"), 0, bytes, bytes)?;
     let mut out = String::new();
     out.try_reserve(values.len().saturating_mul(2))
         .map_err(|_| ctx.budget.memory_error(format!("printing {what}"), values.len() as u64 * 2))?;
@@ -89,7 +90,13 @@ pub fn run(cmd: GrundyCmd, ctx: &Ctx) -> Result<Report, Error> {
             // Values are at most |S|.
             let width = digits(s.elements().len() as u64);
             let what = format!("g(0..={n})");
-            ctx.check_output(&what, n.saturating_add(1).saturating_mul(width + 1))?;
+            let heaps = n.saturating_add(1);
+            ctx.check(
+                &what,
+                s.values_work(n),
+                heaps,
+                heaps.saturating_mul(width + 1),
+            )?;
             let g = s.values_with(n, &ctx.budget)?;
             values_report(ctx, &what, &g, width)
         }
@@ -115,13 +122,16 @@ pub fn run(cmd: GrundyCmd, ctx: &Ctx) -> Result<Report, Error> {
             }
             let n = upto.unwrap_or(0);
             // Values are below 2^32: ten digits at most; most are far shorter.
-            let what = format!("g(0..={n})");
-            ctx.check_output(&what, n.saturating_add(1).saturating_mul(4))?;
+            let what = format!("g(0..={n}) of {c}");
+            // At least two bytes a value printed (a digit and a space);
+            // the computation gets the budget the printing leaves.
+            let printed = n.saturating_add(1).saturating_mul(2);
+            ctx.check(&what, 0, n.saturating_add(1).saturating_mul(4), printed)?;
             let n = usize::try_from(n).map_err(|_| {
                 ctx.budget
                     .memory_error(format!("a table of g(0..={n})"), u64::MAX)
             })?;
-            let g = c.values_with(n, &ctx.budget)?;
+            let g = c.values_with(n, &ctx.budget_after_output(printed))?;
             let top = g.iter().copied().max().unwrap_or(0);
             values_report(ctx, &what, &g, digits(u64::from(top)))
         }
@@ -179,8 +189,13 @@ pub fn knights(a: &KnightsArgs, ctx: &Ctx) -> Result<Report, Error> {
     if a.knights.is_empty() {
         // Three characters a square as text, at most three in JSON.
         let n = a.size as u64;
-        let what = format!("the Grundy table of the {0} × {0} board", a.size);
-        ctx.check_output(&what, n.saturating_mul(n).saturating_mul(3))?;
+        let cells = n.saturating_mul(n);
+        ctx.check(
+            &format!("the Grundy table of the {0} × {0} board", a.size),
+            games::Knights::table_work(a.size),
+            cells.saturating_mul(2),
+            cells.saturating_mul(3),
+        )?;
         let table = k.grundy_table_with(&ctx.budget)?;
         let mut out = if ctx.json {
             String::from("{\"grundy\":[")

@@ -57,8 +57,11 @@ pub struct Cli {
 }
 
 /// The default work budget, in steps: about ten seconds of work in a
-/// release build.
+/// release build (a step is about a nanosecond).
 pub const DEFAULT_WORK: u64 = 4_000_000_000;
+
+/// Steps of work a byte of output costs (formatting and writing it).
+pub const OUTPUT_STEPS_PER_BYTE: u64 = 10;
 
 /// What every command is run with: the output form and the budget.
 pub struct Ctx {
@@ -89,14 +92,27 @@ impl Ctx {
         }
     }
 
-    /// Checks that printing about `bytes` of output (held in memory, then
-    /// written) fits in the budget: a byte of output counts as a byte of
-    /// memory and a step of work.
-    pub fn check_output(&self, what: &str, bytes: u64) -> Result<(), Error> {
-        let what = format!("printing {what}");
-        self.budget.check_memory(&what, bytes)?;
-        self.budget.check_work(&what, bytes)?;
+    /// Checks a command's whole cost before it starts: `work` steps of
+    /// computation, `memory` bytes of tables, and `output` bytes printed
+    /// (held in memory, then written: a byte of output counts as a byte of
+    /// memory and [`OUTPUT_STEPS_PER_BYTE`] steps of work).
+    pub fn check(&self, what: &str, work: u64, memory: u64, output: u64) -> Result<(), Error> {
+        self.budget
+            .check_memory(what, memory.saturating_add(output))?;
+        self.budget.check_work(
+            what,
+            work.saturating_add(output.saturating_mul(OUTPUT_STEPS_PER_BYTE)),
+        )?;
         Ok(())
+    }
+
+    /// The budget left for a computation after `output` bytes of printing.
+    pub fn budget_after_output(&self, output: u64) -> Budget {
+        let left = self
+            .budget
+            .work()
+            .saturating_sub(output.saturating_mul(OUTPUT_STEPS_PER_BYTE));
+        self.budget.clone().with_work(left)
     }
 }
 

@@ -27,15 +27,13 @@ pub fn run(a: &Args, ctx: &Ctx) -> Result<Report, Error> {
         Some(set) => games::Subtraction::finite(set.0.iter().copied())?,
         None => games::Subtraction::squares(),
     };
-    // The table, its letters and the output: three bytes a pile.
+    // The table, then a letter a pile (twice while made into JSON).
     let piles = a.upto.saturating_add(1);
-    ctx.budget.check_memory(
-        &format!("the outcomes of piles 0..={} and their text", a.upto),
-        piles.saturating_mul(3),
-    )?;
-    ctx.budget.check_work(
+    ctx.check(
         &format!("the outcomes of piles 0..={}", a.upto),
-        game.outcomes_work(a.upto).saturating_add(piles),
+        game.outcomes_work(a.upto),
+        piles.saturating_mul(2),
+        piles,
     )?;
     let s: String = game
         .outcomes_with(a.upto, a.misere, &ctx.budget)?

@@ -111,8 +111,9 @@ impl Game for Stones {
     }
 }
 
-/// Steps of work a row of the [`StonesTable`] proof costs, about.
-const STEPS_PER_ROW: u64 = 20;
+/// Steps of work a row of the [`StonesTable`] proof costs, about (a probe
+/// into a hash table that outgrows the caches).
+const STEPS_PER_ROW: u64 = 200;
 
 /// Bit of a table row: whether *I* win at `(pile, turn, mine_odd)`.
 const fn bit(turn: Player, mine_odd: bool) -> u8 {
