@@ -97,7 +97,10 @@ fn bad_input_is_one_line_and_non_zero() {
     assert!(fails(&["subtraction", "--set", "1,x", "--upto", "5"])
         .contains("not a non-negative number"));
     assert!(fails(&["subtraction", "--upto", "5"]).contains("required"));
-    assert!(fails(&["subtraction", "--squares", "--upto", "99999999999999"]).contains("too large"));
+    let err = fails(&["subtraction", "--squares", "--upto", "99999999999999"]);
+    assert!(err.contains("needs") && err.contains("--memory"), "{err}");
+    let err = fails(&["subtraction", "--squares", "--upto", "100000000"]);
+    assert!(err.contains("steps of work") && err.contains("--max-work"), "{err}");
     fails(&["stones", "take", "-1", "0", "7", "3"]);
     fails(&["stones", "take", "x", "0", "7", "3"]);
     fails(&["no-such-command"]);

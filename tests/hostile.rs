@@ -23,6 +23,7 @@ const ULIMIT_KIB: u64 = 6_000_000;
 struct Run {
     args: Vec<String>,
     code: Option<i32>,
+    #[allow(dead_code)]
     stdout_bytes: usize,
     stdout_head: String,
     stderr: String,

@@ -301,7 +301,7 @@ mod tests {
     fn the_solver_moving_first_from_a_lost_start_says_so() {
         let text = session("n\nq\n");
         assert!(
-            text.contains("I lose in 26 if you play perfectly"),
+            text.contains("I lose in 26 plies if you play perfectly"),
             "{text}"
         );
     }

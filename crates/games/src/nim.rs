@@ -83,7 +83,7 @@ impl Nim {
                     let target = g ^ nim_sum;
                     // Lowering the value from g to target takes g − target
                     // tokens, in Nim and bounded Nim alike.
-                    (target < g).then_some((i, g - target))
+                    (target < g).then(|| (i, g - target))
                 })
             })
             .flatten();
