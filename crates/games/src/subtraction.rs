@@ -216,9 +216,10 @@ impl Subtraction {
             .map_err(|_| budget.memory_error(what(), u64::MAX))?;
         let mut finder = PeriodFinder::<bool>::new(window);
         let mut meter = budget.meter();
+        // A take a set element, and a probe into the finder's hash table.
         let per_row = match &self.set {
-            SubtractionSet::Finite(s) => s.len() as u64 + 1,
-            SubtractionSet::Squares => 1,
+            SubtractionSet::Finite(s) => s.len() as u64 + 50,
+            SubtractionSet::Squares => 50,
         };
         let mut n = 0u64;
         loop {

@@ -159,8 +159,8 @@ impl SubtractionSet {
 
     /// [`SubtractionSet::period`] within `budget`: refused at once if the
     /// first window (`max(S) + 1` values) cannot fit, stopped with
-    /// [`Error::WorkSpent`] when the work budget (one step a set element a
-    /// heap) is spent before a period is proven.
+    /// [`Error::WorkSpent`] when the work budget (a step a set element and
+    /// 50 for the hash table, a heap) is spent before a period is proven.
     ///
     /// # Errors
     /// [`Error::TooLarge`], [`Error::WorkSpent`].
@@ -179,7 +179,9 @@ impl SubtractionSet {
         })?;
         let mut finder = PeriodFinder::<u8>::new(k);
         let mut meter = budget.meter();
-        let per_heap = self.set.len() as u64 + 1;
+        // A take a set element, and a probe into the finder's hash table
+        // (which outgrows the caches on long searches).
+        let per_heap = self.set.len() as u64 + 50;
         let mut h = 0usize;
         loop {
             if !meter.spend(per_heap) {
