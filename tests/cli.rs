@@ -100,7 +100,10 @@ fn bad_input_is_one_line_and_non_zero() {
     let err = fails(&["subtraction", "--squares", "--upto", "99999999999999"]);
     assert!(err.contains("needs") && err.contains("--memory"), "{err}");
     let err = fails(&["subtraction", "--squares", "--upto", "100000000"]);
-    assert!(err.contains("steps of work") && err.contains("--max-work"), "{err}");
+    assert!(
+        err.contains("steps of work") && err.contains("--max-work"),
+        "{err}"
+    );
     fails(&["stones", "take", "-1", "0", "7", "3"]);
     fails(&["stones", "take", "x", "0", "7", "3"]);
     fails(&["no-such-command"]);

@@ -34,13 +34,23 @@ fn subtraction_sequences_and_periods() {
     assert_eq!(&s134.values(13).unwrap()[..7], [0, 1, 0, 1, 2, 3, 2]);
     let p = s134.period().unwrap();
     assert_eq!((p.preperiod, p.period), (0, 7));
-    assert_eq!(SubtractionSet::new([2, 3, 7]).unwrap().period().unwrap().period, 5);
+    assert_eq!(
+        SubtractionSet::new([2, 3, 7])
+            .unwrap()
+            .period()
+            .unwrap()
+            .period,
+        5
+    );
 }
 
 #[test]
 fn kayles_and_dawsons_kayles() {
     let kayles: OctalCode = "0.77".parse().unwrap();
-    assert_eq!(kayles.values(11).unwrap(), [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+    assert_eq!(
+        kayles.values(11).unwrap(),
+        [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
+    );
     let p = kayles.period(100_000).unwrap();
     assert_eq!((p.preperiod, p.period), (71, 12));
     assert_eq!(

@@ -194,7 +194,11 @@ fn the_issues_command_lines_answer_or_refuse_in_one_line() {
         assert_ne!(r.code, Some(0), "{line}");
         assert!(r.stderr.contains("--max-work"), "{line}: {}", r.stderr);
     }
-    for line in ["grundy subtraction --set 1000000000000 --period"] {
+    for line in [
+        "grundy subtraction --set 1000000000000 --period",
+        "subtraction --set 1 --upto 4294967295",
+        "fingers table --fingers 255",
+    ] {
         let r = find(line);
         assert_ne!(r.code, Some(0), "{line}");
         assert!(r.stderr.contains("--memory"), "{line}: {}", r.stderr);
@@ -211,12 +215,18 @@ fn the_issues_command_lines_answer_or_refuse_in_one_line() {
     // Bounded Nim with a bound past every heap is plain Nim: 5 wins.
     let nim = find("nim 5 --max-take 18446744073709551615");
     assert_eq!(nim.code, Some(0));
-    assert!(nim.stdout_head.contains("take 5 from heap 0"), "{}", nim.stdout_head);
+    assert!(
+        nim.stdout_head.contains("take 5 from heap 0"),
+        "{}",
+        nim.stdout_head
+    );
     // A finished game has no best move.
     let over = find("fingers value 1,1 0,0 --json");
     let v: serde_json::Value = serde_json::from_str(over.stdout_head.trim()).unwrap();
     assert!(v["best"].is_null(), "{v}");
-    assert!(!find("fingers value 1,1 0,0").stdout_head.contains("best move"));
+    assert!(!find("fingers value 1,1 0,0")
+        .stdout_head
+        .contains("best move"));
 }
 
 /// Numbers a user might type anywhere a number goes.
@@ -331,14 +341,10 @@ fn hostile_lines() -> Vec<Vec<String>> {
     for t in TEMPLATES {
         for n in NUMBERS {
             // Substitute N, keeping an empty number as an empty argument.
-            let mut args: Vec<String> = t
-                .split(' ')
-                .map(|w| w.replace('N', n))
-                .filter(|w| !w.is_empty() || t.split(' ').any(|x| x == "N"))
-                .collect();
+            let mut args: Vec<String> = t.split(' ').map(|w| w.replace('N', n)).collect();
             // A small work budget keeps legitimate but heavy requests quick
             // (the defaults are exercised by the quoted lines).
-            args.extend(["--max-work".to_string(), "2e8".to_string()]);
+            args.extend(["--max-work".to_string(), "2e7".to_string()]);
             lines.push(args);
         }
     }
@@ -352,7 +358,7 @@ fn hostile_lines() -> Vec<Vec<String>> {
 fn hostile_arguments_to_every_flag_answer_or_refuse_in_one_line() {
     let lines = hostile_lines();
     assert!(lines.len() > 500, "{}", lines.len());
-    let runs = run_all(lines, Duration::from_secs(20), 3);
+    let runs = run_all(lines, Duration::from_secs(20), 2);
     assert_no_faults(&runs);
     // Some of each: the table is not all refusals, nor all answers.
     let answered = runs.iter().filter(|r| r.code == Some(0)).count();
@@ -374,12 +380,46 @@ fn hostile_arguments_to_every_flag_answer_or_refuse_in_one_line() {
 fn word() -> impl Strategy<Value = String> {
     prop_oneof![
         prop::sample::select(vec![
-            "stones", "take", "period", "power-game", "subtraction", "fingers", "solve", "value",
-            "table", "line", "dot", "grundy", "octal", "nim", "knights", "play", "--json",
-            "--set", "--squares", "--upto", "--misere", "--period", "--max", "--max-take",
-            "--size", "--fingers", "--rollover", "--no-transfers", "--no-revive", "--no-empty",
-            "--allow-swap", "--allow-transfer-overflow", "--positions", "--depth", "--all",
-            "--max-positions", "--first", "--second", "--memory", "--max-work",
+            "stones",
+            "take",
+            "period",
+            "power-game",
+            "subtraction",
+            "fingers",
+            "solve",
+            "value",
+            "table",
+            "line",
+            "dot",
+            "grundy",
+            "octal",
+            "nim",
+            "knights",
+            "play",
+            "--json",
+            "--set",
+            "--squares",
+            "--upto",
+            "--misere",
+            "--period",
+            "--max",
+            "--max-take",
+            "--size",
+            "--fingers",
+            "--rollover",
+            "--no-transfers",
+            "--no-revive",
+            "--no-empty",
+            "--allow-swap",
+            "--allow-transfer-overflow",
+            "--positions",
+            "--depth",
+            "--all",
+            "--max-positions",
+            "--first",
+            "--second",
+            "--memory",
+            "--max-work",
         ])
         .prop_map(str::to_string),
         any::<u64>().prop_map(|n| n.to_string()),
@@ -411,7 +451,7 @@ fn argv() -> impl Strategy<Value = Vec<String>> {
     (head, prop::collection::vec(word(), 0..6)).prop_map(|(h, rest)| {
         let mut v = words(h);
         v.extend(rest);
-        v.extend(["--max-work".to_string(), "2e8".to_string()]);
+        v.extend(["--max-work".to_string(), "2e7".to_string()]);
         v
     })
 }

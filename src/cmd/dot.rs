@@ -158,13 +158,24 @@ mod tests {
             nodes: &nodes,
             note: "cut".into(),
         };
-        let dot = render(&pic, |_| Some(Value::win(1)), |n| n.to_string(), |m| m.to_string());
+        let dot = render(
+            &pic,
+            |_| Some(Value::win(1)),
+            |n| n.to_string(),
+            |m| m.to_string(),
+        );
         assert!(dot.starts_with("digraph {\n"));
         assert!(dot.contains("label = \"cut\""));
         // 0 -> 1, 0 -> 2, 1 -> 2 drawn; 1 -> 3, 2 -> 3, 2 -> 4 lead out.
         assert_eq!(dot.matches(" -> ").count(), 3);
-        assert!(dot.contains("\"1\\nwin in 1\\n+1 move not drawn\""), "{dot}");
-        assert!(dot.contains("\"2\\nwin in 1\\n+2 moves not drawn\""), "{dot}");
+        assert!(
+            dot.contains("\"1\\nwin in 1\\n+1 move not drawn\""),
+            "{dot}"
+        );
+        assert!(
+            dot.contains("\"2\\nwin in 1\\n+2 moves not drawn\""),
+            "{dot}"
+        );
         assert_eq!(dot.matches("peripheries = 2").count(), 2);
     }
 }

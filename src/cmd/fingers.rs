@@ -330,8 +330,10 @@ fn run_dot(
     max_positions: Option<usize>,
 ) -> Result<Report, Error> {
     check_solve(game, ctx)?;
-    ctx.budget
-        .check_memory("a map of the positions reachable from the start", game.size())?;
+    ctx.budget.check_memory(
+        "a map of the positions reachable from the start",
+        game.size(),
+    )?;
     let (reach, edges) = reachable(game);
     let cap = max_positions.unwrap_or(if all { usize::MAX } else { READABLE });
     let drawn_at_most = reach.len().min(cap) as u64;
@@ -354,8 +356,7 @@ fn run_dot(
     } else {
         let (mut nodes, _) = super::dot::near(game, &start, depth, cap);
         let line = principal_variation(game, start, |p| sol.value(p), 10_000);
-        let mut on_line: Vec<FingersPosition> =
-            line.plies.iter().map(|p| p.position).collect();
+        let mut on_line: Vec<FingersPosition> = line.plies.iter().map(|p| p.position).collect();
         on_line.push(match line.end {
             LineEnd::Over(p) | LineEnd::Repeats(p) | LineEnd::Cut(p) => p,
         });
@@ -391,7 +392,10 @@ fn run_dot(
         eprintln!("gamesolve: {line}");
         format!("{title}\nCUT: {line}")
     } else {
-        format!("{title}\nall {} positions reachable from the start", reach.len())
+        format!(
+            "{title}\nall {} positions reachable from the start",
+            reach.len()
+        )
     };
     let pic = super::dot::Picture {
         game,

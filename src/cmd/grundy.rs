@@ -51,7 +51,10 @@ fn values_report<T: Copy + Into<u64>>(
     ctx.check(&format!("printing {what}"), 0, bytes, bytes)?;
     let mut out = String::new();
     out.try_reserve(values.len().saturating_mul(2))
-        .map_err(|_| ctx.budget.memory_error(format!("printing {what}"), values.len() as u64 * 2))?;
+        .map_err(|_| {
+            ctx.budget
+                .memory_error(format!("printing {what}"), values.len() as u64 * 2)
+        })?;
     out.push_str(if ctx.json { "{\"values\":[" } else { "" });
     let sep = if ctx.json { ',' } else { ' ' };
     for (i, &v) in values.iter().enumerate() {
@@ -200,7 +203,10 @@ pub fn knights(a: &KnightsArgs, ctx: &Ctx) -> Result<Report, Error> {
         let mut out = if ctx.json {
             String::from("{\"grundy\":[")
         } else {
-            format!("Grundy values, row x = 1..{n}, column y = 1..{n}:\n", n = a.size)
+            format!(
+                "Grundy values, row x = 1..{n}, column y = 1..{n}:\n",
+                n = a.size
+            )
         };
         use std::fmt::Write as _;
         for (i, row) in table.iter().enumerate() {

@@ -217,7 +217,11 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         "m" | "mb" | "mib" => 20,
         "g" | "gb" | "gib" => 30,
         "t" | "tb" | "tib" => 40,
-        _ => return Err(format!("'{s}' is not an amount of memory such as 4G or 512M")),
+        _ => {
+            return Err(format!(
+                "'{s}' is not an amount of memory such as 4G or 512M"
+            ))
+        }
     };
     let v: f64 = num
         .parse()
@@ -255,7 +259,9 @@ pub fn parse_steps(s: &str) -> Result<u64, String> {
     let v: f64 = num.parse().map_err(|_| bad())?;
     let steps = v * mult;
     if !steps.is_finite() || steps < 1.0 || steps >= u64::MAX as f64 {
-        return Err(format!("'{s}' is not a number of steps between 1 and 1.8e19"));
+        return Err(format!(
+            "'{s}' is not a number of steps between 1 and 1.8e19"
+        ));
     }
     Ok(steps as u64)
 }

@@ -111,9 +111,10 @@ fn show(game: &Fingers, out: &mut impl Write, you: [u8; 2], me: [u8; 2]) -> std:
 }
 
 fn value_json(v: Option<Value>) -> serde_json::Value {
-    v.map_or(serde_json::Value::Null, |v| {
-        json!({ "outcome": v.outcome().name(), "remoteness": v.remoteness() })
-    })
+    v.map_or(
+        serde_json::Value::Null,
+        |v| json!({ "outcome": v.outcome().name(), "remoteness": v.remoteness() }),
+    )
 }
 
 fn play(
@@ -161,7 +162,8 @@ fn play(
         } else {
             (pos.opp, pos.me)
         };
-        let position = json!({ "you": you, "me": me, "to_move": if human_to_move { "you" } else { "me" } });
+        let position =
+            json!({ "you": you, "me": me, "to_move": if human_to_move { "you" } else { "me" } });
         if !json {
             show(game, out, you, me)?;
         }
@@ -270,7 +272,10 @@ mod tests {
     #[test]
     fn my_moves_are_described_from_your_side() {
         let text = session("n\nq\n");
-        assert!(text.contains("I play 1T1: I touch my hand of 1 onto your hand of 1."), "{text}");
+        assert!(
+            text.contains("I play 1T1: I touch my hand of 1 onto your hand of 1."),
+            "{text}"
+        );
         assert!(!text.contains("opponent"), "{text}");
     }
 

@@ -378,7 +378,9 @@ fn meminfo_available(text: &str) -> Option<u64> {
 /// when unlimited).
 fn address_space_limit(text: &str) -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with("Max address space"))?;
-    let soft = line["Max address space".len()..].split_whitespace().next()?;
+    let soft = line["Max address space".len()..]
+        .split_whitespace()
+        .next()?;
     soft.parse().ok()
 }
 
@@ -449,13 +451,15 @@ mod tests {
 
     #[test]
     fn parses_the_proc_files() {
-        let meminfo = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   22000000 kB\n";
+        let meminfo =
+            "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   22000000 kB\n";
         assert_eq!(meminfo_available(meminfo), Some(22_000_000 * 1024));
         let limits = "Limit                     Soft Limit           Hard Limit           Units     \n\
                       Max stack size            8388608              unlimited            bytes     \n\
                       Max address space         6144000000           unlimited            bytes     \n";
         assert_eq!(address_space_limit(limits), Some(6_144_000_000));
-        let unlimited = "Max address space         unlimited            unlimited            bytes     \n";
+        let unlimited =
+            "Max address space         unlimited            unlimited            bytes     \n";
         assert_eq!(address_space_limit(unlimited), None);
         assert_eq!(
             status_vm_size("Name:\tx\nVmPeak:\t  9 kB\nVmSize:\t    2048 kB\n"),

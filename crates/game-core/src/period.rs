@@ -154,7 +154,9 @@ impl<R: Copy + Eq + Into<u64>> PeriodFinder<R> {
     /// ```
     pub fn push_within(&mut self, row: R, budget: &Budget) -> Result<Option<Period>, TooLarge> {
         let n = self.rows.len();
-        if n == self.rows.capacity() || (self.found.is_none() && self.first.len() == self.first.capacity()) {
+        if n == self.rows.capacity()
+            || (self.found.is_none() && self.first.len() == self.first.capacity())
+        {
             let target = (n as u64).saturating_mul(2).max(64);
             let bytes = Self::bytes_for(target).saturating_add(Self::bytes_for(n as u64));
             let refuse = || {
@@ -287,7 +289,9 @@ mod tests {
         let got = rows.iter().find_map(|&r| f.push_within(r, &roomy).unwrap());
         assert_eq!(got, run(1, &rows));
         let mut f = PeriodFinder::<u8>::new(1);
-        let err = f.push_within(0, &Budget::unlimited().with_memory(100)).unwrap_err();
+        let err = f
+            .push_within(0, &Budget::unlimited().with_memory(100))
+            .unwrap_err();
         assert_eq!(err.available, 100);
         assert!(f.rows().is_empty());
     }

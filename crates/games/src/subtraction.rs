@@ -211,9 +211,11 @@ impl Subtraction {
             return Ok(None);
         };
         let what = || format!("a period search for a subtraction set with max(S) = {k}");
-        budget.check_memory(&what(), PeriodFinder::<bool>::bytes_for(k.saturating_add(1)))?;
-        let window = usize::try_from(k)
-            .map_err(|_| budget.memory_error(what(), u64::MAX))?;
+        budget.check_memory(
+            &what(),
+            PeriodFinder::<bool>::bytes_for(k.saturating_add(1)),
+        )?;
+        let window = usize::try_from(k).map_err(|_| budget.memory_error(what(), u64::MAX))?;
         let mut finder = PeriodFinder::<bool>::new(window);
         let mut meter = budget.meter();
         // A take a set element, and a probe into the finder's hash table.
@@ -224,7 +226,12 @@ impl Subtraction {
         let mut n = 0u64;
         loop {
             if !meter.spend(per_row) {
-                return Err(budget.work_error(format!("{} (no period up to row {n})", what()), meter.limit().saturating_add(1)).into());
+                return Err(budget
+                    .work_error(
+                        format!("{} (no period up to row {n})", what()),
+                        meter.limit().saturating_add(1),
+                    )
+                    .into());
             }
             let mut any_move = false;
             let mut w = false;

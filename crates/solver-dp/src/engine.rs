@@ -122,7 +122,10 @@ impl<G: Game> Engine<G> {
             self.stack.clear();
             self.arena.clear();
             return Err(game_core::Budget::available()
-                .memory_error("the search stack", depth.saturating_mul(2 * std::mem::size_of::<Frame<G::Position>>() as u64))
+                .memory_error(
+                    "the search stack",
+                    depth.saturating_mul(2 * std::mem::size_of::<Frame<G::Position>>() as u64),
+                )
                 .into());
         }
         self.stack.push(Frame {

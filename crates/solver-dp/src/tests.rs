@@ -255,6 +255,9 @@ fn a_terminal_draw_is_the_games_error() {
         }
     }
     for via_outcome in [true, false] {
-        assert_eq!(solve(&DrawEnd(via_outcome), 3).unwrap_err(), Error::TerminalDraw);
+        assert_eq!(
+            solve(&DrawEnd(via_outcome), 3).unwrap_err(),
+            Error::TerminalDraw
+        );
     }
 }

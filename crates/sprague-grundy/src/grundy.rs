@@ -188,10 +188,9 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
         let target = (len as u64).saturating_mul(2).max(64);
         let bytes = bytes_for(target).saturating_add(bytes_for(len as u64));
         let refuse = |budget: &Budget| {
-            Error::from(budget.memory_error(
-                format!("a Grundy memo of more than {len} positions"),
-                bytes,
-            ))
+            Error::from(
+                budget.memory_error(format!("a Grundy memo of more than {len} positions"), bytes),
+            )
         };
         if bytes > self.budget.memory() {
             return Err(refuse(&self.budget));

@@ -175,7 +175,10 @@ impl SubtractionSet {
             PeriodFinder::<u8>::bytes_for(first),
         )?;
         let k = usize::try_from(self.max()).map_err(|_| {
-            budget.memory_error("a period search with a window past the address space", u64::MAX)
+            budget.memory_error(
+                "a period search with a window past the address space",
+                u64::MAX,
+            )
         })?;
         let mut finder = PeriodFinder::<u8>::new(k);
         let mut meter = budget.meter();
