@@ -190,10 +190,10 @@ fn grundy(c: &mut Criterion) {
         b.iter(|| code.period(2_000_000).unwrap().period)
     });
     g.bench_function("values_1e5_rare_common", |b| {
-        b.iter(|| code.values(100_000).len())
+        b.iter(|| code.values(100_000).unwrap().len())
     });
     g.bench_function("values_1e5_plain", |b| {
-        b.iter(|| code.values_plain(100_000).len())
+        b.iter(|| code.values_plain(100_000).unwrap().len())
     });
     g.finish();
 }

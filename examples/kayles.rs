@@ -11,7 +11,7 @@ fn main() -> Result<(), gamesolve::grundy::Error> {
         .unwrap_or_else(|| "0.77".into())
         .parse()?;
     let t = code.max_take();
-    let shown = code.values(35);
+    let shown = code.values(35)?;
     println!("Octal game {code}: g(0..=35) = {shown:?}");
     let p = code.period(10_000_000)?;
     let (l, per) = (p.preperiod as usize, p.period as usize);
@@ -22,7 +22,7 @@ fn main() -> Result<(), gamesolve::grundy::Error> {
         2 * l + 2 * per + t
     );
     println!("  then g(n + {per}) = g(n) for every n >= {l}.");
-    let g = code.values(2 * l + 3 * per + t);
+    let g = code.values(2 * l + 3 * per + t)?;
     let checked = (l..2 * l + 2 * per + t)
         .filter(|&n| g[n] == g[n + per])
         .count();

@@ -11,7 +11,7 @@ fn main() -> Result<(), gamesolve::games::Error> {
         .and_then(|a| a.parse().ok())
         .unwrap_or(8);
     let board = Knights::new(n)?;
-    let table = board.grundy_table();
+    let table = board.grundy_table()?;
     println!("Grundy values on a {n} x {n} board (row x, column y, from (1,1)):");
     for row in &table {
         println!(

@@ -33,7 +33,7 @@
 //! ```
 
 pub use game_core as core;
-pub use game_core::{Game, Impartial, Indexed, Misere, Outcome, Unmoves, Value};
+pub use game_core::{Budget, Game, Impartial, Indexed, Misere, Outcome, TooLarge, Unmoves, Value};
 pub use games;
 pub use solver_dp as dp;
 pub use solver_retro as retro;

@@ -11,18 +11,32 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
-            if matches!(
-                e.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
                 let _ = e.print();
-                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                    ExitCode::from(2)
-                } else {
-                    ExitCode::SUCCESS
-                };
+                return ExitCode::SUCCESS;
+            }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                // One line: which command needs a subcommand, and the choices.
+                use clap::CommandFactory;
+                let mut cmd = cmd::Cli::command();
+                let mut path = vec!["gamesolve".to_string()];
+                for a in std::env::args().skip(1) {
+                    if let Some(sub) = cmd.find_subcommand(&a).cloned() {
+                        path.push(a);
+                        cmd = sub;
+                    }
+                }
+                let names: Vec<&str> = cmd
+                    .get_subcommands()
+                    .map(clap::Command::get_name)
+                    .filter(|&n| n != "help")
+                    .collect();
+                let path = path.join(" ");
+                eprintln!(
+                    "gamesolve: `{path}` needs a command, one of: {}; see `{path} --help`",
+                    names.join(", ")
+                );
+                return ExitCode::from(2);
             }
             // One line: clap's first line and the indented names under it
             // (the missing arguments), without the usage block.

@@ -97,7 +97,13 @@ fn bad_input_is_one_line_and_non_zero() {
     assert!(fails(&["subtraction", "--set", "1,x", "--upto", "5"])
         .contains("not a non-negative number"));
     assert!(fails(&["subtraction", "--upto", "5"]).contains("required"));
-    assert!(fails(&["subtraction", "--squares", "--upto", "99999999999999"]).contains("too large"));
+    let err = fails(&["subtraction", "--squares", "--upto", "99999999999999"]);
+    assert!(err.contains("needs") && err.contains("--memory"), "{err}");
+    let err = fails(&["subtraction", "--squares", "--upto", "100000000"]);
+    assert!(
+        err.contains("steps of work") && err.contains("--max-work"),
+        "{err}"
+    );
     fails(&["stones", "take", "-1", "0", "7", "3"]);
     fails(&["stones", "take", "x", "0", "7", "3"]);
     fails(&["no-such-command"]);
@@ -167,6 +173,124 @@ fn fingers_rule_switches_and_bad_input() {
     assert!(fails(&["fingers", "solve", "--fingers", "256"]).contains("2..=255"));
 }
 
+/// `play fingers` with `args`, its standard input `script`: the output.
+fn play(args: &[&str], script: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
+        .args(["play", "fingers"])
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{args:?} {script:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn play_asks_again_on_an_empty_line_and_ends_a_closed_input_with_a_newline() {
+    let text = play(&[], "\ny\n\n1T1\n");
+    assert!(!text.contains("Please answer"), "{text}");
+    assert!(!text.contains("not a legal move"), "{text}");
+    // Asked twice for the first move (the empty line), once after.
+    assert_eq!(text.matches("Your move").count(), 3, "{text}");
+    assert!(text.ends_with('\n'), "{text:?}");
+    assert!(play(&[], "").ends_with("[y/n] \n"));
+    let text = play(&[], "maybe\ny\n9T9\n1T1\n");
+    assert!(text.contains("Please answer y or n."));
+    assert!(text.contains("'9T9' is not a legal move here"));
+    assert!(text.contains("I play"));
+}
+
+#[test]
+fn play_describes_its_moves_from_your_side_of_the_table() {
+    // The solver moves first from a lost start: it says so, in plies.
+    let text = play(&[], "n\nq\n");
+    assert!(
+        text.contains("I play 1T1: I touch my hand of 1 onto your hand of 1."),
+        "{text}"
+    );
+    assert!(
+        text.contains("I lose in 26 plies if you play perfectly"),
+        "{text}"
+    );
+    assert!(!text.contains("opponent"), "{text}");
+}
+
+#[test]
+fn play_json_is_one_object_a_line_or_a_one_line_refusal() {
+    let text = play(&["--json", "--first"], "xyz\n1T1\nq\n");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    assert_eq!(lines[0]["options"], serde_json::json!(["1T1", "C02"]));
+    assert_eq!(lines[0]["value"]["outcome"], "lose");
+    assert_eq!(lines[0]["value"]["remoteness"], 26);
+    assert!(lines[1]["error"].as_str().unwrap().contains("xyz"));
+    assert!(lines[2]["move"].is_string(), "{text}");
+    assert_eq!(lines.len(), 4, "{text}");
+    // Without --first or --second there is nobody to ask: one line.
+    assert!(fails(&["--json", "play", "fingers"]).contains("--first or --second"));
+}
+
+/// The default drawing: the positions near the start and on the line of
+/// perfect play, each node's drawn and hidden moves adding up to its moves
+/// in the game, and the cut said in the graph and on stderr.
+#[test]
+fn fingers_dot_draws_a_readable_cut_and_says_so() {
+    use game_core::Game;
+    use games::{Fingers, FingersPosition, FingersRules};
+    let out = gamesolve(&["fingers", "dot", "--depth", "1"]);
+    assert!(out.status.success());
+    let dot = String::from_utf8(out.stdout).unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("of the 191 positions reachable from the start are drawn"),
+        "{err}"
+    );
+    assert!(dot.contains("CUT: "), "{dot}");
+    let game = Fingers::new(FingersRules::default()).unwrap();
+    // Nodes: `  i [ label = "a,b | c,d\nvalue[\n+k moves not drawn]", ... ]`.
+    let mut nodes = Vec::new();
+    for line in dot.lines().filter(|l| l.contains("fillcolor")) {
+        let label = line.split('"').nth(1).unwrap();
+        let mut parts = label.split("\\n");
+        let pos = parts.next().unwrap();
+        let (me, opp) = pos.split_once(" | ").unwrap();
+        let hands = |s: &str| -> [u8; 2] {
+            let (a, b) = s.split_once(',').unwrap();
+            [a.parse().unwrap(), b.parse().unwrap()]
+        };
+        let hidden: usize = parts
+            .find(|p| p.ends_with("not drawn"))
+            .map_or(0, |p| p[1..].split(' ').next().unwrap().parse().unwrap());
+        nodes.push((FingersPosition::new(hands(me), hands(opp)), hidden));
+    }
+    assert!(nodes.len() > 10 && nodes.len() < 191, "{}", nodes.len());
+    assert_eq!(nodes[0].0, FingersPosition::START);
+    let mut moves = Vec::new();
+    for (i, (pos, hidden)) in nodes.iter().enumerate() {
+        let drawn = dot.matches(&format!("    {i} -> ")).count();
+        moves.clear();
+        if game.outcome(pos).is_none() {
+            game.moves(pos, &mut moves);
+        }
+        assert_eq!(drawn + hidden, moves.len(), "{pos}");
+    }
+    // --all draws every reachable position, with no cut.
+    let all = json(&["fingers", "dot", "--all"]);
+    assert_eq!(all["drawn"], 191);
+    assert_eq!(all["cut"], false);
+}
+
 #[test]
 fn play_fingers_re_asks_and_ends() {
     use std::io::Write;
@@ -233,4 +357,47 @@ fn grundy_nim_knights_commands() {
     assert_eq!(w["winner"], "second");
     assert!(fails(&["knights", "--size", "8", "9,9"]).contains("off the"));
     assert!(fails(&["knights", "--size", "0"]).contains("at least one square"));
+}
+
+#[test]
+fn budget_flags_take_units_and_refusals_name_them() {
+    // 10,001 piles take three bytes each: over a KiB.
+    let err = fails(&[
+        "--memory",
+        "1k",
+        "subtraction",
+        "--set",
+        "1",
+        "--upto",
+        "10000",
+    ]);
+    assert!(
+        err.contains("more than the 1.0 KiB available") && err.contains("--memory"),
+        "{err}"
+    );
+    let ok = json(&[
+        "--max-work",
+        "1e6",
+        "subtraction",
+        "--set",
+        "1,3,4",
+        "--upto",
+        "11",
+    ]);
+    assert_eq!(ok["outcomes"], "LWLWWWWLWLWW");
+    // Piles 0..=100: (4/3)·100^1.5 + 101 = 1434 steps, over 1000.
+    let err = fails(&["--max-work", "1k", "power-game", "100", "100"]);
+    assert!(
+        err.contains("about 1434 steps of work, over the budget of 1000"),
+        "{err}"
+    );
+    assert!(err.contains("--max-work"), "{err}");
+    assert_eq!(
+        json(&["--max-work", "1435", "power-game", "100", "100"])["moves"],
+        1
+    );
+    for bad in ["0", "-1", "x", "1e400", "5Q", ""] {
+        fails(&["--max-work", bad, "nim", "1"]);
+        fails(&["--memory", bad, "nim", "1"]);
+    }
 }

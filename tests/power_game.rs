@@ -72,8 +72,17 @@ fn per_pile_method_dp_and_brute_force_agree_up_to_60x60() {
 
 #[test]
 fn oversized_piles_are_refused() {
-    assert!(matches!(
-        winner(u64::MAX, 1),
-        Err(games::Error::TooLarge { .. })
-    ));
+    let Err(games::Error::TooLarge(t)) = winner(u64::MAX, 1) else {
+        panic!("expected TooLarge");
+    };
+    assert!(t.needed > t.available, "{t}");
+    // Over the work budget, refused before any table is taken.
+    let small = game_core::Budget::available().with_work(1_000_000);
+    let Err(games::Error::TooLarge(t)) = games::power_game::winner_with(134_217_728, 1, &small)
+    else {
+        panic!("expected TooLarge");
+    };
+    assert_eq!(t.resource, game_core::budget::Resource::Work);
+    // (2/3)·n^1.5 squares looked at, two steps each: about 2.1e12 for n = 2^27.
+    assert!((2.0e12..2.2e12).contains(&(t.needed as f64)), "{t}");
 }

@@ -69,7 +69,7 @@ proptest! {
     #[test]
     fn proven_period_holds_far_out(s in set(), misere: bool) {
         let g = Subtraction::finite(s).unwrap();
-        let p = g.outcome_period(misere).unwrap();
+        let p = g.outcome_period(misere).unwrap().unwrap();
         let t = g.outcomes(2000, misere).unwrap();
         let (l, per) = (p.preperiod as usize, p.period as usize);
         for n in l..t.len() - per {

@@ -9,7 +9,7 @@ use serde_json::{json, Value as Json};
 use solver_retro::{Config, IndexedSolution, Solved};
 
 use super::analyze::{analyze, open_db};
-use super::{Error, Report};
+use super::{plies, Ctx, Error, Report};
 
 /// The rule switches shared by every fingers command.
 #[derive(Debug, Clone, Args)]
@@ -168,13 +168,23 @@ pub enum FingersCmd {
         #[command(flatten)]
         rules: RulesArgs,
     },
-    /// The solved graph reachable from the start, in Graphviz DOT.
+    /// The solved graph in Graphviz DOT, coloured by value (win green, loss
+    /// red, draw yellow, for the player to move). By default only what a
+    /// person can read: the positions within --depth plies of the start and
+    /// those on the line of perfect play; --all draws every position
+    /// reachable from the start.
     Dot {
         #[command(flatten)]
         rules: RulesArgs,
-        /// The most positions to draw.
-        #[arg(long, default_value_t = 5000)]
-        max_positions: usize,
+        /// Draw the positions within this many plies of the start.
+        #[arg(long, default_value_t = 3, conflicts_with = "all")]
+        depth: usize,
+        /// Draw every position reachable from the start.
+        #[arg(long)]
+        all: bool,
+        /// The most positions to draw [default: 300, or all with --all].
+        #[arg(long)]
+        max_positions: Option<usize>,
     },
 }
 
@@ -182,14 +192,57 @@ fn value_json(v: Value) -> Json {
     json!({ "outcome": v.outcome().name(), "remoteness": v.remoteness() })
 }
 
-/// "loses in 26 plies (13 moves each)" and the like.
+/// "loses in 26 plies", "wins in 1 ply" and the like.
 pub fn verdict_words(v: Value) -> String {
     match (v.outcome(), v.remoteness()) {
-        (Outcome::Win, Some(r)) => format!("wins in {r} plies"),
-        (Outcome::Lose, Some(r)) => format!("loses in {r} plies"),
-        (Outcome::Tie, Some(r)) => format!("ties in {r} plies"),
+        (Outcome::Win, Some(r)) => format!("wins in {}", plies(r)),
+        (Outcome::Lose, Some(r)) => format!("loses in {}", plies(r)),
+        (Outcome::Tie, Some(r)) => format!("ties in {}", plies(r)),
         _ => "draws: neither player can force an end".into(),
     }
+}
+
+/// Steps of work a solve of the whole game takes, about: the retrograde
+/// solver without a stored graph takes some 15 ns a position (measured
+/// from F = 64 to 128), and the start's reachable set is walked once more.
+pub fn solve_work(game: &Fingers) -> u64 {
+    game.size().saturating_mul(16)
+}
+
+/// Checks that solving `game` fits in the work budget (the solver checks
+/// its own memory against the same budget).
+pub fn check_solve(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
+    ctx.budget.check_work(
+        &format!(
+            "solving Magic Fingers with {} fingers a hand ({} positions)",
+            game.rules().fingers,
+            game.size()
+        ),
+        solve_work(game),
+    )?;
+    Ok(())
+}
+
+/// [`solve`] after checking its work against the budget, with the
+/// budget's memory as the solver's limit.
+pub fn solve_checked<'g>(
+    game: &'g Fingers,
+    ctx: &Ctx,
+) -> Result<IndexedSolution<'g, Fingers>, Error> {
+    check_solve(game, ctx)?;
+    let config = solver_retro::Config::default().memory_limit(ctx.budget.memory());
+    Ok(solver_retro::solve_unmoves_with(game, &config)?)
+}
+
+/// The position's end in words, for the player to move, if it is over.
+pub fn game_over_words(game: &Fingers, pos: &FingersPosition) -> Option<&'static str> {
+    game.outcome(pos).map(|_| {
+        if pos.me == [0, 0] {
+            "the game is over: the player to move has no live hand and has lost"
+        } else {
+            "the game is over: the opponent has no live hand; the player to move has won"
+        }
+    })
 }
 
 fn sign(v: Value) -> &'static str {
@@ -208,7 +261,40 @@ pub fn solve(game: &Fingers) -> Result<(IndexedSolution<'_, Fingers>, f64), Erro
     Ok((sol, t.elapsed().as_secs_f64()))
 }
 
-pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
+/// Positions reachable from the start (breadth-first) and the number of
+/// distinct moves between them.
+fn reachable(game: &Fingers) -> (Vec<FingersPosition>, u64) {
+    let mut seen = vec![false; game.size() as usize];
+    let start = FingersPosition::START;
+    seen[game.index(&start) as usize] = true;
+    let mut order = vec![start];
+    let (mut moves, mut kids) = (Vec::new(), Vec::new());
+    let mut edges = 0u64;
+    let mut head = 0;
+    while head < order.len() {
+        let p = order[head];
+        head += 1;
+        if game.outcome(&p).is_some() {
+            continue;
+        }
+        moves.clear();
+        game.moves(&p, &mut moves);
+        kids.clear();
+        kids.extend(moves.iter().map(|m| game.index(&game.play(&p, m))));
+        kids.sort_unstable();
+        kids.dedup();
+        edges += kids.len() as u64;
+        for &k in &kids {
+            if !seen[k as usize] {
+                seen[k as usize] = true;
+                order.push(game.position(k).expect("a reached index is a position"));
+            }
+        }
+    }
+    (order, edges)
+}
+
+pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
     match cmd {
         FingersCmd::Solve {
             rules,
@@ -216,6 +302,7 @@ pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
             db,
         } => {
             let game = rules.game()?;
+            check_solve(&game, ctx)?;
             if let Some(dir) = &db {
                 let db = open_db(dir, DB_NAME, &db_rules(&game), true)?;
                 if db.is_finished(0) {
@@ -282,7 +369,7 @@ pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
                     })
                 }
                 None => {
-                    let (sol, _) = solve(&game)?;
+                    let sol = solve_checked(&game, ctx)?;
                     let table: Vec<Option<Value>> =
                         (0..game.size()).map(|i| sol.value_at(i)).collect();
                     let g = game.clone();
@@ -290,6 +377,7 @@ pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
                 }
             };
             let v = values(&pos)?.ok_or_else(|| Error::Usage(format!("{pos} is not stored")))?;
+            let over = game_over_words(&game, &pos);
             let mut options = Vec::new();
             if game.outcome(&pos).is_none() {
                 let mut mv = Vec::new();
@@ -303,14 +391,18 @@ pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
             let best =
                 game_core::best_move(&game, &pos, |c| values(c).ok().flatten(), &mut Vec::new())
                     .map(|(m, _)| m);
-            let mut text = format!(
-                "{pos} (yours | the opponent's): the player to move {}{}",
-                verdict_words(v),
-                best.map_or(" (the game is over)".into(), |m| format!(
-                    "; best move {m}: {}",
+            let mut text = match (over, best) {
+                (Some(words), _) => format!("{pos} (yours | the opponent's): {words}"),
+                (None, Some(m)) => format!(
+                    "{pos} (yours | the opponent's): the player to move {}; best move {m}: {}",
+                    verdict_words(v),
                     m.describe()
-                ))
-            );
+                ),
+                (None, None) => format!(
+                    "{pos} (yours | the opponent's): the player to move {}",
+                    verdict_words(v)
+                ),
+            };
             for (m, ov) in &options {
                 text += &format!("\n  {m}: {}", verdict_words(*ov));
             }
@@ -319,6 +411,7 @@ pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
                 json!({
                     "outcome": v.outcome().name(),
                     "remoteness": v.remoteness(),
+                    "over": over.is_some(),
                     "best": best.map(|m| m.to_string()),
                     "moves": options.iter().map(|(m, ov)| json!({
                         "move": m.to_string(),
@@ -328,24 +421,110 @@ pub fn run(cmd: FingersCmd) -> Result<Report, Error> {
                 }),
             ))
         }
-        FingersCmd::Table { rules } => run_table(&rules.game()?),
-        FingersCmd::Line { rules } => run_line(&rules.game()?),
+        FingersCmd::Table { rules } => run_table(&rules.game()?, ctx),
+        FingersCmd::Line { rules } => {
+            let game = rules.game()?;
+            check_solve(&game, ctx)?;
+            run_line(&game)
+        }
         FingersCmd::Dot {
             rules,
+            depth,
+            all,
             max_positions,
-        } => {
-            let game = rules.game()?;
-            let (sol, _) = solve(&game)?;
-            let dot = solver_retro::to_dot(
-                &sol,
-                &FingersPosition::START,
-                max_positions,
-                |p| p.to_string(),
-                |m| m.to_string(),
-            );
-            Ok(Report::new(dot.clone(), json!({ "dot": dot })))
-        }
+        } => run_dot(&rules.game()?, ctx, depth, all, max_positions),
     }
+}
+
+/// The default cap on a drawing: about what a person can take in.
+const READABLE: usize = 300;
+
+fn run_dot(
+    game: &Fingers,
+    ctx: &Ctx,
+    depth: usize,
+    all: bool,
+    max_positions: Option<usize>,
+) -> Result<Report, Error> {
+    check_solve(game, ctx)?;
+    ctx.budget.check_memory(
+        "a map of the positions reachable from the start",
+        game.size(),
+    )?;
+    let (reach, edges) = reachable(game);
+    let cap = max_positions.unwrap_or(if all { usize::MAX } else { READABLE });
+    let drawn_at_most = reach.len().min(cap) as u64;
+    // Every reachable move may be drawn: budget for all of them.
+    let bytes = drawn_at_most
+        .saturating_mul(super::dot::BYTES_PER_NODE)
+        .saturating_add(edges.saturating_mul(super::dot::BYTES_PER_EDGE));
+    ctx.check(
+        &format!("a drawing of up to {drawn_at_most} positions"),
+        0,
+        bytes,
+        bytes,
+    )?;
+    let sol = solve_checked(game, ctx)?;
+    let start = FingersPosition::START;
+    let (nodes, why) = if all {
+        let (mut nodes, _) = super::dot::near(game, &start, usize::MAX, cap);
+        nodes.truncate(cap);
+        (nodes, "in breadth-first order from the start".to_string())
+    } else {
+        let (mut nodes, _) = super::dot::near(game, &start, depth, cap);
+        let line = principal_variation(game, start, |p| sol.value(p), 10_000);
+        let mut on_line: Vec<FingersPosition> = line.plies.iter().map(|p| p.position).collect();
+        on_line.push(match line.end {
+            LineEnd::Over(p) | LineEnd::Repeats(p) | LineEnd::Cut(p) => p,
+        });
+        for p in on_line {
+            if nodes.len() >= cap {
+                break;
+            }
+            if !nodes.contains(&p) {
+                nodes.push(p);
+            }
+        }
+        (
+            nodes,
+            format!(
+                "within {} of the start and on the line of perfect play",
+                plies(depth as u64)
+            ),
+        )
+    };
+    let cut = nodes.len() < reach.len();
+    let title = format!("Magic Fingers ({})", describe(game.rules()));
+    let note = if cut {
+        let hint = if all {
+            "raise --max-positions to draw more"
+        } else {
+            "--depth N draws more, --all the whole graph"
+        };
+        let line = format!(
+            "{} of the {} positions reachable from the start are drawn ({why}); {hint}",
+            nodes.len(),
+            reach.len()
+        );
+        eprintln!("gamesolve: {line}");
+        format!("{title}\nCUT: {line}")
+    } else {
+        format!(
+            "{title}\nall {} positions reachable from the start",
+            reach.len()
+        )
+    };
+    let pic = super::dot::Picture {
+        game,
+        nodes: &nodes,
+        note,
+    };
+    let dot = super::dot::render(&pic, |p| sol.value(p), |p| p.to_string(), |m| m.to_string());
+    let drawn = nodes.len();
+    Ok(ctx.report(
+        || dot.clone(),
+        || json!({ "dot": dot, "drawn": drawn, "reachable": reach.len(), "cut": cut }),
+    ))
 }
 
 /// The game's name in a database.
@@ -439,8 +618,21 @@ fn run_solve(game: &Fingers, list: bool) -> Result<(Report, IndexedSolution<'_, 
     Ok((Report::new(text, j), sol))
 }
 
-fn run_table(game: &Fingers) -> Result<Report, Error> {
-    let (sol, _) = solve(game)?;
+fn run_table(game: &Fingers, ctx: &Ctx) -> Result<Report, Error> {
+    // Checked before solving: a cell is a sign and a move such as C12 (a
+    // dozen bytes with separators, more as text and JSON strings).
+    // A cell is a sign and a move such as +C12: some 40 bytes as a string
+    // in memory, a dozen printed.
+    let f = u64::from(game.rules().fingers);
+    let live = f * (f + 1) / 2 - 1;
+    let cells = live.saturating_mul(live);
+    ctx.check(
+        &format!("a table of {live} × {live} hands"),
+        solve_work(game),
+        cells.saturating_mul(40),
+        cells.saturating_mul(12),
+    )?;
+    let sol = solve_checked(game, ctx)?;
     let hands = game.live_hands();
     let labels: Vec<String> = hands.iter().map(|&h| game.label(h)).collect();
     let mut cells: Vec<Vec<String>> = Vec::new();
@@ -466,23 +658,26 @@ fn run_table(game: &Fingers) -> Result<Report, Error> {
         .max()
         .unwrap_or(4);
     let lw = labels.iter().map(String::len).max().unwrap_or(2);
-    let mut text = format!("{:lw$}  ", "");
-    for l in &labels {
-        text += &format!(" {l:>width$}");
-    }
-    text += &format!("\n{:lw$}  ", "");
-    for _ in &labels {
-        text += &format!(" {}", "-".repeat(width));
-    }
-    for (l, row) in labels.iter().zip(&cells) {
-        text += &format!("\n{l:>lw$}: ");
-        for c in row {
-            text += &format!(" {c:>width$}");
+    let text = || {
+        let mut text = format!("{:lw$}  ", "");
+        for l in &labels {
+            text += &format!(" {l:>width$}");
         }
-    }
-    Ok(Report::new(
+        text += &format!("\n{:lw$}  ", "");
+        for _ in &labels {
+            text += &format!(" {}", "-".repeat(width));
+        }
+        for (l, row) in labels.iter().zip(&cells) {
+            text += &format!("\n{l:>lw$}: ");
+            for c in row {
+                text += &format!(" {c:>width$}");
+            }
+        }
+        text
+    };
+    Ok(ctx.report(
         text,
-        json!({ "rows": labels, "columns": labels, "cells": cells }),
+        || json!({ "rows": labels, "columns": labels, "cells": cells }),
     ))
 }
 
@@ -531,9 +726,9 @@ fn run_line(game: &Fingers) -> Result<Report, Error> {
     let loser = if plies.len() % 2 == 0 { 1 } else { 2 };
     text.push_str(&match end {
         LineEnd::Over(_) => format!(
-            "   player {loser} has no live hand: player {} wins after {} plies.",
+            "   player {loser} has no live hand: player {} wins after {}.",
             3 - loser,
-            plies.len()
+            super::plies(plies.len() as u64)
         ),
         LineEnd::Repeats(_) => "   this position was reached before: with perfect play the game \
                                 goes round forever (a draw)."

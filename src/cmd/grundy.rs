@@ -4,10 +4,7 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 use sprague_grundy::{OctalCode, SubtractionSet};
 
-use super::{parse_list, Error, List, Report};
-
-/// The most values printed by `--upto`.
-const MAX_UPTO: u64 = 100_000_000;
+use super::{parse_list, Ctx, Error, List, Report};
 
 #[derive(Debug, Subcommand)]
 pub enum GrundyCmd {
@@ -34,39 +31,53 @@ pub enum GrundyCmd {
         /// Print the proven preperiod and period.
         #[arg(long)]
         period: bool,
-        /// With --period: the most heaps to compute for the proof.
-        #[arg(long, default_value_t = 4_000_000)]
+        /// With --period: the most heaps to compute for the proof (the work
+        /// budget, --max-work, usually ends the search first).
+        #[arg(long, default_value_t = 4_000_000, requires = "period")]
         max: u64,
     },
 }
 
-fn upto_limit(n: u64) -> Result<usize, Error> {
-    if n > MAX_UPTO {
-        return Err(sprague_grundy::Error::TooLarge {
-            what: "--upto",
-            size: n,
-            limit: MAX_UPTO,
+/// Prints values as `0 1 2 …` or `{"values":[0,1,2,…]}`, after checking
+/// the output against the budget (`digits` + 1 bytes a value at most).
+fn values_report<T: Copy + Into<u64>>(
+    ctx: &Ctx,
+    what: &str,
+    values: &[T],
+    digits: u64,
+) -> Result<Report, Error> {
+    use std::fmt::Write as _;
+    let bytes = (values.len() as u64).saturating_mul(digits + 1);
+    ctx.check(&format!("printing {what}"), 0, bytes, bytes)?;
+    let mut out = String::new();
+    out.try_reserve(values.len().saturating_mul(2))
+        .map_err(|_| {
+            ctx.budget
+                .memory_error(format!("printing {what}"), values.len() as u64 * 2)
+        })?;
+    out.push_str(if ctx.json { "{\"values\":[" } else { "" });
+    let sep = if ctx.json { ',' } else { ' ' };
+    for (i, &v) in values.iter().enumerate() {
+        if i > 0 {
+            out.push(sep);
         }
-        .into());
+        let _ = write!(out, "{}", v.into());
     }
-    Ok(n as usize)
+    out.push_str(if ctx.json { "]}" } else { "" });
+    Ok(Report::rendered(out))
 }
 
-fn values_report(values: Vec<u64>) -> Report {
-    let text = values
-        .iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(" ");
-    Report::new(text, json!({ "values": values }))
+/// Decimal digits of `n`.
+fn digits(n: u64) -> u64 {
+    u64::from(n.checked_ilog10().unwrap_or(0)) + 1
 }
 
-pub fn run(cmd: GrundyCmd) -> Result<Report, Error> {
+pub fn run(cmd: GrundyCmd, ctx: &Ctx) -> Result<Report, Error> {
     match cmd {
         GrundyCmd::Subtraction { set, upto, period } => {
             let s = SubtractionSet::new(set.0)?;
             if period {
-                let p = s.period();
+                let p = s.period_with(&ctx.budget)?;
                 return Ok(Report::new(
                     format!(
                         "preperiod {}, period {} (proven: a window of max(S) = {} values repeats; {} values computed)",
@@ -78,10 +89,19 @@ pub fn run(cmd: GrundyCmd) -> Result<Report, Error> {
                     json!({ "preperiod": p.preperiod, "period": p.period }),
                 ));
             }
-            let n = upto_limit(upto.unwrap_or(0))?;
-            Ok(values_report(
-                s.values(n as u64)?.into_iter().map(u64::from).collect(),
-            ))
+            let n = upto.unwrap_or(0);
+            // Values are at most |S|.
+            let width = digits(s.elements().len() as u64);
+            let what = format!("g(0..={n})");
+            let heaps = n.saturating_add(1);
+            ctx.check(
+                &what,
+                s.values_work(n),
+                heaps,
+                heaps.saturating_mul(width + 1),
+            )?;
+            let g = s.values_with(n, &ctx.budget)?;
+            values_report(ctx, &what, &g, width)
         }
         GrundyCmd::Octal {
             code,
@@ -91,7 +111,7 @@ pub fn run(cmd: GrundyCmd) -> Result<Report, Error> {
         } => {
             let c: OctalCode = code.parse()?;
             if period {
-                let p = c.period(max)?;
+                let p = c.period_with(max, &ctx.budget)?;
                 return Ok(Report::new(
                     format!(
                         "{c}: preperiod {}, period {} (proven by the octal periodicity theorem with {} values, t = {})",
@@ -103,10 +123,20 @@ pub fn run(cmd: GrundyCmd) -> Result<Report, Error> {
                     json!({ "preperiod": p.preperiod, "period": p.period }),
                 ));
             }
-            let n = upto_limit(upto.unwrap_or(0))?;
-            Ok(values_report(
-                c.values(n).into_iter().map(u64::from).collect(),
-            ))
+            let n = upto.unwrap_or(0);
+            // Values are below 2^32: ten digits at most; most are far shorter.
+            let what = format!("g(0..={n}) of {c}");
+            // At least two bytes a value printed (a digit and a space);
+            // the computation gets the budget the printing leaves.
+            let printed = n.saturating_add(1).saturating_mul(2);
+            ctx.check(&what, 0, n.saturating_add(1).saturating_mul(4), printed)?;
+            let n = usize::try_from(n).map_err(|_| {
+                ctx.budget
+                    .memory_error(format!("a table of g(0..={n})"), u64::MAX)
+            })?;
+            let g = c.values_with(n, &ctx.budget_after_output(printed))?;
+            let top = g.iter().copied().max().unwrap_or(0);
+            values_report(ctx, &what, &g, digits(u64::from(top)))
         }
     }
 }
@@ -122,7 +152,7 @@ pub struct NimArgs {
     max_take: Option<u64>,
 }
 
-pub fn nim(a: &NimArgs) -> Result<Report, Error> {
+pub fn nim(a: &NimArgs, _ctx: &Ctx) -> Result<Report, Error> {
     let game = match a.max_take {
         Some(k) => games::Nim::bounded(k)?,
         None => games::Nim::new(),
@@ -157,27 +187,48 @@ pub struct KnightsArgs {
     knights: Vec<List>,
 }
 
-pub fn knights(a: &KnightsArgs) -> Result<Report, Error> {
+pub fn knights(a: &KnightsArgs, ctx: &Ctx) -> Result<Report, Error> {
     let k = games::Knights::new(a.size)?;
     if a.knights.is_empty() {
-        let table = k.grundy_table();
-        let text = table
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .map(|g| format!("{g:>2}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
-        return Ok(Report::new(
+        // Three characters a square as text, at most three in JSON.
+        let n = a.size as u64;
+        let cells = n.saturating_mul(n);
+        ctx.check(
+            &format!("the Grundy table of the {0} × {0} board", a.size),
+            games::Knights::table_work(a.size),
+            cells.saturating_mul(2),
+            cells.saturating_mul(3),
+        )?;
+        let table = k.grundy_table_with(&ctx.budget)?;
+        let mut out = if ctx.json {
+            String::from("{\"grundy\":[")
+        } else {
             format!(
-                "Grundy values, row x = 1..{n}, column y = 1..{n}:\n{text}",
+                "Grundy values, row x = 1..{n}, column y = 1..{n}:\n",
                 n = a.size
-            ),
-            json!({ "grundy": table }),
-        ));
+            )
+        };
+        use std::fmt::Write as _;
+        for (i, row) in table.iter().enumerate() {
+            if ctx.json {
+                out.push_str(if i > 0 { ",[" } else { "[" });
+                for (j, g) in row.iter().enumerate() {
+                    let _ = write!(out, "{}{g}", if j > 0 { "," } else { "" });
+                }
+                out.push(']');
+            } else {
+                if i > 0 {
+                    out.push('\n');
+                }
+                for (j, g) in row.iter().enumerate() {
+                    let _ = write!(out, "{}{g:>2}", if j > 0 { " " } else { "" });
+                }
+            }
+        }
+        if ctx.json {
+            out.push_str("]}");
+        }
+        return Ok(Report::rendered(out));
     }
     let mut squares = Vec::new();
     for l in &a.knights {
@@ -194,7 +245,7 @@ pub fn knights(a: &KnightsArgs) -> Result<Report, Error> {
         );
         squares.push(k.square(x, y)?);
     }
-    let first = k.first_player_wins(&squares)?;
+    let first = k.first_player_wins_with(&squares, &ctx.budget)?;
     let winner = if first { "first" } else { "second" };
     Ok(Report::new(
         format!("the {winner} player wins"),

@@ -3,6 +3,7 @@
 mod analyze;
 mod connect4;
 mod dobutsu;
+mod dot;
 mod fingers;
 mod grundy;
 mod play;
@@ -14,6 +15,7 @@ mod teeko;
 mod tiered;
 
 use clap::{Parser, Subcommand};
+use game_core::Budget;
 use serde_json::Value as Json;
 
 /// What a command can fail with: a one-line message.
@@ -29,10 +31,12 @@ pub enum Error {
     Retro(#[from] solver_retro::Error),
     #[error(transparent)]
     Grundy(#[from] sprague_grundy::Error),
-    #[error("the certificate check failed: {0}")]
-    Certificate(String),
+    #[error(transparent)]
+    TooLarge(#[from] game_core::TooLarge),
     #[error("{0}")]
     Usage(String),
+    #[error("the certificate check failed: {0}")]
+    Certificate(String),
     #[error("cannot write output: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -48,8 +52,78 @@ pub struct Cli {
     /// are the same for any number.
     #[arg(long, global = true, value_name = "N")]
     threads: Option<usize>,
+    /// The most memory a command may use, e.g. 4G, 512M or 1000000 (bytes).
+    /// Default: what is really available (the least of the machine's
+    /// available memory, the cgroup limit and `ulimit -v`).
+    #[arg(long, global = true, value_name = "BYTES", value_parser = parse_bytes)]
+    memory: Option<u64>,
+    /// The most work a command may do, in steps of a few nanoseconds each,
+    /// e.g. 1e11 [default: 4e9, about ten seconds]. Commands estimate their
+    /// work first and refuse beyond it; searches stop when it is spent.
+    #[arg(long, global = true, value_name = "STEPS", value_parser = parse_steps)]
+    max_work: Option<u64>,
     #[command(subcommand)]
     command: Command,
+}
+
+/// The default work budget, in steps: about ten seconds of work in a
+/// release build (a step is about a nanosecond).
+pub const DEFAULT_WORK: u64 = 4_000_000_000;
+
+/// Steps of work a byte of output costs (formatting and writing it).
+pub const OUTPUT_STEPS_PER_BYTE: u64 = 10;
+
+/// What every command is run with: the output form and the budget.
+pub struct Ctx {
+    /// Print JSON instead of text.
+    pub json: bool,
+    /// The memory and work a command may use.
+    pub budget: Budget,
+}
+
+impl Ctx {
+    fn new(json: bool, memory: Option<u64>, work: Option<u64>) -> Self {
+        let budget = memory
+            .map_or_else(Budget::available, |m| Budget::unlimited().with_memory(m))
+            .with_work(work.unwrap_or(DEFAULT_WORK))
+            .with_advice(
+                "raise it with --memory BYTES (e.g. --memory 16G) if the machine really has it",
+                "raise it with --max-work STEPS (e.g. --max-work 1e11)",
+            );
+        Ctx { json, budget }
+    }
+
+    /// A report built in the one form that will be printed.
+    pub fn report(&self, text: impl FnOnce() -> String, json: impl FnOnce() -> Json) -> Report {
+        if self.json {
+            Report::new(String::new(), json())
+        } else {
+            Report::new(text(), Json::Null)
+        }
+    }
+
+    /// Checks a command's whole cost before it starts: `work` steps of
+    /// computation, `memory` bytes of tables, and `output` bytes printed
+    /// (held in memory, then written: a byte of output counts as a byte of
+    /// memory and [`OUTPUT_STEPS_PER_BYTE`] steps of work).
+    pub fn check(&self, what: &str, work: u64, memory: u64, output: u64) -> Result<(), Error> {
+        self.budget
+            .check_memory(what, memory.saturating_add(output))?;
+        self.budget.check_work(
+            what,
+            work.saturating_add(output.saturating_mul(OUTPUT_STEPS_PER_BYTE)),
+        )?;
+        Ok(())
+    }
+
+    /// The budget left for a computation after `output` bytes of printing.
+    pub fn budget_after_output(&self, output: u64) -> Budget {
+        let left = self
+            .budget
+            .work()
+            .saturating_sub(output.saturating_mul(OUTPUT_STEPS_PER_BYTE));
+        self.budget.clone().with_work(left)
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -89,6 +163,9 @@ enum Command {
 pub struct Report {
     text: String,
     json: Json,
+    /// Output already rendered in the form asked for (large outputs are
+    /// written once, not built as a JSON value first).
+    rendered: Option<String>,
 }
 
 impl Report {
@@ -96,6 +173,16 @@ impl Report {
         Report {
             text: text.into(),
             json,
+            rendered: None,
+        }
+    }
+
+    /// Output already in the form asked for (text, or one JSON object).
+    fn rendered(out: String) -> Self {
+        Report {
+            text: String::new(),
+            json: Json::Null,
+            rendered: Some(out),
         }
     }
 
@@ -120,22 +207,29 @@ pub fn run(cli: Cli) -> Result<(), Error> {
             .build_global()
             .map_err(|e| Error::Usage(format!("cannot start {n} threads: {e}")))?;
     }
+    let ctx = Ctx::new(cli.json, cli.memory, cli.max_work);
     let report = match cli.command {
-        Command::Stones(s) => stones::run(s)?,
-        Command::PowerGame(a) => power_game::run(&a)?,
-        Command::Subtraction(a) => subtraction::run(&a)?,
-        Command::Fingers(f) => fingers::run(f)?,
+        Command::Stones(s) => stones::run(s, &ctx)?,
+        Command::PowerGame(a) => power_game::run(&a, &ctx)?,
+        Command::Subtraction(a) => subtraction::run(&a, &ctx)?,
+        Command::Fingers(f) => fingers::run(f, &ctx)?,
         Command::Connect4(c) => connect4::run(c)?,
         Command::Teeko(c) => teeko::run(c)?,
         Command::Dobutsu(c) => dobutsu::run(c)?,
-        Command::Grundy(g) => grundy::run(g)?,
-        Command::Nim(a) => grundy::nim(&a)?,
-        Command::Knights(a) => grundy::knights(&a)?,
-        Command::Play(p) => return play::run(p),
+        Command::Grundy(g) => grundy::run(g, &ctx)?,
+        Command::Nim(a) => grundy::nim(&a, &ctx)?,
+        Command::Knights(a) => grundy::knights(&a, &ctx)?,
+        Command::Play(p) => return play::run(p, &ctx),
     };
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    let written = if cli.json {
+    let written = if let Some(r) = &report.rendered {
+        if r.ends_with('\n') {
+            write!(out, "{r}")
+        } else {
+            writeln!(out, "{r}")
+        }
+    } else if cli.json {
         writeln!(out, "{}", report.json)
     } else if report.text.ends_with('\n') {
         write!(out, "{}", report.text)
@@ -146,6 +240,77 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         // A reader that stopped early (`| head`) is not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),
+    }
+}
+
+/// A number of bytes: `4096`, `512K`, `4G`, `1.5GiB`, `2TB` (K, M, G, T are
+/// powers of 1024).
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => {
+            return Err(format!(
+                "'{s}' is not an amount of memory such as 4G or 512M"
+            ))
+        }
+    };
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("'{s}' is not an amount of memory such as 4G or 512M"))?;
+    let bytes = v * (1u64 << shift) as f64;
+    if !bytes.is_finite() || bytes < 1.0 || bytes >= u64::MAX as f64 {
+        return Err(format!(
+            "'{s}' is not an amount of memory between 1 byte and 16 EiB"
+        ));
+    }
+    Ok(bytes as u64)
+}
+
+/// A number of steps: `1000000`, `1e10`, `5G` (k, M, G, T are powers of
+/// 1000).
+pub fn parse_steps(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let bad = || format!("'{s}' is not a number of steps such as 1e10 or 5G");
+    let (num, mult) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() && !t.ends_with(['e', 'E']) => {
+            let m = match c.to_ascii_lowercase() {
+                'k' => 1e3,
+                'm' => 1e6,
+                'g' => 1e9,
+                't' => 1e12,
+                _ => return Err(bad()),
+            };
+            (&t[..i], m)
+        }
+        _ => (t, 1.0),
+    };
+    if num.is_empty() || !num.starts_with(|c: char| c.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let v: f64 = num.parse().map_err(|_| bad())?;
+    let steps = v * mult;
+    if !steps.is_finite() || steps < 1.0 || steps >= u64::MAX as f64 {
+        return Err(format!(
+            "'{s}' is not a number of steps between 1 and 1.8e19"
+        ));
+    }
+    Ok(steps as u64)
+}
+
+/// `1 ply`, `26 plies`.
+pub fn plies(n: impl Into<u64>) -> String {
+    match n.into() {
+        1 => "1 ply".into(),
+        n => format!("{n} plies"),
     }
 }
 

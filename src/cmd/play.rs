@@ -5,14 +5,17 @@ use std::io::{BufRead, Write};
 use clap::Subcommand;
 use game_core::{Game, Outcome, Value};
 use games::{Fingers, FingersMove, FingersPosition};
+use serde_json::json;
 use solver_retro::Solved;
 
-use super::fingers::{describe, solve, RulesArgs};
-use super::Error;
+use super::fingers::{describe, solve_checked, RulesArgs};
+use super::{plies, Ctx, Error};
 
 #[derive(Debug, Subcommand)]
 pub enum PlayCmd {
-    /// Magic Fingers against the solver.
+    /// Magic Fingers against the solver. With --json, one JSON object a
+    /// line (the position, its value, your options) and --first or
+    /// --second is required.
     Fingers {
         #[command(flatten)]
         rules: RulesArgs,
@@ -28,39 +31,72 @@ pub enum PlayCmd {
 /// What the solver's move achieves, in words.
 fn promise(v: Value) -> String {
     match (v.outcome(), v.remoteness()) {
-        (Outcome::Win, Some(r)) => format!("I win in {r}"),
-        (Outcome::Lose, Some(r)) => format!("I lose in {r} if you play perfectly"),
-        (Outcome::Tie, Some(r)) => format!("a tie in {r}"),
+        (Outcome::Win, Some(r)) => format!("I win in {}", plies(r)),
+        (Outcome::Lose, Some(r)) => format!("I lose in {} if you play perfectly", plies(r)),
+        (Outcome::Tie, Some(r)) => format!("a tie in {}", plies(r)),
         _ => "this keeps the draw".into(),
     }
 }
 
-/// Reads a line; `None` at end of input.
+/// The solver's move in words, from the human's side of the table.
+fn my_move_words(mv: &FingersMove) -> String {
+    match mv {
+        FingersMove::Touch { from, to } => {
+            format!("I touch my hand of {from} onto your hand of {to}")
+        }
+        FingersMove::Transfer { hands: [a, b] } => {
+            format!("I clap, moving fingers so my hands show {a} and {b}")
+        }
+    }
+}
+
+/// Reads a non-empty line (an empty one is asked again); `None` at end of
+/// input, after ending the prompt's line.
 fn ask(
     input: &mut impl BufRead,
     out: &mut impl Write,
     prompt: &str,
+    json: bool,
 ) -> std::io::Result<Option<String>> {
-    write!(out, "{prompt}")?;
-    out.flush()?;
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        return Ok(None);
+    loop {
+        if !json {
+            write!(out, "{prompt}")?;
+        }
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            if !json {
+                writeln!(out)?;
+            }
+            return Ok(None);
+        }
+        let line = line.trim();
+        if !line.is_empty() {
+            return Ok(Some(line.to_string()));
+        }
     }
-    Ok(Some(line.trim().to_string()))
 }
 
-pub fn run(cmd: PlayCmd) -> Result<(), Error> {
+pub fn run(cmd: PlayCmd, ctx: &Ctx) -> Result<(), Error> {
     let PlayCmd::Fingers {
         rules,
         first,
         second,
     } = cmd;
+    if ctx.json && !first && !second {
+        return Err(Error::Usage(
+            "play --json needs --first or --second (it asks no questions but moves)".into(),
+        ));
+    }
     let game = rules.game()?;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
-    play(&game, first, second, &mut input, &mut out)
+    match play(&game, ctx, first, second, &mut input, &mut out) {
+        // A reader that went away is the end of the game, not an error.
+        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
 }
 
 fn show(game: &Fingers, out: &mut impl Write, you: [u8; 2], me: [u8; 2]) -> std::io::Result<()> {
@@ -74,21 +110,32 @@ fn show(game: &Fingers, out: &mut impl Write, you: [u8; 2], me: [u8; 2]) -> std:
     writeln!(out, "  me:  {}   ({},{})", game.picture(me), me[0], me[1])
 }
 
+fn value_json(v: Option<Value>) -> serde_json::Value {
+    v.map_or(
+        serde_json::Value::Null,
+        |v| json!({ "outcome": v.outcome().name(), "remoteness": v.remoteness() }),
+    )
+}
+
 fn play(
     game: &Fingers,
+    ctx: &Ctx,
     first: bool,
     second: bool,
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> Result<(), Error> {
-    let (sol, _) = solve(game)?;
-    writeln!(out, "Magic Fingers ({}). Type a move such as 1T1 (touch your 1 onto my 1) or C02 (clap to 0 and 2), or q to quit.", describe(game.rules()))?;
+    let json = ctx.json;
+    let sol = solve_checked(game, ctx)?;
+    if !json {
+        writeln!(out, "Magic Fingers ({}). Type a move such as 1T1 (touch your 1 onto my 1) or C02 (clap to 0 and 2), or q to quit.", describe(game.rules()))?;
+    }
     let start_value = sol.value(&FingersPosition::START).expect("solved");
     let human_first = if first || second {
         first
     } else {
         loop {
-            let Some(a) = ask(input, out, "Do you want to go first? [y/n] ")? else {
+            let Some(a) = ask(input, out, "Do you want to go first? [y/n] ", json)? else {
                 return Ok(());
             };
             match a.to_ascii_lowercase().as_str() {
@@ -99,11 +146,13 @@ fn play(
             }
         }
     };
-    writeln!(
-        out,
-        "(From the start, whoever moves first {}.)",
-        super::fingers::verdict_words(start_value)
-    )?;
+    if !json {
+        writeln!(
+            out,
+            "(From the start, whoever moves first {}.)",
+            super::fingers::verdict_words(start_value)
+        )?;
+    }
     let mut pos = FingersPosition::START;
     let mut human_to_move = human_first;
     let mut moves = Vec::new();
@@ -113,29 +162,47 @@ fn play(
         } else {
             (pos.opp, pos.me)
         };
-        show(game, out, you, me)?;
+        let position =
+            json!({ "you": you, "me": me, "to_move": if human_to_move { "you" } else { "me" } });
+        if !json {
+            show(game, out, you, me)?;
+        }
         if game.outcome(&pos).is_some() {
             let lost = pos.me == [0, 0];
             let human_won = lost != human_to_move;
-            writeln!(
-                out,
-                "{}",
-                if human_won {
-                    "Both my hands are dead: you win!"
-                } else {
-                    "Both your hands are dead: I win."
-                }
-            )?;
+            if json {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({ "position": position, "over": true, "winner": if human_won { "you" } else { "me" } })
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{}",
+                    if human_won {
+                        "Both my hands are dead: you win!"
+                    } else {
+                        "Both your hands are dead: I win."
+                    }
+                )?;
+            }
             return Ok(());
         }
         if human_to_move {
             moves.clear();
             game.moves(&pos, &mut moves);
             let names: Vec<String> = moves.iter().map(FingersMove::to_string).collect();
+            if json {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({ "position": position, "value": value_json(sol.value(&pos)), "options": names })
+                )?;
+            }
             let chosen = loop {
-                let Some(a) = ask(input, out, &format!("Your move ({}): ", names.join(" ")))?
-                else {
-                    writeln!(out)?;
+                let prompt = format!("Your move ({}): ", names.join(" "));
+                let Some(a) = ask(input, out, &prompt, json)? else {
                     return Ok(());
                 };
                 if a.eq_ignore_ascii_case("q") || a.eq_ignore_ascii_case("quit") {
@@ -143,6 +210,11 @@ fn play(
                 }
                 match names.iter().position(|n| n.eq_ignore_ascii_case(&a)) {
                     Some(i) => break moves[i],
+                    None if json => writeln!(
+                        out,
+                        "{}",
+                        json!({ "error": format!("'{a}' is not a legal move here"), "options": names })
+                    )?,
                     None => writeln!(
                         out,
                         "'{a}' is not a legal move here; choose one of: {}",
@@ -155,45 +227,17 @@ fn play(
             let (mv, v) = sol
                 .best_move(&pos)
                 .expect("a position that is not over has moves");
-            writeln!(
-                out,
-                "I play {mv}: I {}. {}.",
-                mv.describe()
-                    .replacen("touches", "touch", 1)
-                    .replacen("claps", "clap", 1),
-                promise(v)
-            )?;
+            if json {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({ "position": position, "value": value_json(sol.value(&pos)), "move": mv.to_string(), "promise": promise(v) })
+                )?;
+            } else {
+                writeln!(out, "I play {mv}: {}. {}.", my_move_words(&mv), promise(v))?;
+            }
             pos = game.play(&pos, &mv);
         }
         human_to_move = !human_to_move;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn session(script: &str) -> String {
-        let game = Fingers::new(games::FingersRules::default()).unwrap();
-        let mut out = Vec::new();
-        play(&game, false, false, &mut script.as_bytes(), &mut out).unwrap();
-        String::from_utf8(out).unwrap()
-    }
-
-    #[test]
-    fn illegal_input_is_asked_again_and_eof_ends_cleanly() {
-        let text = session("maybe\ny\n9T9\n1T1\n");
-        assert!(text.contains("Please answer y or n."));
-        assert!(text.contains("'9T9' is not a legal move here"));
-        assert!(text.contains("I play"));
-    }
-
-    #[test]
-    fn the_solver_moving_first_from_a_lost_start_says_so() {
-        let text = session("n\nq\n");
-        assert!(
-            text.contains("I lose in 26 if you play perfectly"),
-            "{text}"
-        );
     }
 }

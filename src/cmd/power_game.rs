@@ -3,7 +3,7 @@
 use clap::Args as ClapArgs;
 use serde_json::json;
 
-use super::{Error, Report};
+use super::{Ctx, Error, Report};
 
 #[derive(Debug, ClapArgs)]
 pub struct Args {
@@ -13,8 +13,8 @@ pub struct Args {
     size1: u64,
 }
 
-pub fn run(a: &Args) -> Result<Report, Error> {
-    let v = games::power_game::winner(a.size0, a.size1)?;
+pub fn run(a: &Args, ctx: &Ctx) -> Result<Report, Error> {
+    let v = games::power_game::winner_with(a.size0, a.size1, &ctx.budget)?;
     Ok(Report::new(
         v.to_string(),
         json!({ "winner": v.winner(), "moves": v.moves }),

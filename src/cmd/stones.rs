@@ -3,7 +3,7 @@
 use clap::Subcommand;
 use serde_json::json;
 
-use super::{Error, Report};
+use super::{Ctx, Error, Report};
 
 #[derive(Debug, Subcommand)]
 pub enum Stones {
@@ -25,7 +25,7 @@ pub enum Stones {
     },
 }
 
-pub fn run(cmd: Stones) -> Result<Report, Error> {
+pub fn run(cmd: Stones, ctx: &Ctx) -> Result<Report, Error> {
     Ok(match cmd {
         Stones::Take {
             mine,
@@ -33,11 +33,11 @@ pub fn run(cmd: Stones) -> Result<Report, Error> {
             pile,
             max_take,
         } => {
-            let t = games::stones::take(mine, his, pile, max_take)?;
+            let t = games::stones::take_with(mine, his, pile, max_take, &ctx.budget)?;
             Report::new(t.to_string(), json!({ "take": t }))
         }
         Stones::Period { max_take } => {
-            let p = games::StonesTable::new(max_take)?.period();
+            let p = games::StonesTable::new_with(max_take, &ctx.budget)?.period();
             Report::new(
                 format!(
                     "max take {max_take}: the table of winners is periodic from row {} with period {}",

@@ -3,7 +3,7 @@
 use clap::Args as ClapArgs;
 use serde_json::json;
 
-use super::{parse_list, Error, List, Report};
+use super::{parse_list, Ctx, Error, List, Report};
 
 #[derive(Debug, ClapArgs)]
 #[command(group = clap::ArgGroup::new("moves").required(true))]
@@ -22,11 +22,27 @@ pub struct Args {
     misere: bool,
 }
 
-pub fn run(a: &Args) -> Result<Report, Error> {
+pub fn run(a: &Args, ctx: &Ctx) -> Result<Report, Error> {
     let game = match &a.set {
         Some(set) => games::Subtraction::finite(set.0.iter().copied())?,
         None => games::Subtraction::squares(),
     };
-    let s = game.outcome_string(a.upto, a.misere)?;
-    Ok(Report::new(s.clone(), json!({ "outcomes": s })))
+    // The table, then a letter a pile (twice while made into JSON).
+    let piles = a.upto.saturating_add(1);
+    ctx.check(
+        &format!("the outcomes of piles 0..={}", a.upto),
+        game.outcomes_work(a.upto),
+        piles.saturating_mul(2),
+        piles,
+    )?;
+    let s: String = game
+        .outcomes_with(a.upto, a.misere, &ctx.budget)?
+        .into_iter()
+        .map(|w| if w { 'W' } else { 'L' })
+        .collect();
+    Ok(if ctx.json {
+        Report::rendered(json!({ "outcomes": s }).to_string())
+    } else {
+        Report::rendered(s)
+    })
 }

@@ -13,4 +13,7 @@ pub enum Error {
     /// A move that is not legal at the position it was played from.
     #[error("illegal move: {0}")]
     IllegalMove(String),
+    /// A request needing more memory or work than is available.
+    #[error(transparent)]
+    TooLarge(#[from] crate::TooLarge),
 }

@@ -55,8 +55,11 @@
 //! * [`Misere`] — misère play for any game.
 //! * [`best_move`] — the deterministic choice of a best move from a table.
 //! * [`period`] — proven periodicity of row-structured tables.
+//! * [`budget`] — memory and work budgets, the memory really available,
+//!   and [`TooLarge`], the one refusal shape of every crate.
 //! * [`Error`] — what goes wrong with rules and positions.
 
+pub mod budget;
 mod error;
 mod game;
 mod impartial;
@@ -69,6 +72,7 @@ mod symmetric;
 mod tiered;
 mod unmoves;
 
+pub use budget::{Budget, TooLarge};
 pub use error::Error;
 pub use game::Game;
 pub use impartial::Impartial;

@@ -21,6 +21,8 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::budget::{Budget, TooLarge};
+
 /// Where a sequence becomes periodic, and its period.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Period {
@@ -121,6 +123,64 @@ impl<R: Copy + Eq + Into<u64>> PeriodFinder<R> {
         self.found
     }
 
+    /// Bytes a finder holding `rows` rows takes, about: the rows themselves
+    /// and one hash-table entry (16 bytes, in a table at most 7/8 full) per
+    /// window. A search that must see `n` rows needs at least this much.
+    #[must_use]
+    pub fn bytes_for(rows: u64) -> u64 {
+        let windows = rows.saturating_mul(8) / 7;
+        rows.saturating_mul(std::mem::size_of::<R>() as u64)
+            .saturating_add(windows.saturating_mul(17))
+    }
+
+    /// [`PeriodFinder::push`], checking first that the memory the finder
+    /// is about to grow to fits in `budget` (the row vector and the hash
+    /// table double when full; both copies live while they move). The
+    /// memory is taken with fallible allocations, so a refusal by the
+    /// system is an error too, never an abort.
+    ///
+    /// # Errors
+    /// A [`TooLarge`] for memory, the row not pushed.
+    ///
+    /// ```
+    /// use game_core::budget::Budget;
+    /// use game_core::period::PeriodFinder;
+    /// // A sequence with no period: 0, 1, 2, ... mod 2^32, in 1 MiB.
+    /// let budget = Budget::unlimited().with_memory(1 << 20);
+    /// let mut finder = PeriodFinder::<u32>::new(1);
+    /// let err = (0u32..).find_map(|n| finder.push_within(n, &budget).err()).unwrap();
+    /// assert!(err.needed > 1 << 20);
+    /// assert!(finder.rows().len() < 1 << 17);
+    /// ```
+    pub fn push_within(&mut self, row: R, budget: &Budget) -> Result<Option<Period>, TooLarge> {
+        let n = self.rows.len();
+        if n == self.rows.capacity()
+            || (self.found.is_none() && self.first.len() == self.first.capacity())
+        {
+            let target = (n as u64).saturating_mul(2).max(64);
+            let bytes = Self::bytes_for(target).saturating_add(Self::bytes_for(n as u64));
+            let refuse = || {
+                budget.memory_error(
+                    format!(
+                        "a period search past {n} rows (a period is proven once a window of {} rows repeats)",
+                        self.k
+                    ),
+                    bytes,
+                )
+            };
+            if bytes > budget.memory() {
+                return Err(refuse());
+            }
+            let more = usize::try_from(target).unwrap_or(usize::MAX) - n;
+            if self.rows.try_reserve_exact(more).is_err()
+                || (self.found.is_none() && self.first.try_reserve(more).is_err())
+            {
+                return Err(refuse());
+            }
+        }
+        Ok(self.push(row))
+    }
+
     /// Appends the next row. Returns the period once it is proven (and keeps
     /// returning it; rows pushed after that are stored but change nothing).
     pub fn push(&mut self, row: R) -> Option<Period> {
@@ -219,6 +279,21 @@ mod tests {
                 period: 3
             })
         );
+    }
+
+    #[test]
+    fn push_within_proves_the_same_period_or_refuses() {
+        let rows = [5u8, 1, 2, 1, 2];
+        let mut f = PeriodFinder::new(1);
+        let roomy = Budget::unlimited();
+        let got = rows.iter().find_map(|&r| f.push_within(r, &roomy).unwrap());
+        assert_eq!(got, run(1, &rows));
+        let mut f = PeriodFinder::<u8>::new(1);
+        let err = f
+            .push_within(0, &Budget::unlimited().with_memory(100))
+            .unwrap_err();
+        assert_eq!(err.available, 100);
+        assert!(f.rows().is_empty());
     }
 
     #[test]

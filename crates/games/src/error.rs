@@ -22,16 +22,6 @@ pub enum Error {
     /// A subtraction set containing 0 (a move that changes nothing).
     #[error("the subtraction set contains 0, a move that would change nothing")]
     ZeroInSet,
-    /// A request whose answer would not fit in memory.
-    #[error("{what} is too large: {size} exceeds the limit of {limit}")]
-    TooLarge {
-        /// What was too large.
-        what: &'static str,
-        /// The size asked for.
-        size: u64,
-        /// The largest size allowed.
-        limit: u64,
-    },
     /// Text that does not spell a position or a move of the game.
     #[error("cannot read {what} from {input:?}: {reason}")]
     Parse {
@@ -42,6 +32,10 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// A request needing more memory or work than the budget allows (see
+    /// [`game_core::budget`]).
+    #[error(transparent)]
+    TooLarge(#[from] game_core::TooLarge),
     /// An error from the shared vocabulary (invalid rules or positions).
     #[error(transparent)]
     Core(#[from] game_core::Error),

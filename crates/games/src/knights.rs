@@ -1,12 +1,9 @@
 //! The knights game of the seed article: knights on an N × N board that
 //! only move towards the corner (1, 1).
 
-use game_core::{Game, Impartial};
+use game_core::{Budget, Game, Impartial};
 
 use crate::Error;
-
-/// The largest board side accepted (the table takes N² bytes).
-pub const MAX_SIZE: usize = 1 << 14;
 
 /// Knights on an N × N board (coordinates 1-based). A move takes one knight
 /// from (x, y) to (x−2, y+1), (x−2, y−1), (x+1, y−2) or (x−1, y−2), staying
@@ -18,7 +15,7 @@ pub const MAX_SIZE: usize = 1 << 14;
 ///
 /// ```
 /// let k = games::Knights::new(8)?;
-/// let table = k.grundy_table();
+/// let table = k.grundy_table()?;
 /// assert_eq!(table[0][0], 0); // (1,1): no move
 /// assert!(!k.first_player_wins(&[(1, 1), (3, 3), (3, 3)])?); // 0 ^ g ^ g = 0
 /// # Ok::<(), games::Error>(())
@@ -33,9 +30,11 @@ const STEPS: [(i64, i64); 4] = [(-2, 1), (-2, -1), (1, -2), (-1, -2)];
 impl Knights {
     /// An `n` × `n` board.
     ///
+    /// Any size is a board; the tables that grow with it are checked
+    /// against the memory when they are asked for.
+    ///
     /// # Errors
-    /// An invalid-rules error for `n = 0`; [`Error::TooLarge`] above
-    /// [`MAX_SIZE`].
+    /// An invalid-rules error for `n = 0`.
     pub fn new(n: usize) -> Result<Self, Error> {
         if n == 0 {
             return Err(game_core::Error::InvalidRules(
@@ -43,14 +42,14 @@ impl Knights {
             )
             .into());
         }
-        if n > MAX_SIZE {
-            return Err(Error::TooLarge {
-                what: "board size",
-                size: n as u64,
-                limit: MAX_SIZE as u64,
-            });
-        }
         Ok(Knights { n })
+    }
+
+    /// Steps of work for the Grundy table of an `m` × `m` corner: four
+    /// moves a square.
+    #[must_use]
+    pub fn table_work(m: usize) -> u64 {
+        (m as u64).saturating_mul(m as u64).saturating_mul(4)
     }
 
     /// The side of the board.
@@ -77,38 +76,88 @@ impl Knights {
 
     /// The Grundy value of every square, `table[x - 1][y - 1]`, in O(N²):
     /// every move lowers x + y by 1 or 3, so squares are filled in order of
-    /// x + y.
-    #[must_use]
-    pub fn grundy_table(&self) -> Vec<Vec<u8>> {
-        let n = self.n;
-        let mut g = vec![vec![0u8; n]; n];
-        for s in 0..2 * n - 1 {
-            for x in s.saturating_sub(n - 1)..=s.min(n - 1) {
+    /// x + y. The N² bytes are checked against the memory really available
+    /// before they are taken.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] if the table does not fit.
+    pub fn grundy_table(&self) -> Result<Vec<Vec<u8>>, Error> {
+        self.grundy_table_with(&Budget::available())
+    }
+
+    /// [`Knights::grundy_table`] within `budget`'s memory and work
+    /// ([`Knights::table_work`]).
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] over either.
+    pub fn grundy_table_with(&self, budget: &Budget) -> Result<Vec<Vec<u8>>, Error> {
+        // The flat table and its copy in rows (with their headers).
+        let n = self.n as u64;
+        budget.check_memory(
+            &format!("the Grundy table of the {0} × {0} board", self.n),
+            n.saturating_mul(n)
+                .saturating_mul(2)
+                .saturating_add(n.saturating_mul(24)),
+        )?;
+        let flat = self.corner(self.n, budget)?;
+        Ok(flat.chunks(self.n).map(<[u8]>::to_vec).collect())
+    }
+
+    /// Grundy values of the `m` × `m` corner nearest (1, 1), flat by rows:
+    /// `g[(x - 1) * m + y - 1]`. Every move stays on the board and lowers
+    /// x + y, so a square's value depends only on the corner below it.
+    fn corner(&self, m: usize, budget: &Budget) -> Result<Vec<u8>, Error> {
+        let what = format!("the Grundy values of the {m} × {m} corner of the board");
+        budget.check_work(&what, Self::table_work(m))?;
+        let cells = (m as u64).saturating_mul(m as u64);
+        let mut g = budget.vec(&what, cells, 0u8)?;
+        for s in 0..(2 * m).saturating_sub(1) {
+            for x in s.saturating_sub(m - 1)..=s.min(m - 1) {
                 let y = s - x;
                 let mut seen = 0u32;
                 for (dx, dy) in STEPS {
                     let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-                    if nx >= 0 && ny >= 0 && (nx as usize) < n && (ny as usize) < n {
-                        seen |= 1 << g[nx as usize][ny as usize];
+                    if nx >= 0 && ny >= 0 && (nx as usize) < m && (ny as usize) < m {
+                        seen |= 1 << g[nx as usize * m + ny as usize];
                     }
                 }
-                g[x][y] = (!seen).trailing_zeros() as u8;
+                g[x * m + y] = (!seen).trailing_zeros() as u8;
             }
         }
-        g
+        Ok(g)
     }
 
     /// Whether the player to move wins with knights on `squares`.
     ///
+    /// Only the corner of side max(x + y) is computed (no square reachable
+    /// from a knight lies outside it), checked against the memory really
+    /// available.
+    ///
     /// # Errors
-    /// An invalid-position error for a square off the board.
+    /// An invalid-position error for a square off the board;
+    /// [`Error::TooLarge`] if the corner does not fit.
     pub fn first_player_wins(&self, squares: &[(usize, usize)]) -> Result<bool, Error> {
-        let table = self.grundy_table();
-        let mut x = 0u8;
+        self.first_player_wins_with(squares, &Budget::available())
+    }
+
+    /// [`Knights::first_player_wins`] within `budget`.
+    ///
+    /// # Errors
+    /// As [`Knights::first_player_wins`], for `budget`'s memory and work.
+    pub fn first_player_wins_with(
+        &self,
+        squares: &[(usize, usize)],
+        budget: &Budget,
+    ) -> Result<bool, Error> {
+        let mut m = 1;
         for &(a, b) in squares {
             self.square(a, b)?;
-            x ^= table[a - 1][b - 1];
+            m = m.max(a.saturating_add(b).min(self.n));
         }
+        let g = self.corner(m, budget)?;
+        let x = squares
+            .iter()
+            .fold(0u8, |acc, &(a, b)| acc ^ g[(a - 1) * m + (b - 1)]);
         Ok(x != 0)
     }
 }

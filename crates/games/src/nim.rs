@@ -18,6 +18,8 @@ use crate::Error;
 /// assert_eq!(v.winning_move, Some((0, 2))); // 7 -> 5: 5 ^ 4 ^ 1 = 0
 /// let b = Nim::bounded(3)?.analyse(&[3, 4, 5]);
 /// assert_eq!(b.nim_sum, 3 ^ 0 ^ 1);
+/// // A bound past every heap is plain Nim.
+/// assert_eq!(Nim::bounded(u64::MAX)?.analyse(&[5]), Nim::new().analyse(&[5]));
 /// # Ok::<(), games::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -59,12 +61,14 @@ impl Nim {
         self.max_take
     }
 
-    /// The Grundy value of one heap.
+    /// The Grundy value of one heap: `h`, or `h mod (k + 1)` in bounded
+    /// Nim (`h` itself when `k + 1` passes `u64::MAX`, as every heap is then
+    /// below it).
     #[must_use]
     pub fn heap_value(&self, h: u64) -> u64 {
-        match self.max_take {
+        match self.max_take.and_then(|k| k.checked_add(1)) {
             None => h,
-            Some(k) => h % (k + 1),
+            Some(k1) => h % k1,
         }
     }
 
@@ -79,7 +83,7 @@ impl Nim {
                     let target = g ^ nim_sum;
                     // Lowering the value from g to target takes g − target
                     // tokens, in Nim and bounded Nim alike.
-                    (target < g).then_some((i, g - target))
+                    (target < g).then(|| (i, g - target))
                 })
             })
             .flatten();

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use game_core::{Game, Indexed, Outcome};
+use game_core::{Budget, Game, Indexed, Outcome};
 
 use crate::Error;
 
@@ -49,13 +49,20 @@ impl Game for PowerGame {
 
 impl Indexed for PowerGame {
     fn size(&self) -> u64 {
-        (self.max_pile + 1).saturating_mul(self.max_pile + 1)
+        let side = self.max_pile.saturating_add(1);
+        side.saturating_mul(side)
     }
     fn index(&self, &(a, b): &(u64, u64)) -> u64 {
-        a * (self.max_pile + 1) + b
+        // Piles past `max_pile` map outside 0..size (solvers report them).
+        let side = self.max_pile.saturating_add(1);
+        if a >= side || b >= side {
+            return u64::MAX;
+        }
+        a * side + b
     }
     fn position(&self, i: u64) -> Option<(u64, u64)> {
-        Some((i / (self.max_pile + 1), i % (self.max_pile + 1)))
+        let side = self.max_pile.saturating_add(1);
+        (i < self.size()).then(|| (i / side, i % side))
     }
 }
 
@@ -87,28 +94,42 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// The largest pile [`lengths`] and [`winner`] accept.
-pub const MAX_PILE: u64 = 1 << 27;
+/// Steps of work [`lengths`] takes for piles `0..=n`: two a square below
+/// each pile (a read far back in the table), about (4/3)·n^1.5.
+#[must_use]
+pub fn lengths_work(n: u64) -> u64 {
+    let n = n as f64;
+    let steps = 4.0 / 3.0 * n * n.sqrt() + n + 1.0;
+    if steps >= u64::MAX as f64 {
+        u64::MAX
+    } else {
+        steps as u64
+    }
+}
 
 /// The length of single-pile subtract-a-square under "win fast, lose slow"
 /// for every pile `0..=n`: the remoteness of each pile.
 ///
 /// A pile's length is even exactly when the player to move loses. Time
-/// O(n·√n), memory 4 bytes a pile.
+/// O(n·√n), memory 4 bytes a pile, checked against the memory really
+/// available before it is taken; [`lengths_with`] sets a budget.
 ///
 /// # Errors
-/// [`Error::TooLarge`] if `n` exceeds [`MAX_PILE`].
+/// [`Error::TooLarge`] if the table does not fit.
 pub fn lengths(n: u64) -> Result<Vec<u32>, Error> {
-    if n > MAX_PILE {
-        return Err(Error::TooLarge {
-            what: "pile",
-            size: n,
-            limit: MAX_PILE,
-        });
-    }
-    let mut len: Vec<u32> = Vec::with_capacity(n as usize + 1);
-    len.push(0);
-    for x in 1..=n as usize {
+    lengths_with(n, &Budget::available())
+}
+
+/// [`lengths`] within `budget`: its memory and [`lengths_work`] are checked
+/// before starting.
+///
+/// # Errors
+/// [`Error::TooLarge`] over either limit.
+pub fn lengths_with(n: u64, budget: &Budget) -> Result<Vec<u32>, Error> {
+    let what = format!("the subtract-a-square lengths of piles 0..={n}");
+    budget.check_work(&what, lengths_work(n))?;
+    let mut len = budget.vec(&what, n.saturating_add(1), 0u32)?;
+    for x in 1..len.len() {
         let mut smallest_even = u32::MAX;
         let mut largest_odd = 0u32;
         let mut k = 1usize;
@@ -121,11 +142,11 @@ pub fn lengths(n: u64) -> Result<Vec<u32>, Error> {
             }
             k += 1;
         }
-        len.push(if smallest_even != u32::MAX {
+        len[x] = if smallest_even != u32::MAX {
             smallest_even + 1
         } else {
             largest_odd + 1
-        });
+        };
     }
     Ok(len)
 }
@@ -136,7 +157,8 @@ pub fn lengths(n: u64) -> Result<Vec<u32>, Error> {
 /// smaller remoteness — decides (Smith's theorem).
 ///
 /// # Errors
-/// [`Error::TooLarge`] if a pile exceeds [`MAX_PILE`].
+/// [`Error::TooLarge`] if the table for the larger pile does not fit in
+/// the memory really available; [`winner_with`] sets a budget.
 ///
 /// ```
 /// let v = games::power_game::winner(7, 13)?;
@@ -144,7 +166,15 @@ pub fn lengths(n: u64) -> Result<Vec<u32>, Error> {
 /// # Ok::<(), games::Error>(())
 /// ```
 pub fn winner(size0: u64, size1: u64) -> Result<Verdict, Error> {
-    let len = lengths(size0.max(size1))?;
+    winner_with(size0, size1, &Budget::available())
+}
+
+/// [`winner`] within `budget` (see [`lengths_with`]).
+///
+/// # Errors
+/// [`Error::TooLarge`] over either limit.
+pub fn winner_with(size0: u64, size1: u64, budget: &Budget) -> Result<Verdict, Error> {
+    let len = lengths_with(size0.max(size1), budget)?;
     let moves = u64::from(len[size0 as usize].min(len[size1 as usize]));
     Ok(Verdict {
         alan_wins: moves % 2 == 1,

@@ -7,7 +7,7 @@
 //! parity follows, the total being odd).
 
 use game_core::period::{Period, PeriodFinder};
-use game_core::{Game, Outcome};
+use game_core::{Budget, Game, Outcome};
 
 use crate::Error;
 
@@ -111,6 +111,10 @@ impl Game for Stones {
     }
 }
 
+/// Steps of work a row of the [`StonesTable`] proof costs, about (a probe
+/// into a hash table that outgrows the caches).
+const STEPS_PER_ROW: u64 = 200;
+
 /// Bit of a table row: whether *I* win at `(pile, turn, mine_odd)`.
 const fn bit(turn: Player, mine_odd: bool) -> u8 {
     1 << ((turn as u8) * 2 + mine_odd as u8)
@@ -141,32 +145,45 @@ pub struct StonesTable {
     period: Period,
 }
 
-/// The largest `max_take` whose table [`StonesTable::new`] accepts. The
-/// proof keeps one byte and one hash-table entry (about 24 bytes) for each
-/// row until the period shows, and the tables seen so far need about
-/// 2·`max_take` rows: 2²⁶ means at most about 3.3 GB.
-pub const MAX_STONES_TAKE: u64 = 1 << 26;
+/// Rows a [`StonesTable`] proof is expected to see: the tables seen so far
+/// need about 2·`max_take` rows (the proof keeps one byte and one hash-table
+/// entry, about 20 bytes, for each row until the period shows).
+#[must_use]
+pub fn expected_rows(max_take: u64) -> u64 {
+    max_take.saturating_mul(2).saturating_add(2)
+}
 
 impl StonesTable {
     /// Builds the table for `max_take` until its period is proven.
     ///
-    /// Time and memory O(preperiod + period + `max_take`).
+    /// Time and memory O(preperiod + period + `max_take`); the memory is
+    /// checked against the memory really available before the search
+    /// starts ([`expected_rows`]) and as it grows. [`StonesTable::new_with`]
+    /// sets a budget.
     ///
     /// # Errors
-    /// [`Error::ZeroMaxTake`] if `max_take == 0`; [`Error::TooLarge`] above
-    /// [`MAX_STONES_TAKE`].
+    /// [`Error::ZeroMaxTake`] if `max_take == 0`; [`Error::TooLarge`] if the
+    /// proof would not fit.
     pub fn new(max_take: u64) -> Result<Self, Error> {
+        Self::new_with(max_take, &Budget::available())
+    }
+
+    /// [`StonesTable::new`] within `budget`: the expected rows' memory and
+    /// work (a few steps a row) are checked before starting, the memory
+    /// again as the search grows, and the work as it goes.
+    ///
+    /// # Errors
+    /// As [`StonesTable::new`], for `budget`'s limits.
+    pub fn new_with(max_take: u64, budget: &Budget) -> Result<Self, Error> {
         if max_take == 0 {
             return Err(Error::ZeroMaxTake);
         }
-        if max_take > MAX_STONES_TAKE {
-            return Err(Error::TooLarge {
-                what: "max take",
-                size: max_take,
-                limit: MAX_STONES_TAKE,
-            });
-        }
-        let m = max_take as usize;
+        let rows = expected_rows(max_take);
+        let what = || format!("the table of winners for max take {max_take}");
+        budget.check_memory(&what(), PeriodFinder::<u8>::bytes_for(rows))?;
+        budget.check_work(&what(), rows.saturating_mul(STEPS_PER_ROW))?;
+        let m = usize::try_from(max_take).map_err(|_| budget.memory_error(what(), u64::MAX))?;
+        let mut meter = budget.meter();
         let mut finder = PeriodFinder::<u8>::new(m);
         // a[q][j&1]: rows j in the window where I win (j, Him, q).
         // b[q]: rows j in the window where I lose (j, Me, q).
@@ -203,7 +220,15 @@ impl StonesTable {
                 }
                 row
             };
-            if let Some(period) = finder.push(row) {
+            if !meter.spend(STEPS_PER_ROW) {
+                return Err(budget
+                    .work_error(
+                        format!("{} (no period after {p} rows)", what()),
+                        meter.limit().saturating_add(1),
+                    )
+                    .into());
+            }
+            if let Some(period) = finder.push_within(row, budget)? {
                 break period;
             }
             count(row, p, &mut a, &mut b, true);
@@ -280,6 +305,20 @@ impl StonesTable {
 /// # Ok::<(), games::Error>(())
 /// ```
 pub fn take(mine: u64, his: u64, pile: u64, max_take: u64) -> Result<u64, Error> {
+    take_with(mine, his, pile, max_take, &Budget::available())
+}
+
+/// [`take`] within `budget` (see [`StonesTable::new_with`]).
+///
+/// # Errors
+/// As [`take`].
+pub fn take_with(
+    mine: u64,
+    his: u64,
+    pile: u64,
+    max_take: u64,
+    budget: &Budget,
+) -> Result<u64, Error> {
     if max_take == 0 {
         return Err(Error::ZeroMaxTake);
     }
@@ -290,5 +329,5 @@ pub fn take(mine: u64, his: u64, pile: u64, max_take: u64) -> Result<u64, Error>
     if total % 2 == 0 {
         return Err(Error::EvenTotal { total });
     }
-    Ok(StonesTable::new(max_take)?.take(mine & 1 == 1, pile))
+    Ok(StonesTable::new_with(max_take, budget)?.take(mine & 1 == 1, pile))
 }

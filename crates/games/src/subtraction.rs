@@ -2,7 +2,7 @@
 //! fixed set (finite, or the perfect squares).
 
 use game_core::period::{Period, PeriodFinder};
-use game_core::{Game, Impartial, Indexed, Outcome};
+use game_core::{Budget, Game, Impartial, Indexed, Outcome};
 
 use crate::Error;
 
@@ -34,9 +34,6 @@ pub struct Subtraction {
     set: SubtractionSet,
     limit: u64,
 }
-
-/// The largest `upto` that [`Subtraction::outcomes`] accepts.
-pub const MAX_OUTCOMES: u64 = 1 << 32;
 
 impl Subtraction {
     /// The game with a finite subtraction set (any order, repeats ignored).
@@ -105,29 +102,58 @@ impl Subtraction {
         }
     }
 
+    /// Steps of work [`Subtraction::outcomes`] takes for `upto`: one a
+    /// take a pile (|S| for a finite set, about √n for the squares).
+    #[must_use]
+    pub fn outcomes_work(&self, upto: u64) -> u64 {
+        let n = upto.saturating_add(1);
+        match &self.set {
+            SubtractionSet::Finite(s) => n.saturating_mul(s.len() as u64 + 1),
+            SubtractionSet::Squares => {
+                let steps = 2.0 / 3.0 * (n as f64).powf(1.5) + n as f64;
+                if steps >= u64::MAX as f64 {
+                    u64::MAX
+                } else {
+                    steps as u64
+                }
+            }
+        }
+    }
+
     /// Win (`true`) or loss for the player to move at each pile `0..=upto`,
-    /// normal or misère play, computed bottom-up (O(`upto` · |set|)).
+    /// normal or misère play, computed bottom-up (O(`upto` · |set|)). The
+    /// table (a byte a pile) is checked against the memory really available
+    /// before it is taken; [`Subtraction::outcomes_with`] sets a budget.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] if `upto` exceeds [`MAX_OUTCOMES`].
+    /// [`Error::TooLarge`] if the table does not fit.
     pub fn outcomes(&self, upto: u64, misere: bool) -> Result<Vec<bool>, Error> {
-        if upto > MAX_OUTCOMES {
-            return Err(Error::TooLarge {
-                what: "the table",
-                size: upto,
-                limit: MAX_OUTCOMES,
-            });
-        }
-        let mut win: Vec<bool> = Vec::with_capacity(upto as usize + 1);
-        for n in 0..=upto {
+        self.outcomes_with(upto, misere, &Budget::available())
+    }
+
+    /// [`Subtraction::outcomes`] within `budget`: its memory and
+    /// [`Subtraction::outcomes_work`] are checked before starting.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] over either limit.
+    pub fn outcomes_with(
+        &self,
+        upto: u64,
+        misere: bool,
+        budget: &Budget,
+    ) -> Result<Vec<bool>, Error> {
+        let what = format!("the outcomes of piles 0..={upto}");
+        budget.check_work(&what, self.outcomes_work(upto))?;
+        let mut win = budget.vec(&what, upto.saturating_add(1), false)?;
+        for n in 0..win.len() {
             let mut any_move = false;
             let mut w = false;
-            self.for_each_take(n, |t| {
+            self.for_each_take(n as u64, |t| {
                 any_move = true;
-                w |= !win[(n - t) as usize];
+                w |= !win[n - t as usize];
             });
             // No move: lost in normal play, won in misère play.
-            win.push(if any_move { w } else { misere });
+            win[n] = if any_move { w } else { misere };
         }
         Ok(win)
     }
@@ -135,10 +161,15 @@ impl Subtraction {
     /// [`Subtraction::outcomes`] as a string of `W` and `L`, one a pile.
     ///
     /// # Errors
-    /// As [`Subtraction::outcomes`].
+    /// As [`Subtraction::outcomes`], counting the string too.
     pub fn outcome_string(&self, upto: u64, misere: bool) -> Result<String, Error> {
+        let budget = Budget::available();
+        budget.check_memory(
+            &format!("the outcomes of piles 0..={upto} and their text"),
+            upto.saturating_add(1).saturating_mul(2),
+        )?;
         Ok(self
-            .outcomes(upto, misere)?
+            .outcomes_with(upto, misere, &budget)?
             .into_iter()
             .map(|w| if w { 'W' } else { 'L' })
             .collect())
@@ -146,20 +177,62 @@ impl Subtraction {
 
     /// The proven minimal preperiod and period of the win/loss table (normal
     /// or misère), for a finite set: rows depend on the `max(S)` rows below.
-    /// `None` for subtract-a-square, whose table has no such window.
+    /// `None` for subtract-a-square, whose table has no such window. The
+    /// search's memory is checked as it grows against the memory really
+    /// available; [`Subtraction::outcome_period_with`] sets a budget.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] if the search would outgrow the memory (a huge
+    /// element needs a window of that many rows).
     ///
     /// ```
     /// use games::Subtraction;
-    /// let p = Subtraction::finite([1, 3, 4])?.outcome_period(false).unwrap();
+    /// let p = Subtraction::finite([1, 3, 4])?.outcome_period(false)?.unwrap();
     /// assert_eq!((p.preperiod, p.period), (0, 7));
+    /// assert!(Subtraction::finite([1 << 50])?.outcome_period(false).is_err());
     /// # Ok::<(), games::Error>(())
     /// ```
-    #[must_use]
-    pub fn outcome_period(&self, misere: bool) -> Option<Period> {
-        let k = self.max_take()? as usize;
-        let mut finder = PeriodFinder::<bool>::new(k);
+    pub fn outcome_period(&self, misere: bool) -> Result<Option<Period>, Error> {
+        self.outcome_period_with(misere, &Budget::available())
+    }
+
+    /// [`Subtraction::outcome_period`] within `budget`: refused at once if
+    /// the first window cannot fit, and when the work (one step a take a
+    /// row) runs out before a period is proven.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] over either limit.
+    pub fn outcome_period_with(
+        &self,
+        misere: bool,
+        budget: &Budget,
+    ) -> Result<Option<Period>, Error> {
+        let Some(k) = self.max_take() else {
+            return Ok(None);
+        };
+        let what = || format!("a period search for a subtraction set with max(S) = {k}");
+        budget.check_memory(
+            &what(),
+            PeriodFinder::<bool>::bytes_for(k.saturating_add(1)),
+        )?;
+        let window = usize::try_from(k).map_err(|_| budget.memory_error(what(), u64::MAX))?;
+        let mut finder = PeriodFinder::<bool>::new(window);
+        let mut meter = budget.meter();
+        // A take a set element, and a probe into the finder's hash table.
+        let per_row = match &self.set {
+            SubtractionSet::Finite(s) => s.len() as u64 + 50,
+            SubtractionSet::Squares => 50,
+        };
         let mut n = 0u64;
         loop {
+            if !meter.spend(per_row) {
+                return Err(budget
+                    .work_error(
+                        format!("{} (no period up to row {n})", what()),
+                        meter.limit().saturating_add(1),
+                    )
+                    .into());
+            }
             let mut any_move = false;
             let mut w = false;
             let rows = finder.rows();
@@ -167,8 +240,8 @@ impl Subtraction {
                 any_move = true;
                 w |= !rows[(n - t) as usize];
             });
-            if let Some(p) = finder.push(if any_move { w } else { misere }) {
-                return Some(p);
+            if let Some(p) = finder.push_within(if any_move { w } else { misere }, budget)? {
+                return Ok(Some(p));
             }
             n += 1;
         }

@@ -62,7 +62,7 @@ impl<G: Game> Engine<G> {
             Slot::OnPath => unreachable!("the stack is empty between searches"),
             Slot::New(id) => id,
         };
-        if let Some(v) = self.open(game, store, id, root.clone()) {
+        if let Some(v) = self.open(game, store, id, root.clone())? {
             return Ok(v);
         }
         loop {
@@ -74,7 +74,7 @@ impl<G: Game> Engine<G> {
                     Slot::Done(v) => top.best = fold(top.best, v)?,
                     Slot::OnPath => return Err(self.cycle(store, &child)),
                     Slot::New(cid) => {
-                        if let Some(v) = self.open(game, store, cid, child) {
+                        if let Some(v) = self.open(game, store, cid, child)? {
                             let top = self.stack.last_mut().expect("parent frame");
                             top.best = fold(top.best, v)?;
                         }
@@ -102,16 +102,31 @@ impl<G: Game> Engine<G> {
         store: &mut S,
         id: u64,
         pos: G::Position,
-    ) -> Option<Value> {
+    ) -> Result<Option<Value>, Error> {
         let start = self.arena.len();
         let over = game.outcome(&pos).is_some();
         if !over {
             game.moves(&pos, &mut self.arena);
         }
-        if let Some(v) = terminal_value(game, &pos, self.arena.len() > start) {
+        let terminal = terminal_value(game, &pos, self.arena.len() > start).inspect_err(|_| {
+            self.stack.clear();
+            self.arena.clear();
+        })?;
+        if let Some(v) = terminal {
             self.arena.truncate(start);
             store.set(id, v);
-            return Some(v);
+            return Ok(Some(v));
+        }
+        if self.stack.try_reserve(1).is_err() {
+            let depth = self.stack.len() as u64;
+            self.stack.clear();
+            self.arena.clear();
+            return Err(game_core::Budget::available()
+                .memory_error(
+                    "the search stack",
+                    depth.saturating_mul(2 * std::mem::size_of::<Frame<G::Position>>() as u64),
+                )
+                .into());
         }
         self.stack.push(Frame {
             id,
@@ -120,7 +135,7 @@ impl<G: Game> Engine<G> {
             next: start,
             best: None,
         });
-        None
+        Ok(None)
     }
 
     /// Builds the cycle error and resets the engine.

@@ -16,16 +16,18 @@ pub enum Error {
     /// A remoteness would not fit in a [`game_core::Value`].
     #[error("the game is deeper than {max} plies", max = game_core::MAX_REMOTENESS)]
     TooDeep,
-    /// The table would not fit in memory (or in the address space).
-    #[error("the game has {positions} positions: its table needs {bytes} bytes, more than the limit of {limit}")]
-    TooLarge {
-        /// Positions to store.
-        positions: u64,
-        /// Bytes the table would take.
-        bytes: u64,
-        /// The limit that was exceeded.
-        limit: u64,
-    },
+    /// The table would not fit in the memory budget (by default the memory
+    /// really available: see [`game_core::budget`]).
+    #[error(transparent)]
+    TooLarge(#[from] game_core::TooLarge),
+    /// The game declares a draw as the outcome of a finished position. A
+    /// draw is play that never ends, so a finished game cannot be one; a game
+    /// that ends with nobody winning is a [`game_core::Outcome::Tie`].
+    #[error(
+        "the game declares a draw as the result of a finished position; a game that ends \
+         with nobody winning is a tie (a draw is play that never ends)"
+    )]
+    TerminalDraw,
     /// A position the game reports as invalid.
     #[error(transparent)]
     Game(#[from] game_core::Error),

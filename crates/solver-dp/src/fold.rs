@@ -1,20 +1,28 @@
 //! The backward-induction step shared by the solvers.
 
-use game_core::{Game, Value};
+use game_core::{Game, Outcome, Value};
 
 use crate::Error;
 
 /// The value of a position that is over, or `None` if the game goes on.
 /// `has_moves` is consulted only when the game's own `outcome` is silent.
+///
+/// # Errors
+/// [`Error::TerminalDraw`] if the game scores a finished position as a draw.
 pub(crate) fn terminal_value<G: Game>(
     game: &G,
     pos: &G::Position,
     has_moves: bool,
-) -> Option<Value> {
-    if let Some(o) = game.outcome(pos) {
-        return Some(Value::new(o, 0));
+) -> Result<Option<Value>, Error> {
+    let o = match game.outcome(pos) {
+        Some(o) => o,
+        None if has_moves => return Ok(None),
+        None => game.stalemate(pos),
+    };
+    if o == Outcome::Draw {
+        return Err(Error::TerminalDraw);
     }
-    (!has_moves).then(|| Value::new(game.stalemate(pos), 0))
+    Ok(Some(Value::new(o, 0)))
 }
 
 /// Folds a child's value into the best value so far.

@@ -1,6 +1,6 @@
 //! The flat-array solver for games with a dense position index.
 
-use game_core::{best_move, Indexed, Value};
+use game_core::{best_move, Budget, Indexed, Value};
 
 use crate::engine::{Engine, Slot, Store};
 use crate::Error;
@@ -8,8 +8,10 @@ use crate::Error;
 const UNSEEN: u32 = u32::MAX;
 const ON_PATH: u32 = u32::MAX - 1;
 
-/// The default memory limit of [`solve_indexed`]: 8 GiB of table.
-pub const DEFAULT_MEMORY_LIMIT: u64 = 8 << 30;
+/// The memory assumed where the system tells nothing about the memory
+/// available (8 GiB); [`solve_indexed`] otherwise uses what is really
+/// available (see [`game_core::budget::available_memory`]).
+pub const DEFAULT_MEMORY_LIMIT: u64 = game_core::budget::FALLBACK_MEMORY;
 
 struct FlatStore<'g, G> {
     game: &'g G,
@@ -90,7 +92,8 @@ impl<'g, G: Indexed> IndexedSolution<'g, G> {
 }
 
 /// Solves every position of an [`Indexed`] acyclic game, with a flat table
-/// of 4 bytes a position and no hash map (limit: [`DEFAULT_MEMORY_LIMIT`]).
+/// of 4 bytes a position and no hash map, checked against the memory really
+/// available ([`Budget::available`]) before it is taken.
 ///
 /// Indices are visited in increasing order; each unsolved one starts an
 /// iterative depth-first search. When moves lead to smaller indices (piles
@@ -99,9 +102,10 @@ impl<'g, G: Indexed> IndexedSolution<'g, G> {
 /// per position.
 ///
 /// # Errors
-/// [`Error::Cycle`], [`Error::TooDeep`] as for [`crate::solve`];
-/// [`Error::TooLarge`] if the table exceeds the memory limit; an invalid
-/// position error if the game maps a position outside `0..size`.
+/// [`Error::Cycle`], [`Error::TooDeep`], [`Error::TerminalDraw`] as for
+/// [`crate::solve`]; [`Error::TooLarge`] if the table exceeds the memory
+/// budget; an invalid position error if the game maps a position outside
+/// `0..size`.
 ///
 /// ```
 /// use game_core::{Game, Indexed, Outcome};
@@ -121,7 +125,7 @@ impl<'g, G: Indexed> IndexedSolution<'g, G> {
 /// assert_eq!(sol.value(&999).unwrap().outcome(), Outcome::Lose);
 /// ```
 pub fn solve_indexed<G: Indexed>(game: &G) -> Result<IndexedSolution<'_, G>, Error> {
-    solve_indexed_with_limit(game, DEFAULT_MEMORY_LIMIT)
+    solve_indexed_with(game, &Budget::available())
 }
 
 /// [`solve_indexed`] with an explicit memory limit in bytes for the table.
@@ -132,22 +136,23 @@ pub fn solve_indexed_with_limit<G: Indexed>(
     game: &G,
     limit: u64,
 ) -> Result<IndexedSolution<'_, G>, Error> {
+    solve_indexed_with(game, &Budget::available().with_memory(limit))
+}
+
+/// [`solve_indexed`] within `budget`'s memory.
+///
+/// # Errors
+/// As [`solve_indexed`].
+pub fn solve_indexed_with<'g, G: Indexed>(
+    game: &'g G,
+    budget: &Budget,
+) -> Result<IndexedSolution<'g, G>, Error> {
     let size = game.size();
-    let bytes = size.saturating_mul(4);
-    let too_large = Error::TooLarge {
-        positions: size,
-        bytes,
-        limit,
-    };
-    if bytes > limit {
-        return Err(too_large);
-    }
-    let len = usize::try_from(size).map_err(|_| too_large.clone())?;
-    let mut values = Vec::new();
-    values
-        .try_reserve_exact(len)
-        .map_err(|_| too_large.clone())?;
-    values.resize(len, UNSEEN);
+    let values = budget.vec(
+        &format!("a table of {size} positions (4 bytes each)"),
+        size,
+        UNSEEN,
+    )?;
     let mut store = FlatStore { game, values };
     let mut engine = Engine::new();
     for i in 0..size {

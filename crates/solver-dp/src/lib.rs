@@ -2,8 +2,13 @@
 //! remoteness (win fast, lose slow), best moves, misère play through
 //! [`game_core::Misere`], and proven periods of row-structured tables.
 //!
+//! This crate re-exports what of `game-core` its API needs ([`Game`],
+//! [`Indexed`], [`Outcome`], [`Value`], [`Misere`], [`Budget`], …, and the
+//! whole crate as [`game_core`]), so depending on `solver-dp` alone is
+//! enough to write and solve a game:
+//!
 //! ```
-//! use game_core::{Game, Misere, Outcome, Value};
+//! use solver_dp::{Game, Misere, Outcome, Value};
 //!
 //! /// Take 1, 3 or 4 coins; whoever cannot move loses.
 //! struct OneThreeFour;
@@ -32,14 +37,20 @@
 //!
 //! | function | needs | memory | time |
 //! |---|---|---|---|
-//! | [`solve`] | [`Game`](game_core::Game) | hash map + 4 B a position | O(positions + moves) |
-//! | [`solve_indexed`] | [`Indexed`](game_core::Indexed) | 4 B an index, flat | O(size + moves) |
+//! | [`solve`] | [`Game`] | hash map + 4 B a position | O(positions + moves) |
+//! | [`solve_indexed`] | [`Indexed`] | 4 B an index, flat | O(size + moves) |
 //! | [`PeriodFinder`] | rows that depend on the `k` rows below | the rows + 16 B a row | O(1) a row |
 //!
 //! Both solvers are iterative (an explicit stack and one shared move buffer),
 //! so depth is bounded by memory, not the call stack, and nothing is
 //! allocated per position. A cycle in the game graph is reported as
 //! [`Error::Cycle`]; cyclic games belong to `solver-retro`.
+//!
+//! Tables are checked against a memory [`Budget`] before they are taken
+//! (by default the memory really available: the least of the machine's
+//! available memory, the cgroup limit and `ulimit -v`), and a table that
+//! would not fit is refused with [`Error::TooLarge`] instead of exhausting
+//! the machine; [`solve_with`] and [`solve_indexed_with`] take a budget.
 //!
 //! Best moves are chosen by [`game_core::best_move`]: fastest win, else
 //! fastest tie, else slowest loss; the first such move in generation order.
@@ -60,9 +71,14 @@ mod indexed;
 mod memo;
 
 pub use error::Error;
+pub use game_core;
 pub use game_core::period::{Period, PeriodFinder};
-pub use indexed::{solve_indexed, solve_indexed_with_limit, IndexedSolution, DEFAULT_MEMORY_LIMIT};
-pub use memo::{solve, Solution};
+pub use game_core::{best_move, Budget, Game, Indexed, Misere, Outcome, TooLarge, Value};
+pub use indexed::{
+    solve_indexed, solve_indexed_with, solve_indexed_with_limit, IndexedSolution,
+    DEFAULT_MEMORY_LIMIT,
+};
+pub use memo::{solve, solve_with, Solution};
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,6 @@
 //! The memoised solver: any acyclic [`Game`], positions in a hash map.
 
-use game_core::{best_move, Game, Value};
+use game_core::{best_move, Budget, Game, Value};
 use rustc_hash::FxHashMap;
 
 use crate::engine::{Engine, Slot, Store};
@@ -11,6 +11,49 @@ const ON_PATH: u32 = u32::MAX;
 struct MapStore<P> {
     ids: FxHashMap<P, u32>,
     values: Vec<u32>,
+    budget: Budget,
+}
+
+impl<P: Eq + std::hash::Hash> MapStore<P> {
+    /// Bytes of a table for `n` positions: the hash map (its buckets are a
+    /// power of two at most 7/8 full, one control byte each) and the values.
+    fn bytes_for(n: u64) -> u64 {
+        let buckets = (n.saturating_mul(8) / 7).max(4).checked_next_power_of_two();
+        let entry = std::mem::size_of::<(P, u32)>() as u64 + 1;
+        buckets.map_or(u64::MAX, |b| {
+            b.saturating_mul(entry).saturating_add(n.saturating_mul(4))
+        })
+    }
+
+    /// Makes room for one more position, checking the doubled table (and
+    /// the old one, alive while the map is rebuilt) against the budget
+    /// before the memory is taken.
+    fn grow(&mut self) -> Result<(), Error> {
+        let len = self.values.len();
+        if len < self.ids.capacity() && len < self.values.capacity() {
+            return Ok(());
+        }
+        let target = (len as u64).saturating_mul(2).max(64);
+        let bytes = Self::bytes_for(target).saturating_add(Self::bytes_for(len as u64));
+        let refuse = || {
+            self.budget.memory_error(
+                format!(
+                    "the table of the positions reached (more than {len}, {} bytes a position \
+                     or more)",
+                    std::mem::size_of::<(P, u32)>() + 5
+                ),
+                bytes,
+            )
+        };
+        if bytes > self.budget.memory() {
+            return Err(refuse().into());
+        }
+        let more = usize::try_from(target).unwrap_or(usize::MAX) - len;
+        if self.ids.try_reserve(more).is_err() || self.values.try_reserve_exact(more).is_err() {
+            return Err(refuse().into());
+        }
+        Ok(())
+    }
 }
 
 impl<G: Game> Store<G> for MapStore<G::Position> {
@@ -23,11 +66,16 @@ impl<G: Game> Store<G> for MapStore<G::Position> {
                 Slot::Done(Value::from_bits(bits).expect("stored value"))
             });
         }
-        let id = u32::try_from(self.values.len()).map_err(|_| Error::TooLarge {
-            positions: self.values.len() as u64 + 1,
-            bytes: u64::MAX,
-            limit: u64::from(u32::MAX),
-        })?;
+        let id = u32::try_from(self.values.len())
+            .ok()
+            .filter(|&id| id != ON_PATH)
+            .ok_or_else(|| {
+                self.budget.memory_error(
+                    "a table of more than 2^32 - 1 positions (the most solver_dp::solve numbers)",
+                    u64::MAX,
+                )
+            })?;
+        self.grow()?;
         self.ids.insert(pos.clone(), id);
         self.values.push(ON_PATH);
         Ok(Slot::New(u64::from(id)))
@@ -109,11 +157,17 @@ impl<'g, G: Game> Solution<'g, G> {
 /// position beyond the table itself. Time O(positions + moves) hash
 /// operations; memory: the hash map plus 4 bytes a position.
 ///
+/// The table is checked against the memory really available
+/// ([`Budget::available`]) each time it grows, before the memory is taken;
+/// [`solve_with`] sets another budget.
+///
 /// # Errors
 /// * [`Error::Cycle`] if a position can recur: use retrograde analysis
 ///   (`solver-retro`) for such games.
 /// * [`Error::TooDeep`] if a remoteness exceeds [`game_core::MAX_REMOTENESS`].
-/// * [`Error::TooLarge`] past 2³² positions.
+/// * [`Error::TerminalDraw`] if the game scores a finished position as a draw.
+/// * [`Error::TooLarge`] when the table would outgrow the memory budget
+///   (or 2³² − 1 positions).
 ///
 /// ```
 /// use game_core::{Game, Value};
@@ -130,9 +184,40 @@ impl<'g, G: Game> Solution<'g, G> {
 /// assert_eq!(sol.best_move(&10), Some((1, Value::win(7))));
 /// ```
 pub fn solve<G: Game>(game: &G, start: G::Position) -> Result<Solution<'_, G>, Error> {
+    solve_with(game, start, &Budget::available())
+}
+
+/// [`solve`] within `budget`'s memory. The table counts the positions
+/// (`size_of::<G::Position>()` bytes each, in the hash map) and 4 bytes of
+/// value each; memory a position owns on the heap (a `Vec` inside it) is
+/// not seen, so leave room for it.
+///
+/// # Errors
+/// As [`solve`].
+///
+/// ```
+/// use solver_dp::{Budget, Error, Game};
+/// /// Counting up forever in steps of one: unbounded, and acyclic.
+/// struct Up;
+/// impl Game for Up {
+///     type Position = u64;
+///     type Move = ();
+///     fn moves(&self, _: &u64, out: &mut Vec<()>) { out.push(()) }
+///     fn play(&self, n: &u64, _: &()) -> u64 { n + 1 }
+/// }
+/// let small = Budget::unlimited().with_memory(1 << 20);
+/// let err = solver_dp::solve_with(&Up, 0, &small).unwrap_err();
+/// assert!(matches!(err, Error::TooLarge(_)), "{err}");
+/// ```
+pub fn solve_with<'g, G: Game>(
+    game: &'g G,
+    start: G::Position,
+    budget: &Budget,
+) -> Result<Solution<'g, G>, Error> {
     let mut store = MapStore {
         ids: FxHashMap::default(),
         values: Vec::new(),
+        budget: budget.clone(),
     };
     Engine::new().solve_from(game, &mut store, &start)?;
     Ok(Solution { game, store })

@@ -182,13 +182,82 @@ fn a_table_over_the_limit_is_refused() {
         edges: vec![vec![]; 10],
         ends: vec![None; 10],
     };
-    let err = solve_indexed_with_limit(&g, 39).unwrap_err();
-    assert!(matches!(
-        err,
-        Error::TooLarge {
-            positions: 10,
-            bytes: 40,
-            ..
+    let Error::TooLarge(t) = solve_indexed_with_limit(&g, 39).unwrap_err() else {
+        panic!("expected TooLarge");
+    };
+    assert_eq!((t.needed, t.available), (40, 39));
+    assert!(solve_indexed_with_limit(&g, 40).is_ok());
+}
+
+/// Counting up forever: every position is new, so the memo grows until
+/// the budget refuses it (a game the size of 5×5 Connect Four would do the
+/// same, only later).
+#[test]
+fn a_memo_outgrowing_the_budget_is_refused_before_the_memory_is_taken() {
+    struct Up;
+    impl Game for Up {
+        type Position = u64;
+        type Move = ();
+        fn moves(&self, n: &u64, out: &mut Vec<()>) {
+            if *n < 1 << 40 {
+                out.push(());
+            }
         }
-    ));
+        fn play(&self, n: &u64, _: &()) -> u64 {
+            n + 1
+        }
+    }
+    let budget = game_core::Budget::unlimited().with_memory(4 << 20);
+    let Error::TooLarge(t) = crate::solve_with(&Up, 0, &budget).unwrap_err() else {
+        panic!("expected TooLarge");
+    };
+    assert_eq!(t.resource, game_core::budget::Resource::Memory);
+    assert!(t.needed > 4 << 20 && t.available == 4 << 20, "{t}");
+    // A table that fits is solved: positions 0..=n, n plies.
+    struct UpTo(u64);
+    impl Game for UpTo {
+        type Position = u64;
+        type Move = ();
+        fn moves(&self, n: &u64, out: &mut Vec<()>) {
+            if *n < self.0 {
+                out.push(());
+            }
+        }
+        fn play(&self, n: &u64, _: &()) -> u64 {
+            n + 1
+        }
+    }
+    let sol = crate::solve_with(&UpTo(10_000), 0, &budget).unwrap();
+    assert_eq!(sol.value(&0), Some(Value::lose(10_000)));
+}
+
+/// A finished position scored as a draw is the game's error, whether the
+/// game says so through `outcome` or through `stalemate`.
+#[test]
+fn a_terminal_draw_is_the_games_error() {
+    struct DrawEnd(bool);
+    impl Game for DrawEnd {
+        type Position = u8;
+        type Move = ();
+        fn moves(&self, n: &u8, out: &mut Vec<()>) {
+            if *n > 0 {
+                out.push(());
+            }
+        }
+        fn play(&self, n: &u8, _: &()) -> u8 {
+            n - 1
+        }
+        fn outcome(&self, n: &u8) -> Option<Outcome> {
+            (self.0 && *n == 0).then_some(Outcome::Draw)
+        }
+        fn stalemate(&self, _: &u8) -> Outcome {
+            Outcome::Draw
+        }
+    }
+    for via_outcome in [true, false] {
+        assert_eq!(
+            solve(&DrawEnd(via_outcome), 3).unwrap_err(),
+            Error::TerminalDraw
+        );
+    }
 }

@@ -16,6 +16,12 @@ pub enum Error {
     /// A subtraction set holding 0.
     #[error("the subtraction set contains 0, a move that would change nothing")]
     ZeroInSet,
+    /// A subtraction set this crate cannot use.
+    #[error("unsupported subtraction set: {why}")]
+    BadSet {
+        /// What is wrong with it.
+        why: String,
+    },
     /// An octal code that cannot be read.
     #[error("invalid octal code '{code}': {why}")]
     BadCode {
@@ -30,14 +36,24 @@ pub enum Error {
         /// The most heaps computed.
         max: u64,
     },
-    /// A request too large for memory.
-    #[error("{what} is too large: {size} exceeds the limit of {limit}")]
-    TooLarge {
-        /// What was too large.
-        what: &'static str,
-        /// The size asked for.
-        size: u64,
-        /// The limit.
-        limit: u64,
+    /// A request needing more memory or work than the budget allows
+    /// (see [`game_core::budget`]).
+    #[error(transparent)]
+    TooLarge(#[from] game_core::TooLarge),
+    /// A period search spent its work budget before proving a period.
+    #[error("no period proven up to {heaps} heaps (the work budget of {budget} steps is spent); {raise}", budget = game_core::budget::human_count(*.steps))]
+    WorkSpent {
+        /// Heaps computed when the budget ran out.
+        heaps: u64,
+        /// The work budget, in steps.
+        steps: u64,
+        /// How to raise the budget.
+        raise: String,
+    },
+    /// A Grundy value too large for the table (more than 2³² − 2).
+    #[error("a Grundy value of {value} is too large for the table (at most 2^32 - 2)")]
+    ValueTooLarge {
+        /// The value.
+        value: u64,
     },
 }

@@ -1,6 +1,6 @@
 //! Grundy values of any impartial game, memoised and iterative.
 
-use game_core::{Game, Impartial};
+use game_core::{Budget, Game, Impartial};
 use rustc_hash::FxHashMap;
 
 use crate::{Error, MexSet};
@@ -15,7 +15,7 @@ const ON_PATH: u32 = u32::MAX;
 /// can repeat is reported as [`Error::Cycle`].
 ///
 /// ```
-/// use game_core::{Game, Impartial};
+/// use game_core::{Budget, Game, Impartial};
 /// use sprague_grundy::GrundyTable;
 ///
 /// /// Take 1, 2 or 3 from a pile: g(n) = n mod 4.
@@ -41,6 +41,7 @@ pub struct GrundyTable<'g, G: Game> {
     arena: Vec<G::Move>,
     kids: Vec<u64>,
     set: MexSet,
+    budget: Budget,
 }
 
 struct Frame<P> {
@@ -60,9 +61,16 @@ impl<G: Game> std::fmt::Debug for GrundyTable<'_, G> {
 }
 
 impl<'g, G: Impartial> GrundyTable<'g, G> {
-    /// An empty memo for `game`.
+    /// An empty memo for `game`, whose growth is checked against the memory
+    /// really available ([`Budget::available`]).
     pub fn new(game: &'g G) -> Self {
+        Self::with_budget(game, Budget::available())
+    }
+
+    /// An empty memo for `game` that may grow to `budget`'s memory.
+    pub fn with_budget(game: &'g G, budget: Budget) -> Self {
         GrundyTable {
+            budget,
             game,
             ids: FxHashMap::default(),
             values: Vec::new(),
@@ -102,12 +110,26 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
     /// it has no move). O(positions + moves) over what is not yet known.
     ///
     /// # Errors
-    /// [`Error::Cycle`] if a position can recur; [`Error::TooLarge`] past
-    /// 2³² positions.
+    /// [`Error::Cycle`] if a position can recur; [`Error::TooLarge`] when
+    /// the memo would outgrow its memory budget (or 2³² − 1 positions);
+    /// [`Error::ValueTooLarge`] for a value past 2³² − 2.
     pub fn grundy(&mut self, pos: &G::Position) -> Result<u64, Error> {
         if let Some(v) = self.get(pos) {
             return Ok(v);
         }
+        let result = self.search(pos);
+        if result.is_err() {
+            // Forget the positions left open, so the memo stays usable.
+            self.stack.clear();
+            self.arena.clear();
+            self.kids.clear();
+            self.ids
+                .retain(|_, id| self.values[*id as usize] != ON_PATH);
+        }
+        result
+    }
+
+    fn search(&mut self, pos: &G::Position) -> Result<u64, Error> {
         self.open(pos.clone())?;
         loop {
             let top = self.stack.last_mut().expect("searching");
@@ -122,12 +144,6 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
                             .rev()
                             .position(|f| f.id == id)
                             .map_or(0, |d| d as u64 + 1);
-                        self.stack.clear();
-                        self.arena.clear();
-                        self.kids.clear();
-                        // Forget the positions left open.
-                        self.ids
-                            .retain(|_, id| self.values[*id as usize] != ON_PATH);
                         return Err(Error::Cycle { depth });
                     }
                     Some(&id) => self.kids.push(u64::from(self.values[id as usize])),
@@ -143,7 +159,10 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
             }
             self.kids.truncate(frame.kids_start);
             let g = self.set.mex();
-            self.values[frame.id as usize] = g as u32;
+            let Some(v) = u32::try_from(g).ok().filter(|&v| v != ON_PATH) else {
+                return Err(Error::ValueTooLarge { value: g });
+            };
+            self.values[frame.id as usize] = v;
             if self.stack.is_empty() {
                 return Ok(g);
             }
@@ -151,15 +170,49 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
         }
     }
 
+    /// Makes room for one more position, checking the doubled memo (and
+    /// the old one, alive while the map is rebuilt) against the budget.
+    fn grow(&mut self) -> Result<(), Error> {
+        let len = self.values.len();
+        if len < self.ids.capacity() && len < self.values.capacity() {
+            return Ok(());
+        }
+        let entry = std::mem::size_of::<(G::Position, u32)>() as u64 + 1;
+        let bytes_for = |n: u64| {
+            (n.saturating_mul(8) / 7)
+                .max(4)
+                .checked_next_power_of_two()
+                .map_or(u64::MAX, |b| b.saturating_mul(entry))
+                .saturating_add(n.saturating_mul(4))
+        };
+        let target = (len as u64).saturating_mul(2).max(64);
+        let bytes = bytes_for(target).saturating_add(bytes_for(len as u64));
+        let refuse = |budget: &Budget| {
+            Error::from(
+                budget.memory_error(format!("a Grundy memo of more than {len} positions"), bytes),
+            )
+        };
+        if bytes > self.budget.memory() {
+            return Err(refuse(&self.budget));
+        }
+        let more = usize::try_from(target).unwrap_or(usize::MAX) - len;
+        if self.ids.try_reserve(more).is_err() || self.values.try_reserve_exact(more).is_err() {
+            return Err(refuse(&self.budget));
+        }
+        Ok(())
+    }
+
     fn open(&mut self, pos: G::Position) -> Result<(), Error> {
         let id = u32::try_from(self.values.len())
             .ok()
             .filter(|&id| id != ON_PATH)
-            .ok_or(Error::TooLarge {
-                what: "the number of positions",
-                size: self.values.len() as u64,
-                limit: u64::from(u32::MAX - 1),
+            .ok_or_else(|| {
+                self.budget.memory_error(
+                    "a Grundy memo of more than 2^32 - 1 positions (the most it numbers)",
+                    u64::MAX,
+                )
             })?;
+        self.grow()?;
         self.ids.insert(pos.clone(), id);
         self.values.push(ON_PATH);
         let start = self.arena.len();

@@ -1,6 +1,6 @@
 //! Sprague–Grundy theory for impartial games: mex and nim-sums, the Grundy
 //! value of any position, sums of games (a sum is itself a
-//! [`Game`](game_core::Game)), winning moves in sums, and heap games —
+//! [`Game`]), winning moves in sums, and heap games —
 //! subtraction games and octal games — with fast Grundy sequences and
 //! **proven** periods.
 //!
@@ -19,12 +19,24 @@
 //! # Ok::<(), sprague_grundy::Error>(())
 //! ```
 //!
+//! The crate re-exports what of `game-core` its API needs ([`Game`],
+//! [`Impartial`], [`Budget`], [`TooLarge`], and the whole crate as
+//! [`game_core`]), so depending on `sprague-grundy` alone is enough to
+//! write an impartial game and compute its values (see [`GrundyTable`]).
+//!
+//! Tables that grow with the input — the memo of a [`GrundyTable`], the
+//! values of a heap game, a period search — are checked against a memory
+//! [`Budget`] (by default the memory really available) before they grow,
+//! and the `_with` functions also take a work budget; a request over either
+//! is refused with [`Error::TooLarge`], a search that spends its work
+//! budget ends with [`Error::WorkSpent`].
+//!
 //! # Layout and cost
 //!
 //! | item | what | cost |
 //! |---|---|---|
 //! | [`mex`], [`MexSet`], [`nim_sum`] | the basic operations | bitset, O(values) |
-//! | [`GrundyTable`], [`grundy`] | any [`Impartial`](game_core::Impartial) game, memoised, iterative; a cycle is an error | O(positions + moves) |
+//! | [`GrundyTable`], [`grundy`] | any [`Impartial`] game, memoised, iterative; a cycle is an error | O(positions + moves) |
 //! | [`Sum`], [`sum_grundy`], [`winning_move`] | disjunctive sums | one value per component |
 //! | [`SubtractionSet`] | g(0..n) with a bitmask mex; proven period (a window of max(S) values repeats) | O(n·\|S\|) |
 //! | [`OctalCode`] | g(0..n) plain (O(n²)) or by rare/common values (≈ O(n·#rare)); period proven by the octal periodicity theorem | see [`Computer`] |
@@ -37,10 +49,12 @@ mod subtraction;
 mod sum;
 
 pub use error::Error;
+pub use game_core;
+pub use game_core::{Budget, Game, Impartial, TooLarge};
 pub use grundy::{grundy, GrundyTable};
 pub use mex::{mex, nim_sum, MexSet};
 pub use octal::{Computer, OctalCode};
-pub use subtraction::{SubtractionSet, MAX_HEAPS, MAX_SET_LEN};
+pub use subtraction::{SubtractionSet, MAX_SET_LEN};
 pub use sum::{sum_grundy, winning_move, Sum};
 
 /// A proven period of a Grundy sequence.

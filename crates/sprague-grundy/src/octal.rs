@@ -10,6 +10,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use game_core::budget::{Budget, Meter};
+
 use crate::{Error, PeriodProof};
 
 /// An octal game's code.
@@ -17,7 +19,7 @@ use crate::{Error, PeriodProof};
 /// ```
 /// use sprague_grundy::OctalCode;
 /// let kayles: OctalCode = "0.77".parse()?;
-/// assert_eq!(kayles.values(11), [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+/// assert_eq!(kayles.values(11)?, [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
 /// let p = kayles.period(10_000)?;
 /// assert_eq!((p.preperiod, p.period), (71, 12));
 /// # Ok::<(), sprague_grundy::Error>(())
@@ -89,22 +91,118 @@ impl OctalCode {
     }
 
     /// g(0..=upto) by the plain method: every split of every heap, O(n²).
-    #[must_use]
-    pub fn values_plain(&self, upto: usize) -> Vec<u32> {
+    /// Checked like [`OctalCode::values`].
+    ///
+    /// # Errors
+    /// As [`OctalCode::values`].
+    pub fn values_plain(&self, upto: usize) -> Result<Vec<u32>, Error> {
+        let budget = Budget::available();
+        let len = table_len(upto, &budget)?;
         let mut c = Computer::new(self);
-        c.extend_to(upto + 1);
-        c.g
+        let mut meter = budget.meter();
+        c.extend_within(len, &mut meter, &budget)?;
+        Ok(c.g)
+    }
+
+    /// Whether a move may split a heap in two (a digit with bit 4): then
+    /// a heap has about n/2 splits and plain computation is quadratic.
+    #[must_use]
+    pub fn splits(&self) -> bool {
+        self.digits.iter().any(|d| d & 4 != 0)
+    }
+
+    /// Steps of work g(0..=upto) takes by the plain method: every take of
+    /// every heap, and every split (n/2 for each splitting digit).
+    #[must_use]
+    pub fn plain_work(&self, upto: u64) -> u64 {
+        let n = upto.saturating_add(1);
+        let digits = self.digits.len() as u64;
+        let splits = self.digits.iter().filter(|d| *d & 4 != 0).count() as u64;
+        // Σ_{h < n} h/2 = n²/4 for each splitting digit.
+        n.saturating_mul(digits)
+            .saturating_add(splits.saturating_mul(n.saturating_mul(n) / 4))
     }
 
     /// g(0..=upto) by the rare/common method where the game has a sparse
-    /// split (see [`Computer`]), else the plain one. Same values.
-    #[must_use]
-    pub fn values(&self, upto: usize) -> Vec<u32> {
+    /// split (see [`Computer`]), else the plain one; values past a period
+    /// proven on the way are read off the period. Same values. Checked
+    /// against the memory really available (4 bytes a heap) before the
+    /// table is taken; [`OctalCode::values_with`] sets a budget.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] if the table does not fit.
+    pub fn values(&self, upto: usize) -> Result<Vec<u32>, Error> {
+        self.values_with(upto, &Budget::available())
+    }
+
+    /// [`OctalCode::values`] within `budget`. The table's memory is checked
+    /// first, and so is the least work it can take (every take of every
+    /// heap); the splits, whose cost the rare/common method makes hard to
+    /// foresee, are metered as they go, and the computation stops with
+    /// [`Error::TooLarge`] when the work budget is spent.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] for memory or work.
+    ///
+    /// ```
+    /// use game_core::budget::Budget;
+    /// use sprague_grundy::OctalCode;
+    /// let kayles: OctalCode = "0.77".parse()?;
+    /// // Past its proven period (preperiod 71, period 12) values cost nothing.
+    /// let g = kayles.values_with(1_000_000, &Budget::available().with_work(10_000_000))?;
+    /// assert_eq!(g[1_000_000], g[1_000_000 - 12]);
+    /// // Officers (0.6) has no known period: a million heaps are quadratic work.
+    /// let officers: OctalCode = "0.6".parse()?;
+    /// assert!(officers.values_with(1_000_000, &Budget::available().with_work(10_000_000)).is_err());
+    /// # Ok::<(), sprague_grundy::Error>(())
+    /// ```
+    pub fn values_with(&self, upto: usize, budget: &Budget) -> Result<Vec<u32>, Error> {
+        let len = table_len(upto, budget)?;
+        let what = || format!("g(0..={upto}) of the octal game {self}");
+        let least = (len as u64).saturating_mul(self.digits.len() as u64);
+        budget.check_work(&what(), least)?;
+        let t = self.max_take();
         let mut c = Computer::new(self);
-        c.extend_to((upto + 1).min(WARM_UP));
+        let mut meter = budget.meter();
+        let spent = |c: &Computer<'_>, meter: &Meter| -> Error {
+            // Extrapolate from the cost so far: quadratic with splits.
+            let done = c.g.len().max(1) as f64;
+            let ratio = len as f64 / done;
+            let factor = if self.splits() { ratio * ratio } else { ratio };
+            let needed = (meter.used() as f64 * factor).max(meter.limit() as f64 + 1.0);
+            budget
+                .work_error(
+                    format!("{} (computed up to heap {})", what(), c.g.len()),
+                    needed.min(u64::MAX as f64) as u64,
+                )
+                .into()
+        };
+        if !c.extend_within(len.min(WARM_UP), &mut meter, budget)? {
+            return Err(spent(&c, &meter));
+        }
         c.choose_mask();
-        c.extend_to(upto + 1);
-        c.g
+        let mut target = len.min(WARM_UP);
+        while c.g.len() < len {
+            if self.splits() {
+                if let Some(Check::Proven(l, p)) = find_period(&c.g, t, &mut meter) {
+                    // Proven periodic from l: fill the rest from the period.
+                    let start = c.g.len();
+                    c.reserve_within(len - start, budget)?;
+                    for n in start..len {
+                        let v = c.g[n - p];
+                        c.g.push(v);
+                    }
+                    debug_assert!(l + p <= start);
+                    break;
+                }
+            }
+            target = target.saturating_mul(2).min(len);
+            if !c.extend_within(target, &mut meter, budget)? {
+                return Err(spent(&c, &meter));
+            }
+        }
+        c.g.truncate(len);
+        Ok(c.g)
     }
 
     /// The minimal preperiod and period of the Grundy sequence, **proven**
@@ -113,22 +211,55 @@ impl OctalCode {
     /// then for all `n ≥ L`. Values are computed (by the rare/common
     /// method where it helps) until some period meets that test, up to
     /// `max_heaps`; the smallest period dividing the proven one, and the
-    /// smallest preperiod for it, are then read off the values.
+    /// smallest preperiod for it, are then read off the values. The memory
+    /// is checked as the values grow; [`OctalCode::period_with`] sets a
+    /// work budget too.
     ///
     /// # Errors
     /// [`Error::NotProven`] if no period is proven within `max_heaps` heaps
-    /// — never an unproven period.
+    /// — never an unproven period; [`Error::TooLarge`] if the values would
+    /// outgrow the memory.
     pub fn period(&self, max_heaps: u64) -> Result<PeriodProof, Error> {
+        self.period_with(max_heaps, &Budget::available())
+    }
+
+    /// [`OctalCode::period`] within `budget`: the search stops with
+    /// [`Error::WorkSpent`] when the work budget is spent.
+    ///
+    /// # Errors
+    /// [`Error::NotProven`], [`Error::WorkSpent`], [`Error::TooLarge`].
+    ///
+    /// ```
+    /// use game_core::budget::Budget;
+    /// use sprague_grundy::{Error, OctalCode};
+    /// let officers: OctalCode = "0.6".parse()?;
+    /// let small = Budget::available().with_work(1_000_000);
+    /// let err = officers.period_with(u64::MAX, &small).unwrap_err();
+    /// assert!(matches!(err, Error::WorkSpent { .. }), "{err}");
+    /// # Ok::<(), sprague_grundy::Error>(())
+    /// ```
+    pub fn period_with(&self, max_heaps: u64, budget: &Budget) -> Result<PeriodProof, Error> {
         let t = self.max_take();
         let max = usize::try_from(max_heaps)
             .unwrap_or(usize::MAX)
             .min(1 << 32);
         let mut c = Computer::new(self);
+        let mut meter = budget.meter();
+        let spent = |c: &Computer<'_>, meter: &Meter| Error::WorkSpent {
+            heaps: c.g.len() as u64,
+            steps: meter.limit(),
+            raise: budget.work_advice().to_string(),
+        };
         let mut target = max.min(WARM_UP);
-        c.extend_to(target);
+        if !c.extend_within(target, &mut meter, budget)? {
+            return Err(spent(&c, &meter));
+        }
         c.choose_mask();
         loop {
-            match find_period(&c.g, t) {
+            let Some(check) = find_period(&c.g, t, &mut meter) else {
+                return Err(spent(&c, &meter));
+            };
+            match check {
                 Check::Proven(l, p) => {
                     let (preperiod, period) = minimise(&c.g, l, p);
                     return Ok(PeriodProof {
@@ -141,9 +272,31 @@ impl OctalCode {
                 Check::Needs(n) => target = n.max(target + target / 4).min(max),
                 Check::Nothing => target = target.saturating_mul(2).min(max),
             }
-            c.extend_to(target);
+            if !c.extend_within(target, &mut meter, budget)? {
+                return Err(spent(&c, &meter));
+            }
         }
     }
+}
+
+/// `upto + 1` values, if their table (4 bytes a value, and as much again
+/// for the rare/common method's list) fits in the budget's memory.
+fn table_len(upto: usize, budget: &Budget) -> Result<usize, Error> {
+    let len = (upto as u64).saturating_add(1);
+    budget.check_memory(
+        &format!("a table of g(0..={upto}) (4 to 8 bytes a heap)"),
+        len.saturating_mul(8),
+    )?;
+    // Heaps are numbered in 32 bits (the rare list, the marks).
+    if len > u64::from(u32::MAX - 1) {
+        return Err(budget
+            .memory_error(
+                format!("a table of g(0..={upto}): at most 2^32 - 2 heaps are supported"),
+                len.saturating_mul(8),
+            )
+            .into());
+    }
+    Ok(len as usize)
 }
 
 const WARM_UP: usize = 2048;
@@ -158,12 +311,15 @@ enum Check {
 /// Looks for the smallest period provable from the values `g` (test of
 /// the theorem: 2L + 3p + t values). Multiples of a period already seen
 /// to hold over a long stretch are skipped: they cannot be proven before it.
-fn find_period(g: &[u32], t: usize) -> Check {
+/// The comparisons are paid from `meter`; `None` when it runs out.
+fn find_period(g: &[u32], t: usize, meter: &mut Meter) -> Option<Check> {
     let n = g.len();
+    let mut ops = 0u64;
     let mut long: Vec<usize> = Vec::new();
     let mut best_need: Option<usize> = None;
     let mut p = 1;
     while 3 * p + t <= n {
+        ops += long.len() as u64 + 1;
         if long.iter().any(|q| p % q == 0) {
             p += 1;
             continue;
@@ -173,8 +329,15 @@ fn find_period(g: &[u32], t: usize) -> Check {
         while l > 0 && g[l - 1] == g[l - 1 + p] {
             l -= 1;
         }
+        ops += (n - p - l) as u64;
+        if ops >= 1 << 16 {
+            if !meter.spend(ops) {
+                return None;
+            }
+            ops = 0;
+        }
         if 2 * l + 3 * p + t <= n {
-            return Check::Proven(l, p);
+            return meter.spend(ops).then_some(Check::Proven(l, p));
         }
         if n - p - l >= 2 * p {
             long.push(p);
@@ -183,7 +346,9 @@ fn find_period(g: &[u32], t: usize) -> Check {
         }
         p += 1;
     }
-    best_need.map_or(Check::Nothing, Check::Needs)
+    meter
+        .spend(ops)
+        .then(|| best_need.map_or(Check::Nothing, Check::Needs))
 }
 
 /// From a proven (l, p): the smallest period d dividing p (the tail from
@@ -226,6 +391,7 @@ pub struct Computer<'c> {
     take_all: Vec<usize>,
     single: Vec<usize>,
     split: Vec<usize>,
+    ops: u64,
 }
 
 impl<'c> Computer<'c> {
@@ -246,6 +412,7 @@ impl<'c> Computer<'c> {
             take_all: ts(1, 1),
             single: ts(2, 1),
             split: ts(4, 0),
+            ops: 0,
         }
     }
 
@@ -300,8 +467,81 @@ impl<'c> Computer<'c> {
     }
 
     /// Computes values until there are `len` of them.
+    ///
+    /// # Panics
+    /// Past 2³² − 2 values, or if memory runs out; see
+    /// [`Computer::extend_within`] for the checked form.
     pub fn extend_to(&mut self, len: usize) {
+        assert!(len < u32::MAX as usize, "at most 2^32 - 2 heaps");
         while self.g.len() < len {
+            self.push_next();
+        }
+    }
+
+    /// Steps of work done so far (one a take, a split or a rare heap
+    /// looked at).
+    #[must_use]
+    pub fn work(&self) -> u64 {
+        self.ops
+    }
+
+    /// Makes room for `more` values (and as many rare heaps), checking the
+    /// memory first.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] if it does not fit in `budget`.
+    pub fn reserve_within(&mut self, more: usize, budget: &Budget) -> Result<(), Error> {
+        let len = self.g.len().saturating_add(more);
+        let bytes = (len as u64)
+            .saturating_mul(8)
+            .saturating_add(self.stamp.len() as u64 * 4);
+        let refuse = || {
+            Error::from(budget.memory_error(
+                format!("g(0..{len}) of the octal game {}", self.code),
+                bytes,
+            ))
+        };
+        if bytes > budget.memory() || len >= u32::MAX as usize {
+            return Err(refuse());
+        }
+        if self.g.try_reserve(more).is_err() {
+            return Err(refuse());
+        }
+        Ok(())
+    }
+
+    /// Computes values until there are `len` of them, paying each heap's
+    /// work from `meter`: `Ok(false)` when it runs out first (the values
+    /// computed so far are kept). The memory is checked against `budget`
+    /// as the table grows, before it is taken.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] for memory.
+    pub fn extend_within(
+        &mut self,
+        len: usize,
+        meter: &mut Meter,
+        budget: &Budget,
+    ) -> Result<bool, Error> {
+        let mut paid = self.ops;
+        while self.g.len() < len {
+            if self.g.len() == self.g.capacity() {
+                let more = self.g.len().max(64).min(len - self.g.len());
+                self.reserve_within(more, budget)?;
+            }
+            self.push_next();
+            if self.ops - paid >= 4096 || self.g.len() == len {
+                if !meter.spend(self.ops - paid) {
+                    return Ok(false);
+                }
+                paid = self.ops;
+            }
+        }
+        Ok(meter.spend(self.ops - paid))
+    }
+
+    fn push_next(&mut self) {
+        {
             let v = self.next_value();
             if let Some(m) = self.mask {
                 if !self.g.is_empty() && (v & m).count_ones() % 2 == 0 {
@@ -320,6 +560,7 @@ impl<'c> Computer<'c> {
         let n = self.g.len();
         let cur = n as u32 + 1;
         let (g, stamp) = (&self.g, &mut self.stamp);
+        let mut ops = (self.take_all.len() + self.single.len() + 1) as u64;
         for &t in &self.take_all {
             if n == t {
                 stamp[0] = cur;
@@ -334,27 +575,29 @@ impl<'c> Computer<'c> {
             for &t in &self.split {
                 if n >= t + 2 {
                     let r = n - t;
+                    ops += (r / 2) as u64;
                     for a in 1..=r / 2 {
                         stamp[(g[a] ^ g[r - a]) as usize] = cur;
                     }
                 }
             }
+            self.ops += ops;
             return first_unmarked(stamp, cur, |_| true);
         };
         let rare = |v: u32| (v & m).count_ones() % 2 == 0;
         for &t in &self.split {
             if n >= t + 2 {
                 let r = n - t;
-                for &a in &self.rare {
+                let below = self.rare.partition_point(|&a| (a as usize) < r);
+                ops += below as u64;
+                for &a in &self.rare[..below] {
                     let a = a as usize;
-                    if a >= r {
-                        break;
-                    }
                     stamp[(g[a] ^ g[r - a]) as usize] = cur;
                 }
             }
         }
         let c = first_unmarked(stamp, cur, |v| !rare(v));
+        ops += u64::from(c);
         let mut missing = (0..c)
             .filter(|&v| rare(v) && stamp[v as usize] != cur)
             .count();
@@ -363,6 +606,7 @@ impl<'c> Computer<'c> {
                 if n >= t + 2 {
                     let r = n - t;
                     for a in 1..=r / 2 {
+                        ops += 1;
                         let v = g[a] ^ g[r - a];
                         if stamp[v as usize] != cur {
                             stamp[v as usize] = cur;
@@ -377,6 +621,7 @@ impl<'c> Computer<'c> {
                 }
             }
         }
+        self.ops += ops;
         first_unmarked(stamp, cur, |_| true)
     }
 }

@@ -23,13 +23,13 @@ fn code() -> impl Strategy<Value = OctalCode> {
 proptest! {
     #[test]
     fn sparse_equals_plain_for_any_mask(c in code(), mask in 1u32..64, at in 0usize..300) {
-        let plain = c.values_plain(900);
+        let plain = c.values_plain(900).unwrap();
         let mut comp = Computer::new(&c);
         comp.extend_to(at);
         comp.use_mask(mask);
         comp.extend_to(901);
         prop_assert_eq!(&comp.g, &plain);
-        prop_assert_eq!(c.values(900), plain);
+        prop_assert_eq!(c.values(900).unwrap(), plain);
     }
 
     #[test]
@@ -46,7 +46,7 @@ proptest! {
     #[test]
     fn proven_periods_hold_far_beyond_the_proof(c in code()) {
         if let Ok(p) = c.period(3000) {
-            let g = c.values_plain((p.heaps as usize + 600).min(4000));
+            let g = c.values_plain((p.heaps as usize + 600).min(4000)).unwrap();
             let (l, per) = (p.preperiod as usize, p.period as usize);
             for n in l..g.len() - per {
                 prop_assert_eq!(g[n], g[n + per], "{} at {}", c, n);
@@ -111,4 +111,49 @@ fn unproven_is_reported_not_guessed() {
     // 0.16 has period 149459 (Gangolli–Plambeck): far beyond 20000 heaps.
     let c: OctalCode = "0.16".parse().unwrap();
     assert_eq!(c.period(20000), Err(crate::Error::NotProven { max: 20000 }));
+}
+
+/// Values read off a period proven on the way equal the plain method's,
+/// which computes every split of every heap.
+#[test]
+fn values_past_a_proven_period_equal_the_plain_values() {
+    for code in ["0.77", "0.07", "0.137", "4.7", "0.51", "0.35"] {
+        let c: OctalCode = code.parse().unwrap();
+        let fast = c
+            .values_with(6000, &game_core::Budget::available())
+            .unwrap();
+        assert_eq!(fast, c.values_plain(6000).unwrap(), "{code}");
+    }
+}
+
+/// A work budget stops a search without a wrong answer, and a budget
+/// that suffices gives the same answer as no budget.
+#[test]
+fn work_budgets_stop_searches_and_change_no_answer() {
+    let kayles: OctalCode = "0.77".parse().unwrap();
+    let tiny = game_core::Budget::available().with_work(1000);
+    assert!(matches!(
+        kayles.period_with(100_000, &tiny),
+        Err(crate::Error::WorkSpent { steps: 1000, .. })
+    ));
+    let enough = game_core::Budget::available().with_work(100_000_000);
+    assert_eq!(kayles.period_with(100_000, &enough), kayles.period(100_000));
+    let s = SubtractionSet::new([3, 5, 17]).unwrap();
+    assert!(matches!(
+        s.period_with(&game_core::Budget::available().with_work(100)),
+        Err(crate::Error::WorkSpent { .. })
+    ));
+    assert_eq!(
+        s.period_with(&game_core::Budget::available().with_work(1 << 30)),
+        s.period()
+    );
+    // Refused before any work: the values' table, or the work, is too large.
+    assert!(matches!(
+        s.values_with(u64::MAX - 1, &game_core::Budget::available()),
+        Err(crate::Error::TooLarge(_))
+    ));
+    assert!(matches!(
+        s.values_with(1_000_000, &game_core::Budget::available().with_work(1000)),
+        Err(crate::Error::TooLarge(_))
+    ));
 }

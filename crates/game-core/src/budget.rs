@@ -1,0 +1,523 @@
+//! Budgets for memory and work, and the one error shape for a request too
+//! large to serve: [`TooLarge`].
+//!
+//! Every crate of gamesolve checks the cost of a request *before* doing the
+//! work: a table that grows with the input is sized first and compared with
+//! the memory really available ([`available_memory`]: the least of the
+//! machine's available memory, the cgroup limit and the process's
+//! address-space limit, `ulimit -v`), and a long computation estimates its
+//! steps and compares them with a work budget. A request over either is
+//! refused with a [`TooLarge`] that names what was asked for, what it needs,
+//! what is available and how to raise the limit.
+//!
+//! ```
+//! use game_core::budget::{Budget, Resource};
+//!
+//! let budget = Budget::unlimited().with_memory(1 << 20).with_work(1_000);
+//! assert!(budget.check_memory("a small table", 1 << 10).is_ok());
+//! let err = budget.check_memory("a table of 10^9 positions", 4_000_000_000).unwrap_err();
+//! assert_eq!(err.resource, Resource::Memory);
+//! assert_eq!((err.needed, err.available), (4_000_000_000, 1 << 20));
+//! assert!(err.to_string().starts_with("a table of 10^9 positions needs 3.7 GiB"));
+//!
+//! // A search pays as it goes and stops when the budget is spent.
+//! let mut meter = budget.meter();
+//! assert!(meter.spend(600));
+//! assert!(!meter.spend(600));
+//! ```
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// Which limit a request exceeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Resource {
+    /// Bytes of memory.
+    Memory,
+    /// Steps of work (each a few nanoseconds of computation).
+    Work,
+}
+
+/// A request refused because it needs more memory or work than is
+/// available: what was asked for, what it needs, what is available, and how
+/// to raise the limit. Every crate's error type holds this one shape.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TooLarge {
+    /// What was asked for, e.g. "a table of g(0..=4294967295)".
+    pub what: Cow<'static, str>,
+    /// The limit exceeded.
+    pub resource: Resource,
+    /// Bytes or steps needed (a lower bound where the exact need is unknown).
+    pub needed: u64,
+    /// Bytes or steps available.
+    pub available: u64,
+    /// How to raise the limit, e.g. "raise it with --memory".
+    pub raise: Cow<'static, str>,
+}
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.resource {
+            Resource::Memory => write!(
+                f,
+                "{} needs {} of memory, more than the {} available",
+                self.what,
+                human_bytes(self.needed),
+                human_bytes(self.available)
+            )?,
+            Resource::Work => write!(
+                f,
+                "{} needs about {} steps of work, over the budget of {}",
+                self.what,
+                human_count(self.needed),
+                human_count(self.available)
+            )?,
+        }
+        if !self.raise.is_empty() {
+            write!(f, "; {}", self.raise)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for TooLarge {}
+
+/// `3.7 GiB`, `512 B`: bytes for people.
+#[must_use]
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut v = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    format!("{v:.1} {}", UNITS[unit])
+}
+
+/// `1.5e12`, `4000`: a count for people.
+#[must_use]
+pub fn human_count(n: u64) -> String {
+    if n < 100_000 {
+        n.to_string()
+    } else if n == u64::MAX {
+        "unlimited".into()
+    } else {
+        let e = (n as f64).log10().floor() as i32;
+        let m = n as f64 / 10f64.powi(e);
+        format!("{m:.1}e{e}")
+    }
+}
+
+/// What a computation may use: bytes of memory and steps of work, with the
+/// advice each [`TooLarge`] gives for raising them.
+///
+/// [`Budget::default`] (the same as [`Budget::available`]) allows the
+/// memory really available ([`available_memory`]) and unlimited work, as
+/// fits a library; a command-line tool sets a work budget and its own
+/// advice ("raise it with --max-work").
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Budget {
+    memory: u64,
+    work: u64,
+    raise_memory: Cow<'static, str>,
+    raise_work: Cow<'static, str>,
+}
+
+/// The memory assumed where the system tells nothing: 8 GiB.
+pub const FALLBACK_MEMORY: u64 = 8 << 30;
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget::available()
+    }
+}
+
+impl Budget {
+    /// The memory available now ([`available_memory`], or
+    /// [`FALLBACK_MEMORY`] where unknown) and unlimited work.
+    #[must_use]
+    pub fn available() -> Self {
+        Budget::unlimited().with_memory(available_memory().unwrap_or(FALLBACK_MEMORY))
+    }
+
+    /// No limit on memory or work.
+    #[must_use]
+    pub fn unlimited() -> Self {
+        Budget {
+            memory: u64::MAX,
+            work: u64::MAX,
+            raise_memory: Cow::Borrowed("free some memory or set a larger memory budget"),
+            raise_work: Cow::Borrowed("set a larger work budget"),
+        }
+    }
+
+    /// The same budget with `bytes` of memory.
+    #[must_use]
+    pub fn with_memory(mut self, bytes: u64) -> Self {
+        self.memory = bytes;
+        self
+    }
+
+    /// The same budget with `steps` of work.
+    #[must_use]
+    pub fn with_work(mut self, steps: u64) -> Self {
+        self.work = steps;
+        self
+    }
+
+    /// The same budget with the advice that refusals give for raising the
+    /// memory and the work limit (e.g. "raise it with --memory").
+    #[must_use]
+    pub fn with_advice(
+        mut self,
+        memory: impl Into<Cow<'static, str>>,
+        work: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        self.raise_memory = memory.into();
+        self.raise_work = work.into();
+        self
+    }
+
+    /// Bytes of memory allowed.
+    #[must_use]
+    pub fn memory(&self) -> u64 {
+        self.memory
+    }
+
+    /// Steps of work allowed.
+    #[must_use]
+    pub fn work(&self) -> u64 {
+        self.work
+    }
+
+    /// The advice for raising the work limit.
+    #[must_use]
+    pub fn work_advice(&self) -> &str {
+        &self.raise_work
+    }
+
+    /// The refusal of `what`, needing `bytes` of memory.
+    #[must_use]
+    pub fn memory_error(&self, what: impl Into<Cow<'static, str>>, bytes: u64) -> TooLarge {
+        TooLarge {
+            what: what.into(),
+            resource: Resource::Memory,
+            needed: bytes,
+            available: self.memory,
+            raise: self.raise_memory.clone(),
+        }
+    }
+
+    /// The refusal of `what`, needing `steps` of work.
+    #[must_use]
+    pub fn work_error(&self, what: impl Into<Cow<'static, str>>, steps: u64) -> TooLarge {
+        TooLarge {
+            what: what.into(),
+            resource: Resource::Work,
+            needed: steps,
+            available: self.work,
+            raise: self.raise_work.clone(),
+        }
+    }
+
+    /// `Ok` if `bytes` fit in the memory budget.
+    ///
+    /// # Errors
+    /// A [`TooLarge`] for memory naming `what` otherwise.
+    pub fn check_memory(&self, what: &str, bytes: u64) -> Result<(), TooLarge> {
+        if bytes <= self.memory {
+            Ok(())
+        } else {
+            Err(self.memory_error(what.to_string(), bytes))
+        }
+    }
+
+    /// `Ok` if `steps` fit in the work budget.
+    ///
+    /// # Errors
+    /// A [`TooLarge`] for work naming `what` otherwise.
+    pub fn check_work(&self, what: &str, steps: u64) -> Result<(), TooLarge> {
+        if steps <= self.work {
+            Ok(())
+        } else {
+            Err(self.work_error(what.to_string(), steps))
+        }
+    }
+
+    /// A vector of `len` copies of `fill`, after checking that it fits in
+    /// the memory budget; the allocation itself is fallible too, so a
+    /// refusal by the system is an error, not an abort.
+    ///
+    /// # Errors
+    /// A [`TooLarge`] for memory naming `what`.
+    pub fn vec<T: Clone>(&self, what: &str, len: u64, fill: T) -> Result<Vec<T>, TooLarge> {
+        let bytes = len.saturating_mul(std::mem::size_of::<T>() as u64);
+        self.check_memory(what, bytes)?;
+        let n = usize::try_from(len).map_err(|_| self.memory_error(what.to_string(), bytes))?;
+        let mut v = Vec::new();
+        v.try_reserve_exact(n)
+            .map_err(|_| self.memory_error(what.to_string(), bytes))?;
+        v.resize(n, fill);
+        Ok(v)
+    }
+
+    /// A [`Meter`] holding this budget's work.
+    #[must_use]
+    pub fn meter(&self) -> Meter {
+        Meter {
+            used: 0,
+            limit: self.work,
+        }
+    }
+}
+
+/// Work spent so far against a limit, for computations whose cost is known
+/// only as they go (period searches): they [`Meter::spend`] before each
+/// piece of work and stop when it says no.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Meter {
+    used: u64,
+    limit: u64,
+}
+
+impl Meter {
+    /// Records `steps` more; `false` (and nothing recorded) if that would
+    /// pass the limit.
+    #[inline]
+    pub fn spend(&mut self, steps: u64) -> bool {
+        match self.used.checked_add(steps) {
+            Some(u) if u <= self.limit => {
+                self.used = u;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Steps spent.
+    #[must_use]
+    pub fn used(&self) -> u64 {
+        self.used
+    }
+
+    /// The limit.
+    #[must_use]
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+}
+
+/// The limits on memory this process can see, each in bytes still free;
+/// `None` where a limit is absent or unknown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct MemoryLimits {
+    /// `MemAvailable` of `/proc/meminfo`: memory the machine can give
+    /// without swapping.
+    pub machine: Option<u64>,
+    /// The control group's limit less its current use (cgroup v2
+    /// `memory.max − memory.current`, v1 `memory.limit_in_bytes −
+    /// memory.usage_in_bytes`).
+    pub cgroup: Option<u64>,
+    /// The address-space limit (`ulimit -v`, `RLIMIT_AS`) less the
+    /// process's current virtual size.
+    pub address_space: Option<u64>,
+}
+
+impl MemoryLimits {
+    /// The limits of this process now (all `None` off Linux).
+    #[must_use]
+    pub fn current() -> Self {
+        let read = |p: &str| std::fs::read_to_string(p).ok();
+        let machine = read("/proc/meminfo").and_then(|s| meminfo_available(&s));
+        let address_space = read("/proc/self/limits")
+            .and_then(|s| address_space_limit(&s))
+            .map(|limit| {
+                let used = read("/proc/self/status")
+                    .and_then(|s| status_vm_size(&s))
+                    .unwrap_or(0);
+                limit.saturating_sub(used)
+            });
+        MemoryLimits {
+            machine,
+            cgroup: cgroup_free(),
+            address_space,
+        }
+    }
+
+    /// The least of the known limits.
+    #[must_use]
+    pub fn least(&self) -> Option<u64> {
+        [self.machine, self.cgroup, self.address_space]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+}
+
+/// The memory this process can really use now: the least of the machine's
+/// available memory, the cgroup's free memory and the free address space
+/// (see [`MemoryLimits`]). `None` where none of them is known.
+#[must_use]
+pub fn available_memory() -> Option<u64> {
+    MemoryLimits::current().least()
+}
+
+/// `MemAvailable` from the text of `/proc/meminfo`, in bytes.
+fn meminfo_available(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// The soft "Max address space" of `/proc/self/limits`, in bytes (`None`
+/// when unlimited).
+fn address_space_limit(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("Max address space"))?;
+    let soft = line["Max address space".len()..]
+        .split_whitespace()
+        .next()?;
+    soft.parse().ok()
+}
+
+/// `VmSize` of `/proc/self/status`, in bytes.
+fn status_vm_size(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("VmSize:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// A cgroup limit file: a number of bytes, or `max`/a huge value for none.
+fn limit_value(text: &str) -> Option<u64> {
+    let v: u64 = text.trim().parse().ok()?;
+    // cgroup v1 writes "no limit" as a number near 2^63.
+    (v < 1 << 62).then_some(v)
+}
+
+/// The least free memory of this process's cgroups (v2 and v1), walking
+/// from its own group up to the root of the mount.
+fn cgroup_free() -> Option<u64> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    let mut best: Option<u64> = None;
+    let mut consider = |dir: &std::path::Path, max: &str, cur: &str| {
+        let read = |f: &str| std::fs::read_to_string(dir.join(f)).ok();
+        if let Some(limit) = read(max).as_deref().and_then(limit_value) {
+            let used = read(cur)
+                .and_then(|s| s.trim().parse::<u64>().ok())
+                .unwrap_or(0);
+            let free = limit.saturating_sub(used);
+            best = Some(best.map_or(free, |b| b.min(free)));
+        }
+    };
+    let mut walk = |root: &str, path: &str, max: &str, cur: &str| {
+        let mut dir = std::path::PathBuf::from(root);
+        dir.push(path.trim_start_matches('/'));
+        // The group's own directory and its ancestors within the mount (a
+        // container often mounts its own group as the root).
+        while dir.starts_with(root) {
+            consider(&dir, max, cur);
+            if !dir.pop() {
+                break;
+            }
+        }
+    };
+    for line in groups.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (_, controllers, path) = (parts.next(), parts.next(), parts.next());
+        let (Some(controllers), Some(path)) = (controllers, path) else {
+            continue;
+        };
+        if controllers.is_empty() {
+            walk("/sys/fs/cgroup", path, "memory.max", "memory.current");
+        } else if controllers.split(',').any(|c| c == "memory") {
+            walk(
+                "/sys/fs/cgroup/memory",
+                path,
+                "memory.limit_in_bytes",
+                "memory.usage_in_bytes",
+            );
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_proc_files() {
+        let meminfo =
+            "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   22000000 kB\n";
+        assert_eq!(meminfo_available(meminfo), Some(22_000_000 * 1024));
+        let limits = "Limit                     Soft Limit           Hard Limit           Units     \n\
+                      Max stack size            8388608              unlimited            bytes     \n\
+                      Max address space         6144000000           unlimited            bytes     \n";
+        assert_eq!(address_space_limit(limits), Some(6_144_000_000));
+        let unlimited =
+            "Max address space         unlimited            unlimited            bytes     \n";
+        assert_eq!(address_space_limit(unlimited), None);
+        assert_eq!(
+            status_vm_size("Name:\tx\nVmPeak:\t  9 kB\nVmSize:\t    2048 kB\n"),
+            Some(2048 * 1024)
+        );
+        assert_eq!(limit_value("max\n"), None);
+        assert_eq!(limit_value("9223372036854771712\n"), None);
+        assert_eq!(limit_value("1073741824\n"), Some(1 << 30));
+    }
+
+    #[test]
+    fn the_least_limit_wins() {
+        let l = MemoryLimits {
+            machine: Some(10),
+            cgroup: None,
+            address_space: Some(7),
+        };
+        assert_eq!(l.least(), Some(7));
+        assert_eq!(MemoryLimits::default().least(), None);
+    }
+
+    #[test]
+    fn this_process_sees_some_memory() {
+        // On Linux MemAvailable is always there; the least limit is at most it.
+        if let Some(machine) = MemoryLimits::current().machine {
+            assert!(available_memory().unwrap() <= machine);
+        }
+    }
+
+    #[test]
+    fn refusals_name_what_and_how_to_raise() {
+        let b = Budget::unlimited()
+            .with_memory(1000)
+            .with_work(10)
+            .with_advice("raise it with --memory", "raise it with --max-work");
+        let e = b.check_work("g(0..=10^8)", 1_500_000_000_000).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "g(0..=10^8) needs about 1.5e12 steps of work, over the budget of 10; raise it with --max-work"
+        );
+        let e = b.vec("a table", 2000, 0u8).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a table needs 2.0 KiB of memory, more than the 1000 B available; raise it with --memory"
+        );
+        assert_eq!(b.vec("a table", 1000, 7u8).unwrap().len(), 1000);
+        let huge = Budget::unlimited().vec("a huge table", u64::MAX / 2, 0u64);
+        assert!(huge.is_err());
+    }
+
+    #[test]
+    fn a_meter_refuses_without_spending() {
+        let mut m = Budget::unlimited().with_work(10).meter();
+        assert!(m.spend(4));
+        assert!(!m.spend(7));
+        assert_eq!(m.used(), 4);
+        assert!(m.spend(6));
+        assert!(!m.spend(u64::MAX));
+        assert_eq!(m.limit(), 10);
+    }
+}
