@@ -368,6 +368,7 @@ fn run_dot(
                 nodes.push(p);
             }
         }
+        nodes.truncate(cap);
         (
             nodes,
             format!(
