@@ -485,6 +485,7 @@ fn run_dot(
                 nodes.push(p);
             }
         }
+        nodes.truncate(cap);
         (
             nodes,
             format!(
