@@ -207,7 +207,7 @@ pub(crate) fn has_pattern(mask: u32) -> bool {
     match mask.count_ones() {
         0..=3 => false,
         4 => is_pattern4(mask),
-        _ => PATTERNS.iter().any(|&p| mask & p == p),
+        _ => PATTERNS.iter().any(|&p| p & !mask == 0),
     }
 }
 

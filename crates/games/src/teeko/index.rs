@@ -359,7 +359,7 @@ impl Tiered for Teeko {
         range: std::ops::Range<u64>,
         f: &mut dyn FnMut(u64, TeekoPosition),
     ) {
-        self.walk_tier(tier, range, |_| true, |i, p| f(i, p));
+        self.walk_tier(tier, range, |_| true, f);
     }
 
     /// Children built from the masks, without moves.
@@ -438,9 +438,9 @@ mod tests {
 
     #[test]
     fn rank_and_unrank_are_inverse_on_every_subset() {
-        for k in 0..=4usize {
+        for (k, row) in BINOM[25].iter().enumerate() {
             let mut last = None;
-            for r in 0..BINOM[25][k] {
+            for r in 0..*row {
                 let m = unrank(r, k, 25);
                 assert_eq!(m.count_ones() as usize, k);
                 assert!(m < 1 << 25);
