@@ -21,9 +21,10 @@ pub(crate) const PATTERNS: [u32; 44] = patterns();
 #[cfg(test)]
 pub(crate) const SYMMETRY: [[u8; 25]; 8] = symmetries();
 
-/// `ROW_IMAGE[t][row][bits]`: the image under symmetry `t` of the squares
-/// `bits` (5 bits, one a column) of row `row`, as a 25-bit mask.
-pub(crate) static ROW_IMAGE: [[[u32; 32]; 5]; 8] = row_images();
+/// `BYTE_IMAGE[j][bits]`: the images under the 8 symmetries of the
+/// squares `bits` of byte `j` of a mask (squares `8 j .. 8 j + 8`), each a
+/// 25-bit mask. A mask's 8 images are the OR of its four bytes' rows.
+pub(crate) static BYTE_IMAGE: [[[u32; 8]; 256]; 4] = byte_images();
 
 const fn neighbours() -> [u32; 25] {
     let mut out = [0u32; 25];
@@ -124,29 +125,45 @@ const fn symmetries() -> [[u8; 25]; 8] {
     out
 }
 
-const fn row_images() -> [[[u32; 32]; 5]; 8] {
+const fn byte_images() -> [[[u32; 8]; 256]; 4] {
     let sym = symmetries();
-    let mut out = [[[0u32; 32]; 5]; 8];
-    let mut t = 0;
-    while t < 8 {
-        let mut r = 0;
-        while r < 5 {
-            let mut bits = 0;
-            while bits < 32 {
+    let mut out = [[[0u32; 8]; 256]; 4];
+    let mut j = 0;
+    while j < 4 {
+        let mut bits = 0;
+        while bits < 256 {
+            let mut t = 0;
+            while t < 8 {
                 let mut m = 0u32;
-                let mut c = 0;
-                while c < 5 {
-                    if bits & (1 << c) != 0 {
-                        m |= 1 << sym[t][r * 5 + c];
+                let mut b = 0;
+                while b < 8 {
+                    let s = j * 8 + b;
+                    if s < 25 && bits & (1 << b) != 0 {
+                        m |= 1 << sym[t][s];
                     }
-                    c += 1;
+                    b += 1;
                 }
-                out[t][r][bits] = m;
-                bits += 1;
+                out[j][bits][t] = m;
+                t += 1;
             }
-            r += 1;
+            bits += 1;
         }
-        t += 1;
+        j += 1;
+    }
+    out
+}
+
+/// The images of the squares `mask` under the 8 symmetries (`[0]` is
+/// `mask` itself): four table rows OR-ed together.
+#[inline]
+pub(crate) fn images(mask: u32) -> [u32; 8] {
+    let a = &BYTE_IMAGE[0][(mask & 255) as usize];
+    let b = &BYTE_IMAGE[1][((mask >> 8) & 255) as usize];
+    let c = &BYTE_IMAGE[2][((mask >> 16) & 255) as usize];
+    let d = &BYTE_IMAGE[3][((mask >> 24) & 1) as usize];
+    let mut out = [0u32; 8];
+    for t in 0..8 {
+        out[t] = a[t] | b[t] | c[t] | d[t];
     }
     out
 }
@@ -154,18 +171,44 @@ const fn row_images() -> [[[u32; 32]; 5]; 8] {
 /// The image of the squares `mask` under symmetry `t`.
 #[inline]
 pub(crate) fn transform(t: usize, mask: u32) -> u32 {
-    let img = &ROW_IMAGE[t];
-    img[0][(mask & 31) as usize]
-        | img[1][((mask >> 5) & 31) as usize]
-        | img[2][((mask >> 10) & 31) as usize]
-        | img[3][((mask >> 15) & 31) as usize]
-        | img[4][((mask >> 20) & 31) as usize]
+    BYTE_IMAGE[0][(mask & 255) as usize][t]
+        | BYTE_IMAGE[1][((mask >> 8) & 255) as usize][t]
+        | BYTE_IMAGE[2][((mask >> 16) & 255) as usize][t]
+        | BYTE_IMAGE[3][((mask >> 24) & 1) as usize][t]
+}
+
+/// Row four, column four, down-right diagonal, down-left diagonal and
+/// 2 × 2 square, each shifted down to its lowest square.
+const ROW4: u32 = 0b1111;
+const COL4: u32 = 1 | 1 << 5 | 1 << 10 | 1 << 15;
+const DIAG4: u32 = 1 | 1 << 6 | 1 << 12 | 1 << 18;
+const ANTI4: u32 = 1 | 1 << 4 | 1 << 8 | 1 << 12;
+const SQUARE4: u32 = 1 | 1 << 1 | 1 << 5 | 1 << 6;
+
+/// Whether the four squares `mask` (exactly four bits) are one of the
+/// winning patterns: the shape seen from its lowest square, and the column
+/// of that square so the shape does not wrap round the board's edge.
+#[inline]
+fn is_pattern4(mask: u32) -> bool {
+    let s = mask.trailing_zeros();
+    let col = s % 5;
+    match mask >> s {
+        ROW4 | DIAG4 => col <= 1,
+        COL4 => true,
+        ANTI4 => col >= 3,
+        SQUARE4 => col <= 3,
+        _ => false,
+    }
 }
 
 /// Whether the men `mask` cover one of the winning patterns.
 #[inline]
 pub(crate) fn has_pattern(mask: u32) -> bool {
-    mask.count_ones() >= 4 && PATTERNS.iter().any(|&p| mask & p == p)
+    match mask.count_ones() {
+        0..=3 => false,
+        4 => is_pattern4(mask),
+        _ => PATTERNS.iter().any(|&p| p & !mask == 0),
+    }
 }
 
 /// The name of square `s`: file letter then rank digit (`c3`).

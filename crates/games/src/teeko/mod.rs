@@ -13,7 +13,7 @@
 //! to tier `k + 1`; tier 8 is the moving phase (all eight men down, either
 //! side to move), whose moves stay in it. It is also [`Indexed`](game_core::Indexed)
 //! over the whole game (the tiers one after the other), [`Unmoves`](game_core::Unmoves)
-//! and [`Symmetric`](game_core::Symmetric) under the 8 symmetries of the
+//! and [`Symmetric`] under the 8 symmetries of the
 //! square.
 //!
 //! Squares are named by file `a`–`e` and rank `1`–`5`; a position is
@@ -46,7 +46,7 @@ use std::fmt;
 use game_core::{Game, Outcome, Symmetric};
 
 use crate::Error;
-use board::{has_pattern, transform, FULL, NEIGHBOURS};
+use board::{has_pattern, images, transform, FULL, NEIGHBOURS};
 
 /// A side in Teeko.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -317,27 +317,59 @@ impl Game for Teeko {
 
 impl Symmetric for Teeko {
     fn symmetric(&self, pos: &TeekoPosition, out: &mut Vec<TeekoPosition>) {
+        let (b, r) = (images(pos.black), images(pos.red));
         out.extend((0..8).map(|t| TeekoPosition {
-            black: transform(t, pos.black),
-            red: transform(t, pos.red),
+            black: b[t],
+            red: r[t],
             to_move: pos.to_move,
         }));
     }
 
-    /// The image with the smallest (black, red) masks.
+    /// The image with the smallest (black, red) masks: the 8 images of
+    /// black's men first, red's only under the symmetries that give the
+    /// smallest black image.
+    #[inline]
     fn canonical(&self, pos: &TeekoPosition) -> TeekoPosition {
-        let mut best = *pos;
-        for t in 1..8 {
-            let img = TeekoPosition {
-                black: transform(t, pos.black),
-                red: transform(t, pos.red),
-                to_move: pos.to_move,
-            };
-            if img < best {
-                best = img;
+        let b = images(pos.black);
+        let black = b.iter().copied().min().unwrap_or(pos.black);
+        let mut red = u32::MAX;
+        for (t, &img) in b.iter().enumerate() {
+            if img == black {
+                red = red.min(transform(t, pos.red));
             }
         }
-        best
+        TeekoPosition {
+            black,
+            red,
+            to_move: pos.to_move,
+        }
+    }
+}
+
+impl Teeko {
+    /// Whether `pos` is its own [`Symmetric::canonical`] form, without
+    /// building it: no image of black's men is smaller, and under the
+    /// symmetries that fix them no image of red's men is smaller.
+    #[must_use]
+    #[inline]
+    pub fn is_canonical(&self, pos: &TeekoPosition) -> bool {
+        let b = images(pos.black);
+        if b.iter().any(|&img| img < pos.black) {
+            return false;
+        }
+        (1..8).all(|t| b[t] != pos.black || transform(t, pos.red) >= pos.red)
+    }
+
+    /// The number of distinct positions symmetric to `pos` (itself
+    /// included): [`game_core::orbit_size`] without a buffer.
+    #[must_use]
+    pub fn orbit_size(&self, pos: &TeekoPosition) -> u64 {
+        let (b, r) = (images(pos.black), images(pos.red));
+        // The orbit's size is 8 over the size of the stabiliser.
+        let fixed = (0..8)
+            .filter(|&t| b[t] == pos.black && r[t] == pos.red)
+            .count();
+        (8 / fixed) as u64
     }
 }
 

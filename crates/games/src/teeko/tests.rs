@@ -361,18 +361,18 @@ fn positions_reached_in_play_check_out() {
 #[test]
 fn symmetries_keep_the_rules() {
     // Every symmetry maps patterns to patterns and neighbours to neighbours.
-    for t in 0..8 {
+    for (t, map) in SYMMETRY.iter().enumerate() {
         for &p in &PATTERNS {
             assert!(has_pattern(board::transform(t, p)));
         }
-        for s in 0..25 {
-            let img = board::transform(t, board::NEIGHBOURS[s]);
+        for (s, &n) in board::NEIGHBOURS.iter().enumerate() {
+            let img = board::transform(t, n);
             let expected: u32 = (0..25)
-                .filter(|&u| board::NEIGHBOURS[s] & (1 << u) != 0)
-                .map(|u| 1u32 << SYMMETRY[t][u])
+                .filter(|&u| n & (1 << u) != 0)
+                .map(|u| 1u32 << map[u])
                 .sum();
             assert_eq!(img, expected);
-            assert_eq!(board::NEIGHBOURS[usize::from(SYMMETRY[t][s])], img);
+            assert_eq!(board::NEIGHBOURS[usize::from(map[s])], img);
         }
     }
     // The eight maps are distinct.
@@ -423,4 +423,188 @@ fn a_few_plies_solved_by_solver_dp() {
     assert_eq!(Teeko.outcome(&p), None);
     let sol = solver_dp::solve(&Budget, (p, 4)).unwrap();
     assert_eq!(sol.value(&(p, 4)), Some(Value::lose(2)));
+}
+
+// ---- The fast paths against the plain ones ----
+
+/// The image of `mask` under symmetry `t`, square by square.
+fn slow_transform(t: usize, mask: u32) -> u32 {
+    (0..25)
+        .filter(|&s| mask & (1 << s) != 0)
+        .map(|s| 1u32 << SYMMETRY[t][s])
+        .sum()
+}
+
+/// The smallest of the 8 images built square by square, and the number of
+/// distinct images.
+fn slow_canonical(p: &TeekoPosition) -> (TeekoPosition, u64) {
+    let mut imgs: Vec<TeekoPosition> = (0..8)
+        .map(|t| TeekoPosition {
+            black: slow_transform(t, p.black()),
+            red: slow_transform(t, p.red()),
+            to_move: p.to_move(),
+        })
+        .collect();
+    imgs.sort();
+    let first = imgs[0];
+    imgs.dedup();
+    (first, imgs.len() as u64)
+}
+
+/// The positions of `range` in `tier`, each index decoded on its own.
+fn decoded(tier: Tier, range: std::ops::Range<u64>) -> Vec<(u64, TeekoPosition)> {
+    range
+        .filter_map(|i| Some((i, Teeko.tier_position(tier, i)?)))
+        .collect()
+}
+
+fn visited(tier: Tier, range: std::ops::Range<u64>, canonical: bool) -> Vec<(u64, TeekoPosition)> {
+    let mut out = Vec::new();
+    let mut f = |i, p| out.push((i, p));
+    if canonical {
+        Teeko.visit_canonical_tier(tier, range, &mut f);
+    } else {
+        Teeko.visit_tier(tier, range, &mut f);
+    }
+    out
+}
+
+/// Ranges of `tier` to compare: the whole of a small tier, else windows
+/// at the start, the end, across the moving tier's two halves and at
+/// random.
+fn windows(rng: &mut Rng, tier: Tier) -> Vec<std::ops::Range<u64>> {
+    let n = Teeko.tier_size(tier);
+    if n <= 200_000 {
+        return vec![0..n, 1..n - 1, n / 3..n / 2 + 7, 0..n + 10];
+    }
+    let half = n / 2;
+    let mut w = vec![0..6000, n - 6000..n + 5, half - 3000..half + 3000];
+    for _ in 0..12 {
+        let a = rng.below(n);
+        w.push(a..a + rng.below(9000));
+    }
+    w
+}
+
+#[test]
+fn visit_tier_walks_what_tier_position_decodes() {
+    let mut rng = Rng(21);
+    for t in 0..=8 {
+        if (5..=7).contains(&t) {
+            continue; // large like the moving tier, which is sampled
+        }
+        for r in windows(&mut rng, t) {
+            let want = decoded(t, r.clone());
+            assert_eq!(visited(t, r.clone(), false), want, "tier {t} {r:?}");
+            // The canonical walk: the decoded positions that are the
+            // smallest of their 8 images, built square by square.
+            let canon: Vec<_> = want
+                .into_iter()
+                .filter(|(_, p)| slow_canonical(p).0 == *p)
+                .collect();
+            assert_eq!(visited(t, r.clone(), true), canon, "tier {t} {r:?}");
+        }
+    }
+    assert!(visited(9, 0..10, false).is_empty());
+    assert!(visited(8, 5..5, true).is_empty());
+}
+
+#[test]
+fn visit_canonical_tier_matches_the_canonical_wrapper() {
+    let g = game_core::Canonical(Teeko);
+    let mut rng = Rng(22);
+    for t in [4, 8] {
+        for r in windows(&mut rng, t) {
+            let mut want = Vec::new();
+            g.visit_tier(t, r.clone(), &mut |i, p| want.push((i, p)));
+            assert_eq!(visited(t, r, true), want);
+        }
+    }
+}
+
+/// Canonical forms, orbits, the canonical test and the symmetric list at
+/// `p`, against square-by-square images.
+fn check_symmetry(p: &TeekoPosition) {
+    let (c, orbit) = slow_canonical(p);
+    assert_eq!(Teeko.canonical(p), c, "{p}");
+    assert_eq!(Teeko.is_canonical(p), c == *p, "{p}");
+    assert_eq!(Teeko.orbit_size(p), orbit, "{p}");
+    assert_eq!(orbit_size(&Teeko, p, &mut Vec::new()), orbit, "{p}");
+}
+
+/// The children by play + tier_index (the trait's default) at `p`.
+fn default_children(p: &TeekoPosition, canonical: bool) -> Vec<(Tier, u64)> {
+    let mut mv = Vec::new();
+    Teeko.moves(p, &mut mv);
+    mv.iter()
+        .map(|m| {
+            let mut c = Teeko.play(p, m);
+            if canonical {
+                c = slow_canonical(&c).0;
+            }
+            (Teeko.tier(&c), Teeko.tier_index(&c))
+        })
+        .collect()
+}
+
+fn check_children(p: &TeekoPosition) {
+    if Teeko.outcome(p).is_some() {
+        return;
+    }
+    let mut out = Vec::new();
+    Teeko.child_tier_indices(p, &mut out, &mut Vec::new());
+    assert_eq!(out, default_children(p, false), "{p}");
+    out.clear();
+    Teeko.canonical_child_tier_indices(p, &mut out);
+    assert_eq!(out, default_children(p, true), "{p}");
+}
+
+#[test]
+fn fast_symmetries_and_children_on_small_tiers() {
+    for t in 0..=3 {
+        Teeko.visit_tier(t, 0..u64::MAX, &mut |_, p| {
+            check_symmetry(&p);
+            check_children(&p);
+        });
+    }
+}
+
+#[test]
+fn fast_symmetries_and_children_on_sampled_positions() {
+    let mut rng = Rng(23);
+    for t in 4..=8 {
+        for _ in 0..if t == 8 { 20_000 } else { 3000 } {
+            let p = random_position(&mut rng, t);
+            check_symmetry(&p);
+            check_children(&p);
+            // Symmetric positions: canonical and orbit agree, and so do
+            // positions that some symmetry fixes.
+            let fixed = Teeko.canonical(&p);
+            let sym = TeekoPosition {
+                black: fixed.black() | slow_transform(4, fixed.black()),
+                red: 0,
+                to_move: p.to_move(),
+            };
+            check_symmetry(&sym);
+        }
+    }
+}
+
+#[test]
+fn table_images_and_index_helpers_match_plain_ones() {
+    let mut rng = Rng(24);
+    for _ in 0..20_000 {
+        let m = rng.below(1 << 25) as u32;
+        let imgs = board::images(m);
+        for (t, &img) in imgs.iter().enumerate() {
+            assert_eq!(img, slow_transform(t, m));
+            assert_eq!(board::transform(t, m), img);
+        }
+        // has_pattern against the 44 masks, for any number of men.
+        assert_eq!(
+            has_pattern(m),
+            PATTERNS.iter().any(|&p| p & !m == 0),
+            "{m:025b}"
+        );
+    }
 }
