@@ -81,6 +81,10 @@ impl CliGame for Teeko {
         mv.to_string()
     }
 
+    fn weight(&self, pos: &TeekoPosition) -> u64 {
+        Teeko::orbit_size(self, pos)
+    }
+
     fn solve<'g>(
         game: &'g Canonical<Self>,
         config: &Config,

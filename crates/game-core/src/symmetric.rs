@@ -42,6 +42,47 @@ pub trait Symmetric: Game {
     /// The canonical position of `pos`'s class: the same for every position
     /// of the class, and one of them.
     fn canonical(&self, pos: &Self::Position) -> Self::Position;
+
+    /// For a tiered game: calls `f` with the canonical positions of `tier`
+    /// whose index lies in `range`, in index order. The default filters
+    /// [`Tiered::visit_tier`](crate::Tiered::visit_tier) by
+    /// [`Symmetric::canonical`]; a game that can skip whole blocks of
+    /// non-canonical positions overrides it. [`Canonical`] walks its tiers
+    /// with it.
+    fn visit_canonical_tier(
+        &self,
+        tier: crate::Tier,
+        range: std::ops::Range<u64>,
+        f: &mut dyn FnMut(u64, Self::Position),
+    ) where
+        Self: crate::Tiered,
+    {
+        self.visit_tier(tier, range, &mut |i, p| {
+            if self.canonical(&p) == p {
+                f(i, p);
+            }
+        });
+    }
+
+    /// For a tiered game: appends the tier and tier index of the canonical
+    /// form of the child reached by each move at `pos` (not over). The
+    /// default plays each move and canonicalizes the child once.
+    /// [`Canonical`] gives its children with it.
+    fn canonical_child_tier_indices(
+        &self,
+        pos: &Self::Position,
+        out: &mut Vec<(crate::Tier, u64)>,
+        moves: &mut Vec<Self::Move>,
+    ) where
+        Self: crate::Tiered,
+    {
+        moves.clear();
+        self.moves(pos, moves);
+        for m in moves.iter() {
+            let c = self.canonical(&self.play(pos, m));
+            out.push((self.tier(&c), self.tier_index(&c)));
+        }
+    }
 }
 
 impl<G: Symmetric + ?Sized> Symmetric for &G {
@@ -195,10 +236,14 @@ impl<G: Symmetric + crate::Tiered> crate::Tiered for Canonical<G> {
         range: std::ops::Range<u64>,
         f: &mut dyn FnMut(u64, Self::Position),
     ) {
-        self.0.visit_tier(tier, range, &mut |i, p| {
-            if self.0.canonical(&p) == p {
-                f(i, p);
-            }
-        });
+        self.0.visit_canonical_tier(tier, range, f);
+    }
+    fn child_tier_indices(
+        &self,
+        pos: &Self::Position,
+        out: &mut Vec<(crate::Tier, u64)>,
+        moves: &mut Vec<Self::Move>,
+    ) {
+        self.0.canonical_child_tier_indices(pos, out, moves);
     }
 }

@@ -344,6 +344,24 @@ impl Symmetric for Teeko {
             to_move: pos.to_move,
         }
     }
+
+    fn visit_canonical_tier(
+        &self,
+        tier: game_core::Tier,
+        range: std::ops::Range<u64>,
+        f: &mut dyn FnMut(u64, TeekoPosition),
+    ) {
+        Teeko::visit_canonical_tier(self, tier, range, f);
+    }
+
+    fn canonical_child_tier_indices(
+        &self,
+        pos: &TeekoPosition,
+        out: &mut Vec<(game_core::Tier, u64)>,
+        _moves: &mut Vec<TeekoMove>,
+    ) {
+        Teeko::canonical_child_tier_indices(self, pos, out);
+    }
 }
 
 impl Teeko {
