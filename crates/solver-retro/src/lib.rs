@@ -37,18 +37,18 @@
 //!
 //! | preset | needs | memory | notes |
 //! |---|---|---|---|
-//! | [`solve`] / [`solve_with`] | [`Game`](game_core::Game) | 8 B a move + the positions in a hash map | positions reachable from a start; `u32` ids |
-//! | [`solve_indexed`] / [`solve_indexed_with`] | [`Indexed`](game_core::Indexed) | 4 B a move + 12 B an index | every index; reverse graph stored |
-//! | [`solve_unmoves`] / [`solve_unmoves_with`] | [`IndexedUnmoves`](game_core::IndexedUnmoves) | 2 B an index (4 if needed) | no graph stored; `u64` ids, past 2³² positions |
-//! | [`solve_tiers`] / [`solve_tiers_with`] | [`Tiered`](game_core::Tiered) | a tier and its child tiers, 2 B an index; 16 B an inside move of a loopy tier | tiers children first; loop-free tiers in one pass |
-//! | [`solve_tiers_unmoves`] | [`Tiered`](game_core::Tiered) + [`Unmoves`](game_core::Unmoves) | a tier and its child tiers, 2 B an index | no graph stored |
+//! | [`solve`] / [`solve_with`] | [`Game`] | 8 B a move + the positions in a hash map | positions reachable from a start; `u32` ids |
+//! | [`solve_indexed`] / [`solve_indexed_with`] | [`Indexed`] | 4 B a move + 12 B an index | every index; reverse graph stored |
+//! | [`solve_unmoves`] / [`solve_unmoves_with`] | [`IndexedUnmoves`] | 2 B an index (4 if needed) | no graph stored; `u64` ids, past 2³² positions |
+//! | [`solve_tiers`] / [`solve_tiers_with`] | [`Tiered`] | a tier and its child tiers, 2 B an index; 16 B an inside move of a loopy tier | tiers children first; loop-free tiers in one pass |
+//! | [`solve_tiers_unmoves`] | [`Tiered`] + [`Unmoves`] | a tier and its child tiers, 2 B an index | no graph stored |
 //!
 //! A [`Config`] sets the threads (by default those of the current rayon
 //! pool: every core), the memory limit (by default the memory available;
 //! a game that does not fit is refused with [`Error::TooLarge`] before the
 //! memory is taken, a tiered game by naming the first tier group that
 //! cannot fit) and a progress callback. Symmetric games are solved through
-//! [`game_core::Canonical`], which stores one position of each class.
+//! [`Canonical`], which stores one position of each class.
 //!
 //! Solutions own their cells ([`Table`]): a table can be saved
 //! ([`Table::write_to`]), loaded, shared across threads, handed to a

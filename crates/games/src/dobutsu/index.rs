@@ -51,7 +51,7 @@ const fn c(n: u64, k: u32) -> u64 {
 fn arrangements(n: u64, on_board: [u32; 3]) -> u64 {
     let [g, e, ch] = on_board;
     let (g64, e64) = (u64::from(g), u64::from(e));
-    c(n, g) * c(n - g64, e) * c(n - g64 - e64, ch) << (g + e + 2 * ch)
+    (c(n, g) * c(n - g64, e) * c(n - g64 - e64, ch)) << (g + e + 2 * ch)
 }
 
 /// Pieces of each kind on the board for signature `sig`.

@@ -79,13 +79,13 @@ impl Unmoves for Dobutsu {
                     }
                     q.board[s] = EMPTY;
                     self.push_parent(&q, out);
-                    for slot in 0..3 {
+                    for (slot, &code) in HAND_CODES.iter().enumerate() {
                         if q.hands[1][slot] > 0 {
                             let mut r = q;
                             r.hands[1][slot] -= 1;
-                            r.board[s] = HAND_CODES[slot];
+                            r.board[s] = code;
                             self.push_parent(&r, out);
-                            if HAND_CODES[slot] == CHICK {
+                            if code == CHICK {
                                 r.board[s] = HEN;
                                 self.push_parent(&r, out);
                             }
