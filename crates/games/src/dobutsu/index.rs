@@ -51,7 +51,7 @@ const fn c(n: u64, k: u32) -> u64 {
 fn arrangements(n: u64, on_board: [u32; 3]) -> u64 {
     let [g, e, ch] = on_board;
     let (g64, e64) = (u64::from(g), u64::from(e));
-    c(n, g) * c(n - g64, e) * c(n - g64 - e64, ch) << (g + e + 2 * ch)
+    (c(n, g) * c(n - g64, e) * c(n - g64 - e64, ch)) << (g + e + 2 * ch)
 }
 
 /// Pieces of each kind on the board for signature `sig`.
@@ -357,7 +357,11 @@ impl Indexed for Dobutsu {
 
     fn index(&self, pos: &DobutsuPosition) -> u64 {
         let (tier, class, taken) = self.lion_class(pos);
-        let offset = if tier == PLAY { self.tier_size(OVER) } else { 0 };
+        let offset = if tier == PLAY {
+            self.tier_size(OVER)
+        } else {
+            0
+        };
         offset + self.index.base[tier as usize][class] + self.rest_rank(pos, taken)
     }
 

@@ -36,7 +36,9 @@ pub(crate) fn parse_move(text: &str, side: DobutsuSide) -> Result<DobutsuMove, E
             let piece = DobutsuPiece::from_letter(char::from(b[0]))
                 .ok_or_else(|| fail("the piece dropped is G, E or C"))?;
             if piece.hand_slot().is_none() || piece == DobutsuPiece::Hen {
-                return Err(fail("only a giraffe, an elephant or a chick can be in hand"));
+                return Err(fail(
+                    "only a giraffe, an elephant or a chick can be in hand",
+                ));
             }
             Ok(DobutsuMove::Drop {
                 piece,
@@ -163,8 +165,9 @@ impl DobutsuPosition {
                 return Err(fail("more than 12 squares".into()));
             }
             if c != '.' && c != '-' {
-                let piece = DobutsuPiece::from_letter(c)
-                    .ok_or_else(|| fail(format!("a square is . or one of LGECH lgech, not {c:?}")))?;
+                let piece = DobutsuPiece::from_letter(c).ok_or_else(|| {
+                    fail(format!("a square is . or one of LGECH lgech, not {c:?}"))
+                })?;
                 fixed.board[n] = piece.code() | if c.is_ascii_uppercase() { 0 } else { THEIRS };
             }
             n += 1;

@@ -122,7 +122,16 @@ pub(crate) const THEIR_SOURCES: [[u16; 12]; 6] = sources(THEIR_STEPS);
 /// Directions (row, column) of the mover's pieces; row −1 is forward.
 const fn directions(code: u8) -> &'static [(i32, i32)] {
     match code {
-        LION => &[(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)],
+        LION => &[
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (0, -1),
+            (0, 1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+        ],
         GIRAFFE => &[(-1, 0), (0, -1), (0, 1), (1, 0)],
         ELEPHANT => &[(-1, -1), (-1, 1), (1, -1), (1, 1)],
         CHICK => &[(-1, 0)],

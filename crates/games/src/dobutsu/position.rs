@@ -96,7 +96,8 @@ impl DobutsuPosition {
         .into_iter()
         .enumerate()
         {
-            let total = on_board + usize::from(self.hands[0][slot]) + usize::from(self.hands[1][slot]);
+            let total =
+                on_board + usize::from(self.hands[0][slot]) + usize::from(self.hands[1][slot]);
             if total != 2 {
                 return invalid(format!(
                     "{total} {name} on the board and in hand: the game has two"

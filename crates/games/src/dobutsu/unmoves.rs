@@ -20,8 +20,8 @@
 use game_core::{Game, IndexedUnmoves, Unmoves};
 
 use super::piece::{
-    for_bits, CHICK, ELEPHANT, EMPTY, GIRAFFE, HAND_CODES, HEN, KIND, LION, MY_HOME, STEPS,
-    THEIRS, THEIR_SOURCES,
+    for_bits, CHICK, ELEPHANT, EMPTY, GIRAFFE, HAND_CODES, HEN, KIND, LION, MY_HOME, STEPS, THEIRS,
+    THEIR_SOURCES,
 };
 use super::{Dobutsu, DobutsuMove, DobutsuPosition};
 
@@ -56,7 +56,14 @@ impl Unmoves for Dobutsu {
             let before: [(u8, u16); 2] = match code {
                 HEN => [
                     (HEN, THEIR_SOURCES[usize::from(HEN)][s]),
-                    (CHICK, if on_far { THEIR_SOURCES[usize::from(CHICK)][s] } else { 0 }),
+                    (
+                        CHICK,
+                        if on_far {
+                            THEIR_SOURCES[usize::from(CHICK)][s]
+                        } else {
+                            0
+                        },
+                    ),
                 ],
                 CHICK if on_far => [(CHICK, 0), (CHICK, 0)],
                 c => [(c, THEIR_SOURCES[usize::from(c)][s]), (c, 0)],
@@ -72,13 +79,13 @@ impl Unmoves for Dobutsu {
                     }
                     q.board[s] = EMPTY;
                     self.push_parent(&q, out);
-                    for slot in 0..3 {
+                    for (slot, &code) in HAND_CODES.iter().enumerate() {
                         if q.hands[1][slot] > 0 {
                             let mut r = q;
                             r.hands[1][slot] -= 1;
-                            r.board[s] = HAND_CODES[slot];
+                            r.board[s] = code;
                             self.push_parent(&r, out);
-                            if HAND_CODES[slot] == CHICK {
+                            if code == CHICK {
                                 r.board[s] = HEN;
                                 self.push_parent(&r, out);
                             }
@@ -109,4 +116,3 @@ impl Unmoves for Dobutsu {
 }
 
 impl IndexedUnmoves for Dobutsu {}
-

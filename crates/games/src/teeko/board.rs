@@ -165,7 +165,7 @@ pub(crate) fn transform(t: usize, mask: u32) -> u32 {
 /// Whether the men `mask` cover one of the winning patterns.
 #[inline]
 pub(crate) fn has_pattern(mask: u32) -> bool {
-    mask.count_ones() >= 4 && PATTERNS.iter().any(|&p| mask & p == p)
+    mask.count_ones() >= 4 && PATTERNS.iter().any(|&p| p & !mask == 0)
 }
 
 /// The name of square `s`: file letter then rank digit (`c3`).

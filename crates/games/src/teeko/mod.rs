@@ -13,7 +13,7 @@
 //! to tier `k + 1`; tier 8 is the moving phase (all eight men down, either
 //! side to move), whose moves stay in it. It is also [`Indexed`](game_core::Indexed)
 //! over the whole game (the tiers one after the other), [`Unmoves`](game_core::Unmoves)
-//! and [`Symmetric`](game_core::Symmetric) under the 8 symmetries of the
+//! and [`Symmetric`] under the 8 symmetries of the
 //! square.
 //!
 //! Squares are named by file `a`–`e` and rank `1`–`5`; a position is

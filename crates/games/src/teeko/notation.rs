@@ -56,11 +56,7 @@ impl FromStr for TeekoPosition {
                 'b' | 'B' => black |= 1 << n,
                 'r' | 'R' => red |= 1 << n,
                 '.' | '-' => {}
-                other => {
-                    return Err(fail(format!(
-                        "a square is b, r or '.', not {other:?}"
-                    )))
-                }
+                other => return Err(fail(format!("a square is b, r or '.', not {other:?}"))),
             }
             n += 1;
         }
@@ -94,7 +90,8 @@ impl FromStr for TeekoMove {
         };
         let b = text.trim().as_bytes();
         let square = |i: usize| {
-            parse_square(b[i], b[i + 1]).ok_or_else(|| fail("a square is a file a-e and a rank 1-5"))
+            parse_square(b[i], b[i + 1])
+                .ok_or_else(|| fail("a square is a file a-e and a rank 1-5"))
         };
         match b.len() {
             2 => Ok(TeekoMove::Place(square(0)?)),

@@ -45,7 +45,11 @@ fn tier_sizes_are_gamesman_ones() {
     let g = Teeko;
     for k in 0..8u64 {
         let b = k.div_ceil(2);
-        assert_eq!(g.tier_size(k), choose(25, b) * choose(25 - b, k / 2), "tier {k}");
+        assert_eq!(
+            g.tier_size(k),
+            choose(25, b) * choose(25 - b, k / 2),
+            "tier {k}"
+        );
     }
     assert_eq!(g.tier_size(8), 151_420_500);
     let total: u64 = g.tiers().iter().map(|&t| g.tier_size(t)).sum();
@@ -98,7 +102,10 @@ fn slides_go_to_empty_neighbours_only() {
     assert_eq!(q.to_string(), "bbr..br.....r.....rb..... r");
     assert_eq!(q.to_move(), TeekoColor::Red);
     // Slides are king steps: a jump is not a move.
-    assert!(matches!("a2a4".parse::<TeekoMove>(), Err(Error::Parse { .. })));
+    assert!(matches!(
+        "a2a4".parse::<TeekoMove>(),
+        Err(Error::Parse { .. })
+    ));
 }
 
 #[test]
@@ -107,11 +114,11 @@ fn four_in_a_row_column_diagonal_or_square_wins() {
     // Each line ends with black's fourth man completing a pattern; red is
     // then to move and has lost.
     for line in [
-        "a1 e5 b1 e4 c1 e2 d1",   // row of four on rank 1
-        "b2 e5 b3 e4 b4 d1 b5",   // column b, ranks 2-5
-        "a1 e1 b2 e2 c3 a5 d4",   // diagonal a1-d4
-        "e2 a1 d3 a2 c4 a4 b5",   // anti-diagonal e2-b5
-        "c3 a1 d3 a5 c4 e1 d4",   // 2 × 2 square c3 d3 c4 d4
+        "a1 e5 b1 e4 c1 e2 d1", // row of four on rank 1
+        "b2 e5 b3 e4 b4 d1 b5", // column b, ranks 2-5
+        "a1 e1 b2 e2 c3 a5 d4", // diagonal a1-d4
+        "e2 a1 d3 a2 c4 a4 b5", // anti-diagonal e2-b5
+        "c3 a1 d3 a5 c4 e1 d4", // 2 × 2 square c3 d3 c4 d4
     ] {
         let p = g.play_line(line).unwrap();
         assert_eq!(g.outcome(&p), Some(Outcome::Lose), "{line}");
@@ -119,7 +126,11 @@ fn four_in_a_row_column_diagonal_or_square_wins() {
     }
     // Four men in other shapes do not win: an L, a broken row, the corners
     // of a 3 × 3 square (GamesmanOne's advanced variant only).
-    for line in ["a1 e5 b1 e4 c1 e2 c2", "a1 e5 b1 e4 c1 e2 e1", "a1 e5 c1 e4 a3 d1 c3"] {
+    for line in [
+        "a1 e5 b1 e4 c1 e2 c2",
+        "a1 e5 b1 e4 c1 e2 e1",
+        "a1 e5 c1 e4 a3 d1 c3",
+    ] {
         let p = g.play_line(line).unwrap();
         assert_eq!(g.outcome(&p), None, "{line}");
     }
@@ -160,16 +171,19 @@ fn the_patterns_are_the_44_lines_and_squares() {
 fn parse_errors_are_typed() {
     for bad in [
         "",
-        "bbbb b",                                  // too few squares
-        ".........................x b",            // bad square
-        "......................... x",             // bad side
-        "b........................ b",             // black to move with one more man
-        "bbbbb.................... r",             // five black men
-        "bbbb.rrr.r............... b",             // black to move with four in a row
+        "bbbb b",                       // too few squares
+        ".........................x b", // bad square
+        "......................... x",  // bad side
+        "b........................ b",  // black to move with one more man
+        "bbbbb.................... r",  // five black men
+        "bbbb.rrr.r............... b",  // black to move with four in a row
     ] {
         let e = bad.parse::<TeekoPosition>().unwrap_err();
         assert!(
-            matches!(e, Error::Parse { .. } | Error::Core(game_core::Error::InvalidPosition(_))),
+            matches!(
+                e,
+                Error::Parse { .. } | Error::Core(game_core::Error::InvalidPosition(_))
+            ),
             "{bad}: {e}"
         );
     }
@@ -178,7 +192,10 @@ fn parse_errors_are_typed() {
         Err(Error::Core(game_core::Error::InvalidPosition(_)))
     ));
     for bad in ["", "z9", "c3d", "f1", "a0", "c3e5", "a1a1"] {
-        assert!(matches!(bad.parse::<TeekoMove>(), Err(Error::Parse { .. })), "{bad}");
+        assert!(
+            matches!(bad.parse::<TeekoMove>(), Err(Error::Parse { .. })),
+            "{bad}"
+        );
     }
     // Text forms round-trip.
     let p = pos("bbr../br.../..r../...r./....b b");
@@ -231,7 +248,10 @@ fn check_position(p: &TeekoPosition) {
         assert_eq!(g.position(g.index(q)), Some(*q));
         mv.clear();
         g.moves(q, &mut mv);
-        assert!(mv.iter().any(|m| g.play(q, m) == *p), "{q} does not lead to {p}");
+        assert!(
+            mv.iter().any(|m| g.play(q, m) == *p),
+            "{q} does not lead to {p}"
+        );
     }
     if g.outcome(p).is_some() {
         return;
@@ -242,7 +262,10 @@ fn check_position(p: &TeekoPosition) {
     let mut kids: Vec<TeekoPosition> = mv.iter().map(|m| g.play(p, m)).collect();
     kids.sort();
     kids.dedup();
-    assert_eq!(g.child_count(p, &mut Vec::new(), &mut Vec::new()), kids.len());
+    assert_eq!(
+        g.child_count(p, &mut Vec::new(), &mut Vec::new()),
+        kids.len()
+    );
     let mut child_tiers = Vec::new();
     g.child_tiers(t, &mut child_tiers);
     for k in &kids {
@@ -338,18 +361,18 @@ fn positions_reached_in_play_check_out() {
 #[test]
 fn symmetries_keep_the_rules() {
     // Every symmetry maps patterns to patterns and neighbours to neighbours.
-    for t in 0..8 {
+    for (t, map) in SYMMETRY.iter().enumerate() {
         for &p in &PATTERNS {
             assert!(has_pattern(board::transform(t, p)));
         }
-        for s in 0..25 {
-            let img = board::transform(t, board::NEIGHBOURS[s]);
+        for (&near, &image) in board::NEIGHBOURS.iter().zip(map) {
+            let img = board::transform(t, near);
             let expected: u32 = (0..25)
-                .filter(|&u| board::NEIGHBOURS[s] & (1 << u) != 0)
-                .map(|u| 1u32 << SYMMETRY[t][u])
+                .filter(|&u| near & (1 << u) != 0)
+                .map(|u| 1u32 << map[u])
                 .sum();
             assert_eq!(img, expected);
-            assert_eq!(board::NEIGHBOURS[usize::from(SYMMETRY[t][s])], img);
+            assert_eq!(board::NEIGHBOURS[usize::from(image)], img);
         }
     }
     // The eight maps are distinct.

@@ -16,7 +16,10 @@ impl Unmoves for Teeko {
         let placed = men >= 1 && (men < 8 || pos.to_move == TeekoColor::Black);
         if placed {
             for_bits(theirs, |s| {
-                push_if_live(out, TeekoPosition::from_sides(theirs ^ (1 << s), mine, last));
+                push_if_live(
+                    out,
+                    TeekoPosition::from_sides(theirs ^ (1 << s), mine, last),
+                );
             });
         }
         if men == 8 {
