@@ -281,25 +281,33 @@ fn check_position(p: &TeekoPosition) {
 }
 
 /// The whole index: every index round-trips or stands for no position, and
-/// the count of positions per tier. About a minute in release:
+/// the count of positions per tier (tier 8: 150,893,820 of 151,420,500
+/// indices; all others full) and the most children (28). About a minute
+/// in release:
 /// `cargo test -p games --release -- --ignored teeko_whole_index --nocapture`.
 #[test]
 #[ignore = "scans all 172 million indices"]
 fn teeko_whole_index() {
     let g = Teeko;
-    let mut total = 0u64;
+    let (mut total, mut most) = (0u64, 0);
     for t in g.tiers() {
         let mut live = 0u64;
         for i in 0..g.tier_size(t) {
             if let Some(p) = g.tier_position(t, i) {
                 assert_eq!(g.tier_index(&p), i);
                 live += 1;
+                if g.outcome(&p).is_none() {
+                    most = most.max(g.child_count(&p, &mut Vec::new(), &mut Vec::new()));
+                }
             }
         }
         println!("tier {t}: {} indices, {live} positions", g.tier_size(t));
         total += live;
     }
-    println!("all: {} indices, {total} positions", g.size());
+    println!(
+        "all: {} indices, {total} positions; most children {most}",
+        g.size()
+    );
 }
 
 #[test]
