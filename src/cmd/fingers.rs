@@ -529,10 +529,10 @@ fn run_dot(
 }
 
 /// The game's name in a database.
-const DB_NAME: &str = "fingers";
+pub const DB_NAME: &str = "fingers";
 
 /// What tells one database's rules from another's.
-fn db_rules(game: &Fingers) -> String {
+pub fn db_rules(game: &Fingers) -> String {
     format!("{:?}, index v1", game.rules())
 }
 

@@ -25,6 +25,10 @@ pub enum PlayCmd {
         /// Move second without being asked.
         #[arg(long)]
         second: bool,
+        /// Play from this database (written by `fingers solve --db`)
+        /// instead of solving first.
+        #[arg(long, value_name = "DIR")]
+        db: Option<std::path::PathBuf>,
     },
 }
 
@@ -82,6 +86,7 @@ pub fn run(cmd: PlayCmd, ctx: &Ctx) -> Result<(), Error> {
         rules,
         first,
         second,
+        db,
     } = cmd;
     if ctx.json && !first && !second {
         return Err(Error::Usage(
@@ -92,7 +97,15 @@ pub fn run(cmd: PlayCmd, ctx: &Ctx) -> Result<(), Error> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
-    match play(&game, ctx, first, second, &mut input, &mut out) {
+    match play(
+        &game,
+        ctx,
+        first,
+        second,
+        db.as_deref(),
+        &mut input,
+        &mut out,
+    ) {
         // A reader that went away is the end of the game, not an error.
         Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
@@ -122,11 +135,24 @@ fn play(
     ctx: &Ctx,
     first: bool,
     second: bool,
+    db: Option<&std::path::Path>,
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> Result<(), Error> {
     let json = ctx.json;
-    let sol = solve_checked(game, ctx)?;
+    let sol = match db {
+        Some(dir) => {
+            let db = super::analyze::open_db(
+                dir,
+                super::fingers::DB_NAME,
+                &super::fingers::db_rules(game),
+                false,
+            )?;
+            let table = gamesolve::store::load_table(&db, 0)?;
+            solver_retro::IndexedSolution::from_table(game, table)?
+        }
+        None => solve_checked(game, ctx)?,
+    };
     if !json {
         writeln!(out, "Magic Fingers ({}). Type a move such as 1T1 (touch your 1 onto my 1) or C02 (clap to 0 and 2), or q to quit.", describe(game.rules()))?;
     }
