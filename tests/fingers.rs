@@ -213,6 +213,48 @@ fn all_rule_variants_agree_across_solver_paths() {
     }
 }
 
+/// Every rule switch for F = 2..=8: 1, 2 and 4 threads give the same
+/// value, remoteness and best move everywhere; children by index
+/// (`certify_indexed`) certify the table; every promise of the game's
+/// capabilities holds on every position (`GameCheck`).
+#[test]
+fn threads_never_change_a_fingers_table() {
+    for f in 2..=8u8 {
+        for r in all_rules(f) {
+            let g = Fingers::new(r).unwrap();
+            let one =
+                solver_retro::solve_unmoves_with(&g, &solver_retro::Config::default().threads(1))
+                    .unwrap();
+            for threads in [2, 4] {
+                let config = solver_retro::Config::default().threads(threads);
+                let many = solver_retro::solve_unmoves_with(&g, &config).unwrap();
+                for i in 0..g.size() {
+                    assert_eq!(
+                        one.value_at(i),
+                        many.value_at(i),
+                        "{r:?}, {threads} threads, index {i}"
+                    );
+                    if let Some(p) = g.position(i) {
+                        assert_eq!(
+                            one.best_move(&p),
+                            many.best_move(&p),
+                            "{r:?}, {threads} threads, {p}"
+                        );
+                    }
+                }
+            }
+            solver_retro::certify_indexed(&one).unwrap_or_else(|e| panic!("{r:?}: {e}"));
+            let mut check = solver_retro::GameCheck::new(&g, 1 << 20);
+            check
+                .indexed()
+                .and_then(|c| c.indexed_children())
+                .and_then(|c| c.unmoves())
+                .and_then(|c| c.indexed_unmoves())
+                .unwrap_or_else(|e| panic!("{r:?}: {e}"));
+        }
+    }
+}
+
 /// Counts over the whole canonical table agree with the hand-written C++
 /// solver in `../shared/baselines/` (`fingers F --sorted` prints W, L, D;
 /// it also scores the both-dead state, which no game reaches and which we
