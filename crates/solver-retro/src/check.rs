@@ -346,8 +346,10 @@ fn certify_block<G: IndexedChildren, C: Cell>(
             seen.add(read(k).ok_or_else(|| reject(Flaw::UnknownChild))?);
         }
         for run in &kids.strided {
-            for k in run.iter() {
+            let mut k = run.start;
+            for _ in 0..run.count {
                 seen.add(read(k).ok_or_else(|| reject(Flaw::UnknownChild))?);
+                k += run.step;
             }
         }
         cert.moves += kids.len();

@@ -159,7 +159,7 @@ where
                         kids.clear();
                         game.child_indices(i, &mut kids, &mut mv);
                         edges += kids.len();
-                        for k in kids.iter() {
+                        let mut mark = |k: u64| -> Result<(), Error> {
                             if k >= size {
                                 return Err(Error::BadIndex { index: k, size });
                             }
@@ -170,6 +170,17 @@ where
                                 && word.fetch_or(bit, Ordering::Relaxed) & bit == 0
                             {
                                 next.push(k);
+                            }
+                            Ok(())
+                        };
+                        for &k in &kids.singles {
+                            mark(k)?;
+                        }
+                        for run in &kids.strided {
+                            let mut k = run.start;
+                            for _ in 0..run.count {
+                                mark(k)?;
+                                k += run.step;
                             }
                         }
                     }
