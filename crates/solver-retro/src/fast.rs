@@ -173,16 +173,19 @@ where
     let blocks: Vec<Result<Found, Error>> = cells
         .par_chunks_mut(BLOCK)
         .enumerate()
-        .map(|(b, chunk)| {
+        // One count buffer a worker, not one a block: a fresh 256 KiB
+        // buffer is a fresh mapping the kernel must zero every time.
+        .map_init(Vec::new, |counts: &mut Vec<u32>, (b, chunk)| {
             let first = (b * BLOCK) as u64;
             let mut found = (Vec::new(), Vec::new());
             if bulk {
-                let mut counts = vec![0u32; chunk.len()];
-                game.child_counts(first, &mut counts);
+                counts.clear();
+                counts.resize(chunk.len(), 0);
+                game.child_counts(first, counts);
                 if counts.iter().fold(0, |m, &k| m.max(k)) as u64 > C::MAX_COUNT {
                     return Err(Error::TooManyChildren { max: C::MAX_COUNT });
                 }
-                for (c, &k) in chunk.iter_mut().zip(&counts) {
+                for (c, &k) in chunk.iter_mut().zip(counts.iter()) {
                     *c = C::count_or_invalid(k);
                 }
             }
