@@ -11,6 +11,8 @@
 //! children were inside it.
 
 use game_core::{Outcome, ParentIndices, Tier, Tiered, Unmoves, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -480,6 +482,14 @@ where
     }
 }
 
+/// The bytes a block's seeds, events and edges take.
+fn found_bytes(f: &Found) -> u64 {
+    (f.seeds.decisive.capacity() * 8
+        + f.seeds.ties.capacity() * 8
+        + f.seeds.events.capacity() * std::mem::size_of::<Event>()
+        + f.edges.capacity() * 16) as u64
+}
+
 /// What one block of a tier's seeding found.
 #[derive(Default)]
 struct Found {
@@ -519,6 +529,12 @@ where
         .iter()
         .filter_map(|&t| Some((t, solved.get(&t)?)))
         .collect();
+    let table_bytes = size.saturating_mul(C::BYTES);
+    let room = config
+        .limit()
+        .saturating_sub(table_bytes)
+        .saturating_sub(children.iter().map(|(_, t)| t.bytes()).sum::<u64>());
+    let held = AtomicU64::new(0);
     let found: Vec<Result<Found, Error>> = cells
         .par_chunks_mut(BLOCK as usize)
         .enumerate()
@@ -543,16 +559,39 @@ where
                     fault = Some(e);
                 }
             });
+            if fault.is_none() {
+                // Guard the memory the seeds take as they grow: a tier
+                // whose outside children make too many events is refused,
+                // never left to exhaust the machine.
+                let bytes = found_bytes(&found);
+                let now = held.fetch_add(bytes, Ordering::Relaxed) + bytes;
+                if now.saturating_mul(2) > room {
+                    fault = Some(Error::TooLarge {
+                        what: "the seeds and events of a tier (levels, outside children)",
+                        needed: now.saturating_mul(2).saturating_add(table_bytes),
+                        limit: config.limit(),
+                        hint: " (raise the memory limit, or give the game finer tiers)",
+                    });
+                }
+            }
             match fault {
                 Some(e) => Err(e),
                 None => Ok(found),
             }
         })
         .collect();
-    let mut seeds = Seeds::default();
-    let mut edges = Vec::new();
+    let mut parts = Vec::with_capacity(found.len());
     for f in found {
-        let f = f?;
+        parts.push(f?);
+    }
+    // Exact capacities: the parts are moved in and freed one by one.
+    let mut seeds = Seeds {
+        decisive: Vec::with_capacity(parts.iter().map(|f| f.seeds.decisive.len()).sum()),
+        ties: Vec::with_capacity(parts.iter().map(|f| f.seeds.ties.len()).sum()),
+        events: Vec::with_capacity(parts.iter().map(|f| f.seeds.events.len()).sum()),
+    };
+    let mut edges = Vec::with_capacity(parts.iter().map(|f| f.edges.len()).sum());
+    for f in parts {
         seeds.decisive.extend(f.seeds.decisive);
         seeds.ties.extend(f.seeds.ties);
         seeds.events.extend(f.seeds.events);
