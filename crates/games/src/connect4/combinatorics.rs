@@ -102,6 +102,13 @@ impl HeightTable {
         self.row(c, s)[h as usize]
     }
 
+    /// The whole table: entry `(c·(W·H+1) + s)·(H+2) + h` is
+    /// [`HeightTable::below`]`(c, s, h)`.
+    #[inline]
+    pub(super) fn raw(&self) -> &[u64] {
+        &self.below
+    }
+
     /// The number of height vectors summing to `n` (0 past W·H).
     pub(super) fn count(&self, n: u32) -> u64 {
         if n > self.cells {
@@ -113,13 +120,19 @@ impl HeightTable {
 
     /// The column heights of rank `rank` among the vectors summing to `n`
     /// (`rank < count(n)`), written to `out[..W]`.
+    ///
+    /// Each column's height is the number of its thresholds at or below
+    /// what is left of the rank, counted without branches (the rows are
+    /// nondecreasing, and a column cannot hold more than what is left).
+    #[inline]
     pub(super) fn unrank(&self, n: u32, mut rank: u64, out: &mut [u32]) {
         let mut s = n;
         for (c, slot) in (0..self.width).zip(out.iter_mut()) {
             let row = self.row(c, s);
+            let top = self.height.min(s) as usize;
             let mut h = 0;
-            while row[h + 1] <= rank {
-                h += 1;
+            for &b in &row[1..=top] {
+                h += usize::from(b <= rank);
             }
             rank -= row[h];
             s -= h as u32;

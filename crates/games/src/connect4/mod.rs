@@ -40,6 +40,7 @@
 //! ```
 
 mod board;
+mod children;
 mod combinatorics;
 mod index;
 mod notation;
@@ -48,11 +49,15 @@ mod rules;
 mod symmetry;
 #[cfg(test)]
 mod tests;
+mod walk;
 
 pub use position::ConnectFourPosition;
 
 use crate::Error;
 use combinatorics::HeightTable;
+
+/// The most columns a board can have (W·(H+1) ≤ 64 with H ≥ 1).
+const MAX_WIDTH: usize = 32;
 
 /// Connect Four on a `width` × `height` board: the game value, holding the
 /// board's geometry and the tables of its dense index.
@@ -71,6 +76,13 @@ pub struct ConnectFour {
     /// H+1 (horizontal), H and H+2 (the diagonals); a direction in which
     /// four cannot fit on this board has shift 1 and mask 0.
     directions: [(u32, u64); 4],
+    /// The mirror as column swaps: for each column `c < W/2`, its cells
+    /// and the shift `(W−1−2c)·(H+1)` that carries it onto column `W−1−c`
+    /// (unused entries are zero).
+    mirror_pairs: [(u64, u32); MAX_WIDTH / 2],
+    /// The cells of the middle column when `W` is odd (it mirrors onto
+    /// itself), else 0.
+    mirror_middle: u64,
     /// Ranks of column-height vectors.
     heights: HeightTable,
     /// The first index of every tier in the whole-game index, and the
@@ -119,6 +131,16 @@ impl ConnectFour {
             fits(width >= 4 && height >= 4, height),
             fits(width >= 4 && height >= 4, height + 2),
         ];
+        let column = (1u64 << height) - 1;
+        let mut mirror_pairs = [(0u64, 0u32); MAX_WIDTH / 2];
+        for c in 0..width / 2 {
+            mirror_pairs[c as usize] = (column << (c * stride), (width - 1 - 2 * c) * stride);
+        }
+        let mirror_middle = if width % 2 == 1 {
+            column << (width / 2 * stride)
+        } else {
+            0
+        };
         let heights = HeightTable::new(width, height);
         let cells = width * height;
         let mut offsets = Vec::with_capacity(cells as usize + 2);
@@ -136,6 +158,8 @@ impl ConnectFour {
             stride,
             board,
             directions,
+            mirror_pairs,
+            mirror_middle,
             heights,
             offsets,
         })
