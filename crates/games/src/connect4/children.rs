@@ -49,13 +49,21 @@ impl ConnectFour {
             let left = n - place;
             let at = (c as usize * sums + left as usize) * len + h as usize;
             parent_through += below[at];
-            let mut col = self.column_of(first, c);
-            while col != 0 {
-                let q = place + col.trailing_zeros();
-                j += 1;
-                sum_low += binomial(q, j);
-                sum_high += binomial(q + 1, j + delta);
-                col &= col - 1;
+            let col = self.column_of(first, c);
+            if let Some(table) = &self.column_sums {
+                let (low, m) = table.get(place, j, col);
+                sum_low += low;
+                sum_high += table.get(place + 1, j + delta, col).0;
+                j += m;
+            } else {
+                let mut col = col;
+                while col != 0 {
+                    let q = place + col.trailing_zeros();
+                    j += 1;
+                    sum_low += binomial(q, j);
+                    sum_high += binomial(q + 1, j + delta);
+                    col &= col - 1;
+                }
             }
             place += h;
             if h < self.height && wanted & (1 << c) != 0 {

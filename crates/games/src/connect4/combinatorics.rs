@@ -27,6 +27,84 @@ pub(super) fn binomial(n: u32, k: u32) -> u64 {
     BINOMIAL[k as usize & 63][n as usize & 63]
 }
 
+/// The tallest column for which [`ColumnSums`] keeps a table (2⁶
+/// patterns of pieces).
+const SUMS_MAX_HEIGHT: u32 = 6;
+
+/// The number of set bits of every pattern of [`SUMS_MAX_HEIGHT`] bits.
+static POPCOUNT: [u8; 1 << SUMS_MAX_HEIGHT] = popcounts();
+
+const fn popcounts() -> [u8; 1 << SUMS_MAX_HEIGHT] {
+    let mut t = [0u8; 1 << SUMS_MAX_HEIGHT];
+    let mut i = 1;
+    while i < t.len() {
+        t[i] = t[i >> 1] + (i & 1) as u8;
+        i += 1;
+    }
+    t
+}
+
+/// The colex terms of one column's first-player pieces, by table: for a
+/// column whose pieces take the places from `place` up, after `j` pieces
+/// of the first player below, with those pieces at the rows set in
+/// `pattern`, the sum `Σᵢ C(place + rᵢ, j + i)` over its rows
+/// `r₁ < r₂ < …`, and the number of them. Kept for boards of at most
+/// [`SUMS_MAX_HEIGHT`] rows.
+#[derive(Clone)]
+pub(super) struct ColumnSums {
+    /// Values of `j` per place: `⌈W·H/2⌉ + 2`.
+    js: usize,
+    /// `sums[(place · js + j) · 2^H + pattern]`, `place ≤ W·H + 1`.
+    sums: Vec<u64>,
+    /// `1 << H`.
+    patterns: usize,
+}
+
+impl ColumnSums {
+    /// The table of a `width` × `height` board, if `height` is at most
+    /// [`SUMS_MAX_HEIGHT`].
+    pub(super) fn new(width: u32, height: u32) -> Option<Self> {
+        if height > SUMS_MAX_HEIGHT {
+            return None;
+        }
+        let cells = width * height;
+        let places = cells as usize + 2;
+        let js = first_player_pieces(cells) as usize + 2;
+        let patterns = 1usize << height;
+        let mut sums = vec![0u64; places * js * patterns];
+        for place in 0..places {
+            for j in 0..js {
+                let at = (place * js + j) * patterns;
+                for pattern in 1..patterns {
+                    // The sum for the pattern without its top row, plus
+                    // the top row's term.
+                    let top = usize::BITS - 1 - pattern.leading_zeros();
+                    let rest = pattern ^ (1 << top);
+                    let i = POPCOUNT[pattern] as u32;
+                    sums[at + pattern] =
+                        sums[at + rest] + binomial(place as u32 + top, j as u32 + i);
+                }
+            }
+        }
+        Some(ColumnSums {
+            js,
+            sums,
+            patterns,
+        })
+    }
+
+    /// `Σᵢ C(place + rᵢ, j + i)` over the rows `r₁ < r₂ < …` of
+    /// `pattern`, and their number.
+    #[inline]
+    pub(super) fn get(&self, place: u32, j: u32, pattern: u64) -> (u64, u32) {
+        let p = pattern as usize & (self.patterns - 1);
+        (
+            self.sums[(place as usize * self.js + j as usize) * self.patterns + p],
+            u32::from(POPCOUNT[p & ((1 << SUMS_MAX_HEIGHT) - 1)]),
+        )
+    }
+}
+
 /// The number of pieces the first player has after `n` plies: ⌈n/2⌉.
 #[inline]
 pub(super) fn first_player_pieces(n: u32) -> u32 {

@@ -116,6 +116,29 @@ pub(super) fn colex_unrank(n: u32, k: u32, mut rank: u64) -> u64 {
     packed
 }
 
+impl ConnectFour {
+    /// [`Tiered::tier_index`]: one pass over the columns
+    /// from the last (the sum of the columns from `c` on is known by then)
+    /// for the height rank and the player to move's pieces packed column
+    /// by column, bottom to top, then the colex rank of the first
+    /// player's.
+    #[inline]
+    fn tier_index_by_pieces(&self, pos: &ConnectFourPosition) -> u64 {
+        let (mut height_rank, mut n, mut packed) = (0u64, 0u32, 0u64);
+        for c in (0..self.width).rev() {
+            let h = self.column_of(pos.occupied, c).trailing_ones();
+            n += h;
+            height_rank += self.heights.below(c, n, h);
+            packed = (packed << h) | self.column_of(pos.mover, c);
+        }
+        if n % 2 == 1 {
+            // The first player just moved: its pieces are the others.
+            packed ^= (1u64 << n) - 1;
+        }
+        height_rank * first_player_choices(n) + Self::colex_rank(packed)
+    }
+}
+
 impl Tiered for ConnectFour {
     /// `W·H` down to 0: a tier's only child tier has one piece more.
     fn tiers(&self) -> Vec<Tier> {
@@ -142,23 +165,9 @@ impl Tiered for ConnectFour {
         }
     }
 
-    /// One pass over the columns from the last: the height rank (the
-    /// sum of the columns from `c` on is known by then) and the player
-    /// to move's pieces packed column by column, bottom to top.
     #[inline]
     fn tier_index(&self, pos: &ConnectFourPosition) -> u64 {
-        let (mut height_rank, mut n, mut packed) = (0u64, 0u32, 0u64);
-        for c in (0..self.width).rev() {
-            let h = self.column_of(pos.occupied, c).trailing_ones();
-            n += h;
-            height_rank += self.heights.below(c, n, h);
-            packed = (packed << h) | self.column_of(pos.mover, c);
-        }
-        if n % 2 == 1 {
-            // The first player just moved: its pieces are the others.
-            packed ^= (1u64 << n) - 1;
-        }
-        height_rank * first_player_choices(n) + Self::colex_rank(packed)
+        self.tier_index_by_pieces(pos)
     }
 
     #[inline]

@@ -54,7 +54,7 @@ mod walk;
 pub use position::ConnectFourPosition;
 
 use crate::Error;
-use combinatorics::HeightTable;
+use combinatorics::{ColumnSums, HeightTable};
 
 /// The most columns a board can have (W·(H+1) ≤ 64 with H ≥ 1).
 const MAX_WIDTH: usize = 32;
@@ -85,6 +85,8 @@ pub struct ConnectFour {
     mirror_middle: u64,
     /// Ranks of column-height vectors.
     heights: HeightTable,
+    /// Colex terms of whole columns, on boards short enough.
+    column_sums: Option<ColumnSums>,
     /// The first index of every tier in the whole-game index, and the
     /// total after the last tier.
     offsets: Vec<u64>,
@@ -142,6 +144,7 @@ impl ConnectFour {
             0
         };
         let heights = HeightTable::new(width, height);
+        let column_sums = ColumnSums::new(width, height);
         let cells = width * height;
         let mut offsets = Vec::with_capacity(cells as usize + 2);
         let mut total = 0u64;
@@ -161,6 +164,7 @@ impl ConnectFour {
             mirror_pairs,
             mirror_middle,
             heights,
+            column_sums,
             offsets,
         })
     }

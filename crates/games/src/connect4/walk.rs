@@ -26,9 +26,9 @@ impl ConnectFour {
     ///
     /// Consecutive indices share their column heights, and the next set of
     /// first-player pieces in colex order is the next larger bit pattern
-    /// with as many bits. A run of indices in which the player to move
-    /// keeps a four (the pieces that make it do not change) is skipped in
-    /// one step.
+    /// with as many bits. A run of indices that keeps a four making every
+    /// board of it implausible (a four of the player to move, or of the
+    /// other player without a top piece) is skipped in one step.
     ///
     /// ```
     /// use game_core::Tiered;
@@ -118,11 +118,11 @@ impl ConnectFour {
             loop {
                 let first = self.spread(&heights, packed);
                 let mover = if odd { occupied ^ first } else { first };
-                let fours = self.four_starts(mover);
-                if fours != 0 {
-                    // The player to move has four: skip every set of
-                    // places that agrees from the four's lowest place up.
-                    let lowest = 63 - fours.leading_zeros();
+                let (lasting, other_four) = self.lasting_fours(occupied, mover);
+                if lasting != 0 {
+                    // A four that no change below it mends: skip every
+                    // set of places that agrees from its lowest place up.
+                    let lowest = 63 - lasting.leading_zeros();
                     let t = (occupied & ((1u64 << lowest) - 1)).count_ones();
                     let below = packed & ((1u64 << t) - 1);
                     let c = below.count_ones();
@@ -139,11 +139,10 @@ impl ConnectFour {
                     packed = next_set(run_end);
                     continue;
                 }
-                let pos = ConnectFourPosition { occupied, mover };
-                if self.last_move_made_fours(&pos)
+                if (!other_four || self.one_top_piece_breaks_fours(occupied, occupied ^ mover))
                     && (!symmetric || mover <= self.mirror_bits(mover))
                 {
-                    f(index, pos);
+                    f(index, ConnectFourPosition { occupied, mover });
                 }
                 index += 1;
                 if index == end {
