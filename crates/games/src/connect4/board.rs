@@ -41,29 +41,6 @@ impl ConnectFour {
         found
     }
 
-    /// For a board `occupied` whose player to move has `mover`: the
-    /// starts (as [`ConnectFour::four_starts`]) of the fours that make it
-    /// implausible whatever the pieces below them are — every four of the
-    /// player to move, and every four of the other player that holds no
-    /// top piece (no last move made it) — and whether the other player
-    /// has any four.
-    #[inline]
-    pub(super) fn lasting_fours(&self, occupied: u64, mover: u64) -> (u64, bool) {
-        let opp = occupied ^ mover;
-        let tops = occupied & !(occupied >> 1);
-        let (mut lasting, mut other) = (0, 0);
-        for (s, mask) in self.directions {
-            let pairs = mover & (mover >> s) & mask;
-            lasting |= pairs & (pairs >> (2 * s));
-            let pairs = opp & (opp >> s) & mask;
-            let starts = pairs & (pairs >> (2 * s));
-            other |= starts;
-            let near_top = tops | tops >> s | tops >> (2 * s) | tops >> (3 * s);
-            lasting |= starts & !near_top;
-        }
-        (lasting, other != 0)
-    }
-
     /// Whether the stones `bits` hold four in a row.
     #[inline]
     pub fn has_four(&self, bits: u64) -> bool {

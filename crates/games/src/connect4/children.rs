@@ -78,7 +78,10 @@ impl ConnectFour {
                     0
                 };
                 let colex_part = sum_low.wrapping_sub(sum_high).wrapping_add(new);
-                emit(c, height_part.wrapping_mul(choices).wrapping_add(colex_part));
+                emit(
+                    c,
+                    height_part.wrapping_mul(choices).wrapping_add(colex_part),
+                );
             }
             child_before += below[at + len];
         }
@@ -115,7 +118,13 @@ impl ConnectFour {
         pos: &ConnectFourPosition,
         out: &mut Vec<(Tier, u64)>,
     ) {
-        self.push_child_indices(pos.occupied, pos.first_player(), pos.pieces(), u64::MAX, out);
+        self.push_child_indices(
+            pos.occupied,
+            pos.first_player(),
+            pos.pieces(),
+            u64::MAX,
+            out,
+        );
     }
 
     /// Appends to `out`, for every move of [`game_core::Game::moves`] at

@@ -86,11 +86,7 @@ impl ColumnSums {
                 }
             }
         }
-        Some(ColumnSums {
-            js,
-            sums,
-            patterns,
-        })
+        Some(ColumnSums { js, sums, patterns })
     }
 
     /// `Σᵢ C(place + rᵢ, j + i)` over the rows `r₁ < r₂ < …` of

@@ -114,15 +114,46 @@ impl ConnectFour {
                 }
                 symmetric = mirror == occupied;
             }
+            // Per direction: the shift, the mask, and the cells where a
+            // four starting there holds no top piece.
+            let tops = occupied & !(occupied >> 1);
+            let lines = self.directions.map(|(s, mask)| {
+                (
+                    s,
+                    mask,
+                    !(tops | tops >> s | tops >> (2 * s) | tops >> (3 * s)),
+                )
+            });
+            // bottom[r]: the r lowest cells of the board.
+            let mut bottom = [0u64; 64];
+            let mut rest = occupied;
+            for r in 1..=n as usize {
+                bottom[r] = bottom[r - 1] | (rest & rest.wrapping_neg());
+                rest &= rest - 1;
+            }
             let mut packed = colex_unrank(n, k, cr);
+            let mut first = self.spread(&heights, packed);
             loop {
-                let first = self.spread(&heights, packed);
                 let mover = if odd { occupied ^ first } else { first };
-                let (lasting, other_four) = self.lasting_fours(occupied, mover);
-                if lasting != 0 {
-                    // A four that no change below it mends: skip every
-                    // set of places that agrees from its lowest place up.
-                    let lowest = 63 - lasting.leading_zeros();
+                // The fours that no change below them mends: the player
+                // to move's, and the other player's without a top piece.
+                let mut lasting = self.four_starts(mover);
+                let mut other_four = 0;
+                if lasting == 0 {
+                    let opp = occupied ^ mover;
+                    for (s, mask, free) in lines {
+                        let pairs = opp & (opp >> s) & mask;
+                        let starts = pairs & (pairs >> (2 * s));
+                        other_four |= starts;
+                        lasting |= starts & free;
+                    }
+                }
+                // A four that no change below it mends: skip every set of
+                // places that agrees from its lowest place up, unless it
+                // starts in the first column (then so few places lie below
+                // it that stepping is cheaper).
+                let lowest = 63 - (lasting | 1).leading_zeros();
+                if lasting != 0 && lowest >= self.stride {
                     let t = (occupied & ((1u64 << lowest) - 1)).count_ones();
                     let below = packed & ((1u64 << t) - 1);
                     let c = below.count_ones();
@@ -137,9 +168,12 @@ impl ConnectFour {
                     }
                     let run_end = (packed ^ below) | (((1u64 << c) - 1) << (t - c));
                     packed = next_set(run_end);
+                    first = self.spread(&heights, packed);
                     continue;
                 }
-                if (!other_four || self.one_top_piece_breaks_fours(occupied, occupied ^ mover))
+                if lasting == 0
+                    && (other_four == 0
+                        || self.one_top_piece_breaks_fours(occupied, occupied ^ mover))
                     && (!symmetric || mover <= self.mirror_bits(mover))
                 {
                     f(index, ConnectFourPosition { occupied, mover });
@@ -152,7 +186,18 @@ impl ConnectFour {
                 if cr == choices {
                     break;
                 }
-                packed = next_set(packed);
+                // The next set, on the packed places and on the board at
+                // once: the lowest run of pieces moves its top piece one
+                // cell up (an addition that carries across the cells
+                // outside the board) and the rest of the run drops to the
+                // lowest cells.
+                let low = packed & packed.wrapping_neg();
+                let ripple = packed + low;
+                let ones = ((ripple ^ packed) >> 2) >> low.trailing_zeros();
+                packed = ripple | ones;
+                let low = first & first.wrapping_neg();
+                first = ((first | !occupied).wrapping_add(low) & occupied)
+                    | bottom[ones.trailing_ones() as usize];
             }
             hr += 1;
             cr = 0;
