@@ -34,8 +34,9 @@ impl ConnectFour {
         if n >= self.cells() {
             return 0;
         }
-        let (len, sums) = (self.height as usize + 2, self.cells() as usize + 1);
         let below = self.heights.raw();
+        // The next row (one more piece left) is `next` entries on.
+        let next = self.heights.row_at(0, 1);
         let choices = first_player_choices(n + 1);
         // 1 when the new piece is the first player's.
         let delta = u32::from(n % 2 == 0);
@@ -47,7 +48,7 @@ impl ConnectFour {
         for c in 0..self.width {
             let h = self.column_of(occupied, c).trailing_ones();
             let left = n - place;
-            let at = (c as usize * sums + left as usize) * len + h as usize;
+            let at = self.heights.row_at(c, left) + h as usize;
             parent_through += below[at];
             let col = self.column_of(first, c);
             if let Some(table) = &self.column_sums {
@@ -70,7 +71,7 @@ impl ConnectFour {
                 // The height rank without the parent's total, and the
                 // colex rank without the whole shifted sum.
                 let height_part = child_before
-                    .wrapping_add(below[at + len + 1])
+                    .wrapping_add(below[at + next + 1])
                     .wrapping_sub(parent_through);
                 let new = if delta == 1 {
                     binomial(place, j + 1)
@@ -83,7 +84,7 @@ impl ConnectFour {
                     height_part.wrapping_mul(choices).wrapping_add(colex_part),
                 );
             }
-            child_before += below[at + len];
+            child_before += below[at + next];
         }
         parent_through.wrapping_mul(choices).wrapping_add(sum_high)
     }

@@ -27,6 +27,56 @@ pub(super) fn binomial(n: u32, k: u32) -> u64 {
     BINOMIAL[k as usize & 63][n as usize & 63]
 }
 
+/// Sets of at most this many places are decoded by one read of
+/// [`LOW_SETS`].
+pub(super) const LOW_PLACES: u32 = 12;
+
+/// Every `j`-subset of the places `0..p`, for `p ≤` [`LOW_PLACES`], in
+/// colex order (which is the order of the bit patterns as numbers): the
+/// subset of colex rank `r` is `LOW_SETS[low_offset(p, j) + r]`.
+static LOW_SETS: [u16; 1 << (LOW_PLACES + 1)] = low_sets();
+
+/// Where the `j`-subsets of `0..p` start in [`LOW_SETS`]: after all the
+/// subsets of fewer places (2ᵖ − 1 of them) and those of `0..p` with
+/// fewer elements.
+const fn low_offset(p: u32, j: u32) -> usize {
+    let mut at = (1usize << p) - 1;
+    let mut i = 0;
+    while i < j {
+        at += binomial_const(p, i) as usize;
+        i += 1;
+    }
+    at
+}
+
+const fn binomial_const(n: u32, k: u32) -> u64 {
+    BINOMIAL[k as usize & 63][n as usize & 63]
+}
+
+const fn low_sets() -> [u16; 1 << (LOW_PLACES + 1)] {
+    let mut t = [0u16; 1 << (LOW_PLACES + 1)];
+    let mut p = 0;
+    while p <= LOW_PLACES {
+        let mut seen = [0usize; LOW_PLACES as usize + 1];
+        let mut mask = 0u32;
+        while mask < 1 << p {
+            let j = mask.count_ones();
+            t[low_offset(p, j) + seen[j as usize]] = mask as u16;
+            seen[j as usize] += 1;
+            mask += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+/// The `j`-subset of the places `0..p` (`p ≤` [`LOW_PLACES`]) of colex
+/// rank `rank` (`< C(p, j)`), as bits.
+#[inline]
+pub(super) fn low_set(p: u32, j: u32, rank: u64) -> u64 {
+    u64::from(LOW_SETS[low_offset(p, j) + rank as usize])
+}
+
 /// The tallest column for which [`ColumnSums`] keeps a table (2⁶
 /// patterns of pieces).
 const SUMS_MAX_HEIGHT: u32 = 6;
@@ -121,8 +171,10 @@ pub(super) struct HeightTable {
     width: u32,
     height: u32,
     cells: u32,
-    /// `below[(c·(N+1) + s)·(H+2) + h]`: the number of vectors for columns
-    /// `c..W` summing to `s` whose column `c` is below `h`.
+    /// Rows are `H + 2` entries padded to `1 << shift`.
+    shift: u32,
+    /// `below[((c·(N+1) + s) << shift) + h]`: the number of vectors for
+    /// columns `c..W` summing to `s` whose column `c` is below `h`.
     below: Vec<u64>,
 }
 
@@ -141,10 +193,11 @@ impl HeightTable {
             }
         }
         let hs = height as usize + 2;
-        let mut below = vec![0u64; width as usize * sums * hs];
+        let shift = hs.next_power_of_two().trailing_zeros();
+        let mut below = vec![0u64; (width as usize * sums) << shift];
         for c in 0..width as usize {
             for s in 0..sums {
-                let at = (c * sums + s) * hs;
+                let at = (c * sums + s) << shift;
                 for h in 1..hs {
                     let v = h - 1;
                     let more = if v <= s { rest[c + 1][s - v] } else { 0 };
@@ -156,17 +209,24 @@ impl HeightTable {
             width,
             height,
             cells,
+            shift,
             below,
         }
+    }
+
+    /// Where the row of column `c` and sum `s` starts in
+    /// [`HeightTable::raw`].
+    #[inline]
+    pub(super) fn row_at(&self, c: u32, s: u32) -> usize {
+        (c as usize * (self.cells as usize + 1) + s as usize) << self.shift
     }
 
     /// For columns `c..W` summing to `s`: entry `h` (`0..=H+1`) is the
     /// number of vectors whose column `c` is below `h`.
     #[inline]
     fn row(&self, c: u32, s: u32) -> &[u64] {
-        let len = self.height as usize + 2;
-        let at = (c as usize * (self.cells as usize + 1) + s as usize) * len;
-        &self.below[at..at + len]
+        let at = self.row_at(c, s);
+        &self.below[at..at + self.height as usize + 2]
     }
 
     /// The number of vectors for columns `c..W` summing to `s` whose column
@@ -176,7 +236,7 @@ impl HeightTable {
         self.row(c, s)[h as usize]
     }
 
-    /// The whole table: entry `(c·(W·H+1) + s)·(H+2) + h` is
+    /// The whole table: entry `row_at(c, s) + h` is
     /// [`HeightTable::below`]`(c, s, h)`.
     #[inline]
     pub(super) fn raw(&self) -> &[u64] {
@@ -204,11 +264,15 @@ impl HeightTable {
         for (c, slot) in (0..self.width).zip(out.iter_mut()) {
             let row = self.row(c, s);
             let top = self.height.min(s) as usize;
-            let mut h = 0;
-            for &b in &row[1..=top] {
-                h += usize::from(b <= rank);
+            // The thresholds passed are a prefix: count them, and sum
+            // their steps (the last one passed) without a dependent read.
+            let (mut h, mut passed) = (0, 0);
+            for w in row[..=top].windows(2) {
+                let yes = w[1] <= rank;
+                h += usize::from(yes);
+                passed += (w[1] - w[0]) & u64::from(yes).wrapping_neg();
             }
-            rank -= row[h];
+            rank -= passed;
             s -= h as u32;
             *slot = h as u32;
         }

@@ -20,7 +20,9 @@ use std::ops::Range;
 
 use game_core::{Indexed, Tier, Tiered};
 
-use super::combinatorics::{binomial, first_player_choices, first_player_pieces};
+use super::combinatorics::{
+    binomial, first_player_choices, first_player_pieces, low_set, LOW_PLACES,
+};
 use super::{ConnectFour, ConnectFourPosition, MAX_WIDTH};
 
 impl ConnectFour {
@@ -88,7 +90,8 @@ impl ConnectFour {
 /// C(p, j) ≤ C(p, j) + C(p − 1, j − 1), so the number of those thresholds
 /// at or below the rank is the choice, written in binary. The three are
 /// read at once, without a branch, which halves the chain of dependent
-/// reads of a place-by-place walk.
+/// reads of a place-by-place walk. The last [`LOW_PLACES`] places are
+/// decoded by one read of a table of every small set.
 #[inline]
 pub(super) fn colex_unrank(n: u32, k: u32, mut rank: u64) -> u64 {
     let mut packed = 0u64;
@@ -96,9 +99,8 @@ pub(super) fn colex_unrank(n: u32, k: u32, mut rank: u64) -> u64 {
     // Places below `p` are still open.
     let mut p = n;
     while j > 0 {
-        if p == 1 {
-            // One place left for one piece.
-            return packed | 1;
+        if p <= LOW_PLACES {
+            return packed | low_set(p, j, rank);
         }
         let (hi, lo) = (p - 1, p - 2);
         let only_lo = binomial(lo, j);
