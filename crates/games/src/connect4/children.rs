@@ -1,55 +1,137 @@
 //! The indices of a position's children, all at once: from the parent's
 //! rank terms, each child's index costs O(1) after one O(W + pieces) pass.
+//!
+//! A child differs from its parent in one column: its height rank takes
+//! the parent's terms after that column, the terms with one more piece
+//! left before it, and its own term; its colex rank takes the parent's sum
+//! below the new piece and, above it, the sum with every place one higher
+//! (and every ordinal one higher when the new piece is the first
+//! player's). What depends only on the column heights ([`BoardTerms`]) is
+//! kept per thread for the last board or two seen: a tier is walked in
+//! index order, and thousands of consecutive positions share their
+//! heights.
+
+use std::cell::RefCell;
 
 use game_core::Tier;
 
 use super::combinatorics::{binomial, first_player_choices};
-use super::{ConnectFour, ConnectFourPosition};
+use super::{ConnectFour, ConnectFourPosition, MAX_WIDTH};
+
+/// What the indices of a board's children owe to its column heights alone.
+#[derive(Clone, Copy)]
+struct BoardTerms {
+    /// The board these are for: width, height, occupied cells (a width
+    /// of 0 matches no board).
+    key: (u32, u32, u64),
+    /// Per column: the child's height rank minus the parent's, times the
+    /// number of colex ranks of the child's tier (mod 2⁶⁴).
+    parts: [u64; MAX_WIDTH],
+    /// Per column: the number of pieces in it and the columns before.
+    tops: [u8; MAX_WIDTH],
+    /// The columns that are not full (bit `c`).
+    open: u64,
+    /// The parent's height rank times the number of colex ranks of the
+    /// child's tier (mod 2⁶⁴).
+    rest: u64,
+    /// Open columns whose child's mirror image has a smaller occupied
+    /// bitboard than the child, and those where the two are equal.
+    mirror_less: u64,
+    mirror_same: u64,
+}
+
+impl BoardTerms {
+    const NONE: BoardTerms = BoardTerms {
+        key: (0, 0, 0),
+        parts: [0; MAX_WIDTH],
+        tops: [0; MAX_WIDTH],
+        open: 0,
+        rest: 0,
+        mirror_less: 0,
+        mirror_same: 0,
+    };
+}
+
+thread_local! {
+    /// The terms of the last two boards seen by this thread: a parent's
+    /// and its mirror image's.
+    static TERMS: RefCell<[BoardTerms; 2]> = const { RefCell::new([BoardTerms::NONE; 2]) };
+}
 
 impl ConnectFour {
-    /// For each column `c` in `wanted` that is not full, calls
-    /// `emit(c, part)`; the index inside tier `n + 1` of the child made by
-    /// playing `c` is `part` plus the returned number (mod 2⁶⁴). The board
-    /// has the cells `occupied`, of which `first` are the first player's,
-    /// and `n` pieces.
-    ///
-    /// A child differs from its parent in one column: its height rank
-    /// takes the parent's terms after that column, the terms with one
-    /// more piece left before it, and its own term; its colex rank takes
-    /// the parent's sum below the new piece and, above it, the sum with
-    /// every place one higher (and every ordinal one higher when the new
-    /// piece is the first player's). One pass gathers the prefix sums;
-    /// what only the end of the pass knows (the parent's height rank and
-    /// the whole shifted sum) is the same for every child, so it is added
-    /// afterwards, and nothing is stored per column.
-    #[inline]
-    fn child_index_parts(
-        &self,
-        occupied: u64,
-        first: u64,
-        n: u32,
-        wanted: u64,
-        mut emit: impl FnMut(u32, u64),
-    ) -> u64 {
-        if n >= self.cells() {
-            return 0;
-        }
+    /// The [`BoardTerms`] of the board `occupied` (`n` pieces, `n` below
+    /// the number of cells).
+    fn board_terms(&self, occupied: u64, n: u32) -> BoardTerms {
         let below = self.heights.raw();
         // The next row (one more piece left) is `next` entries on.
         let next = self.heights.row_at(0, 1);
         let choices = first_player_choices(n + 1);
-        // 1 when the new piece is the first player's.
-        let delta = u32::from(n % 2 == 0);
-        let (mut place, mut j) = (0u32, 0u32);
-        let (mut sum_low, mut sum_high) = (0u64, 0u64);
+        let mut terms = BoardTerms {
+            key: (self.width, self.height, occupied),
+            ..BoardTerms::NONE
+        };
+        let mirror = self.mirror_bits(occupied);
+        let last = self.width - 1;
+        let mut place = 0u32;
         // Σ of the child's height terms before column c and of the
         // parent's through column c.
         let (mut child_before, mut parent_through) = (0u64, 0u64);
         for c in 0..self.width {
+            let ci = c as usize;
             let h = self.column_of(occupied, c).trailing_ones();
-            let left = n - place;
-            let at = self.heights.row_at(c, left) + h as usize;
+            let at = self.heights.row_at(c, n - place) + h as usize;
             parent_through += below[at];
+            // The entry past a full column is read but not used.
+            terms.parts[ci] = child_before
+                .wrapping_add(below[at + next + 1])
+                .wrapping_sub(parent_through)
+                .wrapping_mul(choices);
+            child_before += below[at + next];
+            place += h;
+            terms.tops[ci] = place as u8;
+            if h < self.height {
+                terms.open |= 1 << c;
+                let child = occupied | (occupied + self.column_bottom(c));
+                let image = mirror | (mirror + self.column_bottom(last - c));
+                terms.mirror_less |= u64::from(image < child) << c;
+                terms.mirror_same |= u64::from(image == child) << c;
+            }
+        }
+        terms.rest = parent_through.wrapping_mul(choices);
+        terms
+    }
+
+    /// The terms of the board `occupied` in `slot`, computed there unless
+    /// it holds them already.
+    #[inline]
+    fn terms_in<'a>(&self, slot: &'a mut BoardTerms, occupied: u64, n: u32) -> &'a BoardTerms {
+        if slot.key != (self.width, self.height, occupied) {
+            *slot = self.board_terms(occupied, n);
+        }
+        slot
+    }
+
+    /// Appends `(name(c), index)` to `out` for the children of the board
+    /// with the column terms `terms`, the first player's pieces `first` and
+    /// `n` pieces, made by playing the columns `c` in `wanted` (bit `c`,
+    /// open columns only), left to right: the colex part of each index.
+    #[inline]
+    fn push_children<K>(
+        &self,
+        terms: &BoardTerms,
+        first: u64,
+        n: u32,
+        wanted: u64,
+        out: &mut Vec<(K, u64)>,
+        name: impl Fn(u32) -> K,
+    ) {
+        // 1 when the new piece is the first player's.
+        let delta = u32::from(n % 2 == 0);
+        let from = out.len();
+        let (mut place, mut j) = (0u32, 0u32);
+        let (mut sum_low, mut sum_high) = (0u64, 0u64);
+        for c in 0..self.width {
+            let ci = c as usize;
             let col = self.column_of(first, c);
             if let Some(table) = &self.column_sums {
                 let (low, m) = table.get(place, j, col);
@@ -66,46 +148,15 @@ impl ConnectFour {
                     col &= col - 1;
                 }
             }
-            place += h;
-            if h < self.height && wanted & (1 << c) != 0 {
-                // The height rank without the parent's total, and the
-                // colex rank without the whole shifted sum.
-                let height_part = child_before
-                    .wrapping_add(below[at + next + 1])
-                    .wrapping_sub(parent_through);
-                let new = if delta == 1 {
-                    binomial(place, j + 1)
-                } else {
-                    0
-                };
-                let colex_part = sum_low.wrapping_sub(sum_high).wrapping_add(new);
-                emit(
-                    c,
-                    height_part.wrapping_mul(choices).wrapping_add(colex_part),
-                );
+            place = u32::from(terms.tops[ci]);
+            if wanted & (1 << c) != 0 {
+                // The colex rank without the whole shifted sum.
+                let new = binomial(place, j + 1) & u64::from(delta).wrapping_neg();
+                let colex = sum_low.wrapping_sub(sum_high).wrapping_add(new);
+                out.push((name(c), terms.parts[ci].wrapping_add(colex)));
             }
-            child_before += below[at + next];
         }
-        parent_through.wrapping_mul(choices).wrapping_add(sum_high)
-    }
-
-    /// Appends `(tier, index)` to `out` for the children of the board
-    /// (`occupied`, `first`, `n` pieces) made by playing the columns in
-    /// `wanted` (bit `c`) that are not full, left to right.
-    #[inline]
-    fn push_child_indices(
-        &self,
-        occupied: u64,
-        first: u64,
-        n: u32,
-        wanted: u64,
-        out: &mut Vec<(Tier, u64)>,
-    ) {
-        let tier = Tier::from(n) + 1;
-        let from = out.len();
-        let rest = self.child_index_parts(occupied, first, n, wanted, |_, part| {
-            out.push((tier, part));
-        });
+        let rest = terms.rest.wrapping_add(sum_high);
         for kid in &mut out[from..] {
             kid.1 = kid.1.wrapping_add(rest);
         }
@@ -119,13 +170,16 @@ impl ConnectFour {
         pos: &ConnectFourPosition,
         out: &mut Vec<(Tier, u64)>,
     ) {
-        self.push_child_indices(
-            pos.occupied,
-            pos.first_player(),
-            pos.pieces(),
-            u64::MAX,
-            out,
-        );
+        let n = pos.pieces();
+        if n >= self.cells() {
+            return;
+        }
+        TERMS.with(|cell| {
+            let slots = &mut *cell.borrow_mut();
+            let terms = self.terms_in(&mut slots[0], pos.occupied, n);
+            let tier = Tier::from(n) + 1;
+            self.push_children(terms, pos.first_player(), n, terms.open, out, |_| tier);
+        });
     }
 
     /// Appends to `out`, for every move of [`game_core::Game::moves`] at
@@ -136,17 +190,12 @@ impl ConnectFour {
     /// computed together in O(W + pieces) time rather than that much for
     /// each child, without allocating.
     pub fn child_tier_indices(&self, pos: &ConnectFourPosition, out: &mut Vec<(u8, u64)>) {
-        let from = out.len();
-        let rest = self.child_index_parts(
-            pos.occupied,
-            pos.first_player(),
-            pos.pieces(),
-            u64::MAX,
-            |c, part| out.push((c as u8, part)),
-        );
-        for kid in &mut out[from..] {
-            kid.1 = kid.1.wrapping_add(rest);
+        let n = pos.pieces();
+        if n >= self.cells() {
+            return;
         }
+        let terms = self.board_terms(pos.occupied, n);
+        self.push_children(&terms, pos.first_player(), n, terms.open, out, |c| c as u8);
     }
 
     /// Appends to `out`, for every move at `pos`, the tier and index of the
@@ -158,9 +207,10 @@ impl ConnectFour {
     ///
     /// A child's mirror image is the child of the mirrored parent in the
     /// mirrored column, so each child is compared with its mirror image by
-    /// a few bitboard operations, and the indices come from one pass over
-    /// the parent for the children that are canonical and one over its
-    /// mirror image for the others (each pass only when needed).
+    /// the column terms and, when they have the same cells, by the pieces;
+    /// the indices come from one pass over the parent for the children that
+    /// are canonical and one over its mirror image for the others (each
+    /// pass only when needed).
     ///
     /// ```
     /// use game_core::{Canonical, Game, Symmetric, Tiered};
@@ -184,30 +234,36 @@ impl ConnectFour {
         if n >= self.cells() {
             return;
         }
-        let mirror = self.mirror(pos);
-        // Every child's mover holds the parent's other player's pieces.
-        let (opp, mirror_opp) = (pos.opponent(), mirror.opponent());
-        let last = self.width - 1;
-        // Columns whose child is canonical as played, and columns of the
-        // mirror image whose child is the canonical form of another.
-        let (mut plain, mut flipped) = (0u64, 0u64);
-        for c in 0..self.width {
-            if pos.occupied & self.column_top(c) != 0 {
-                continue;
+        let first = pos.first_player();
+        TERMS.with(|cell| {
+            let [mine, image] = &mut *cell.borrow_mut();
+            let terms = self.terms_in(mine, pos.occupied, n);
+            // Every child's mover holds the parent's other player's
+            // pieces: on a tie of cells, compare those with their image.
+            let mut flip = terms.mirror_less;
+            if terms.mirror_same != 0 {
+                let opp = pos.opponent();
+                if self.mirror_bits(opp) < opp {
+                    flip |= terms.mirror_same;
+                }
             }
-            let occupied = pos.occupied | (pos.occupied + self.column_bottom(c));
-            let m = mirror.occupied | (mirror.occupied + self.column_bottom(last - c));
-            if (m, mirror_opp) < (occupied, opp) {
-                flipped |= 1 << (last - c);
-            } else {
-                plain |= 1 << c;
+            let tier = Tier::from(n) + 1;
+            let plain = terms.open & !flip;
+            if plain != 0 {
+                self.push_children(terms, first, n, plain, out, |_| tier);
             }
-        }
-        if plain != 0 {
-            self.push_child_indices(pos.occupied, pos.first_player(), n, plain, out);
-        }
-        if flipped != 0 {
-            self.push_child_indices(mirror.occupied, mirror.first_player(), n, flipped, out);
-        }
+            if flip != 0 {
+                // The children of the mirror image in the mirrored columns.
+                let mut wanted = 0u64;
+                let mut rest = flip;
+                while rest != 0 {
+                    wanted |= 1 << (self.width - 1 - rest.trailing_zeros());
+                    rest &= rest - 1;
+                }
+                let occupied = self.mirror_bits(pos.occupied);
+                let terms = self.terms_in(image, occupied, n);
+                self.push_children(terms, self.mirror_bits(first), n, wanted, out, |_| tier);
+            }
+        });
     }
 }
