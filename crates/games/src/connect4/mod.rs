@@ -19,11 +19,22 @@
 //!   player's — a dense numbering of every board that obeys gravity and has
 //!   the right number of pieces of each colour (Allis' upper bound,
 //!   OEIS A090224 on 7×6). Fast paths: [`ConnectFour::for_each_in_tier`]
-//!   walks a run of indices in order (about 5× faster than decoding each),
-//!   [`ConnectFour::child_tier_indices`] computes the indices of all
-//!   children at once.
+//!   walks a run of indices in order (stepping from one set of pieces to
+//!   the next, and skipping runs of boards that keep a four that makes
+//!   them impossible), [`ConnectFour::child_tier_indices`] computes the
+//!   indices of all children at once, without allocating.
 //! * [`game_core::Indexed`]: the tiers one after another.
-//! * [`game_core::Symmetric`]: the left–right mirror.
+//! * [`game_core::Symmetric`]: the left–right mirror, with fast paths for
+//!   the game seen through canonical positions ([`game_core::Canonical`]):
+//!   [`ConnectFour::for_each_canonical_in_tier`] walks only canonical
+//!   positions (skipping runs whose column heights mirror to a smaller
+//!   board), and [`ConnectFour::canonical_child_tier_indices`] gives the
+//!   indices of the children's canonical forms without building them.
+//!
+//! Child indices keep, per thread, the terms that depend only on the
+//! column heights of the last board seen and of its mirror image:
+//! positions visited in index order share their heights for thousands of
+//! indices in a row. The results never depend on what is kept.
 //!
 //! ```
 //! use game_core::{Game, Outcome, Tiered};
