@@ -27,15 +27,24 @@ impl ConnectFour {
         (bits >> (c * self.stride)) & self.column_cells()
     }
 
-    /// Whether the stones `bits` hold four in a row.
+    /// The cells where a four of `bits` starts: bit `i` is set when `i`
+    /// and the next three cells in some direction (each one shift
+    /// further: up, right, up-right or down-right) all hold stones of
+    /// `bits`, so `i` is the lowest bit of that four.
     #[inline]
-    pub fn has_four(&self, bits: u64) -> bool {
+    pub(super) fn four_starts(&self, bits: u64) -> u64 {
         let mut found = 0;
         for (s, mask) in self.directions {
             let pairs = bits & (bits >> s) & mask;
             found |= pairs & (pairs >> (2 * s));
         }
-        found != 0
+        found
+    }
+
+    /// Whether the stones `bits` hold four in a row.
+    #[inline]
+    pub fn has_four(&self, bits: u64) -> bool {
+        self.four_starts(bits) != 0
     }
 
     /// Whether every cell is occupied.
@@ -44,17 +53,20 @@ impl ConnectFour {
         pos.occupied == self.board
     }
 
-    /// The cells of `bits` mirrored left–right (column `c` ↔ `W−1−c`).
+    /// The cells of `bits` mirrored left–right (column `c` ↔ `W−1−c`):
+    /// one swap of two columns for each pair.
+    #[inline]
     pub(super) fn mirror_bits(&self, bits: u64) -> u64 {
-        let mut out = 0;
-        for c in 0..self.width {
-            out |= self.column_of(bits, c) << ((self.width - 1 - c) * self.stride);
+        let mut out = bits & self.mirror_middle;
+        for &(cells, shift) in &self.mirror_pairs[..self.width as usize / 2] {
+            out |= ((bits & cells) << shift) | ((bits >> shift) & cells);
         }
         out
     }
 
     /// The position mirrored left–right.
     #[must_use]
+    #[inline]
     pub fn mirror(&self, pos: &ConnectFourPosition) -> ConnectFourPosition {
         ConnectFourPosition {
             occupied: self.mirror_bits(pos.occupied),
@@ -65,7 +77,7 @@ impl ConnectFour {
     /// The height of column `c` (its number of pieces).
     #[must_use]
     pub fn column_height(&self, pos: &ConnectFourPosition, c: u32) -> u32 {
-        self.column_of(pos.occupied, c).count_ones()
+        self.column_of(pos.occupied, c).trailing_ones()
     }
 
     /// Whether a board that obeys gravity and has the right number of
@@ -74,21 +86,39 @@ impl ConnectFour {
     /// tell: the player to move has no four, and if the player who just
     /// moved has four, removing one of that player's top pieces breaks
     /// every four (the last move made it).
+    #[inline]
     pub(super) fn is_plausible(&self, pos: &ConnectFourPosition) -> bool {
-        if self.has_four(pos.mover) {
-            return false;
-        }
+        !self.has_four(pos.mover) && self.last_move_made_fours(pos)
+    }
+
+    /// The second half of [`ConnectFour::is_plausible`]: the player who
+    /// just moved has no four, or one of that player's top pieces is in
+    /// every four.
+    #[inline]
+    pub(super) fn last_move_made_fours(&self, pos: &ConnectFourPosition) -> bool {
         let opp = pos.opponent();
         if !self.has_four(opp) {
             return true;
         }
-        (0..self.width).any(|c| {
-            let col = self.column_of(pos.occupied, c);
-            if col == 0 {
-                return false;
+        self.one_top_piece_breaks_fours(pos.occupied, opp)
+    }
+
+    /// Whether removing one of the top pieces of `opp` (a player with
+    /// four, on the board `occupied`) leaves that player without four:
+    /// whether one of them lies in every four.
+    #[inline]
+    pub(super) fn one_top_piece_breaks_fours(&self, occupied: u64, opp: u64) -> bool {
+        // The top piece of each column: occupied, the cell above not.
+        let mut candidates = opp & !(occupied >> 1);
+        for (s, mask) in self.directions {
+            let pairs = opp & (opp >> s) & mask;
+            let mut starts = pairs & (pairs >> (2 * s));
+            let cells = 1 | 1 << s | 1 << (2 * s) | 1 << (3 * s);
+            while starts != 0 {
+                candidates &= cells << starts.trailing_zeros();
+                starts &= starts - 1;
             }
-            let top = (col + 1) >> 1 << (c * self.stride);
-            opp & top != 0 && !self.has_four(opp & !top)
-        })
+        }
+        candidates != 0
     }
 }

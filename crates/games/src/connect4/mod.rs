@@ -19,11 +19,22 @@
 //!   player's — a dense numbering of every board that obeys gravity and has
 //!   the right number of pieces of each colour (Allis' upper bound,
 //!   OEIS A090224 on 7×6). Fast paths: [`ConnectFour::for_each_in_tier`]
-//!   walks a run of indices in order (about 5× faster than decoding each),
-//!   [`ConnectFour::child_tier_indices`] computes the indices of all
-//!   children at once.
+//!   walks a run of indices in order (stepping from one set of pieces to
+//!   the next, and skipping runs of boards that keep a four that makes
+//!   them impossible), [`ConnectFour::child_tier_indices`] computes the
+//!   indices of all children at once, without allocating.
 //! * [`game_core::Indexed`]: the tiers one after another.
-//! * [`game_core::Symmetric`]: the left–right mirror.
+//! * [`game_core::Symmetric`]: the left–right mirror, with fast paths for
+//!   the game seen through canonical positions ([`game_core::Canonical`]):
+//!   [`ConnectFour::for_each_canonical_in_tier`] walks only canonical
+//!   positions (skipping runs whose column heights mirror to a smaller
+//!   board), and [`ConnectFour::canonical_child_tier_indices`] gives the
+//!   indices of the children's canonical forms without building them.
+//!
+//! Child indices keep, per thread, the terms that depend only on the
+//! column heights of the last board seen and of its mirror image:
+//! positions visited in index order share their heights for thousands of
+//! indices in a row. The results never depend on what is kept.
 //!
 //! ```
 //! use game_core::{Game, Outcome, Tiered};
@@ -40,6 +51,7 @@
 //! ```
 
 mod board;
+mod children;
 mod combinatorics;
 mod index;
 mod notation;
@@ -48,11 +60,15 @@ mod rules;
 mod symmetry;
 #[cfg(test)]
 mod tests;
+mod walk;
 
 pub use position::ConnectFourPosition;
 
 use crate::Error;
-use combinatorics::HeightTable;
+use combinatorics::{ColumnSums, HeightTable};
+
+/// The most columns a board can have (W·(H+1) ≤ 64 with H ≥ 1).
+const MAX_WIDTH: usize = 32;
 
 /// Connect Four on a `width` × `height` board: the game value, holding the
 /// board's geometry and the tables of its dense index.
@@ -71,8 +87,17 @@ pub struct ConnectFour {
     /// H+1 (horizontal), H and H+2 (the diagonals); a direction in which
     /// four cannot fit on this board has shift 1 and mask 0.
     directions: [(u32, u64); 4],
+    /// The mirror as column swaps: for each column `c < W/2`, its cells
+    /// and the shift `(W−1−2c)·(H+1)` that carries it onto column `W−1−c`
+    /// (unused entries are zero).
+    mirror_pairs: [(u64, u32); MAX_WIDTH / 2],
+    /// The cells of the middle column when `W` is odd (it mirrors onto
+    /// itself), else 0.
+    mirror_middle: u64,
     /// Ranks of column-height vectors.
     heights: HeightTable,
+    /// Colex terms of whole columns, on boards short enough.
+    column_sums: Option<ColumnSums>,
     /// The first index of every tier in the whole-game index, and the
     /// total after the last tier.
     offsets: Vec<u64>,
@@ -119,7 +144,18 @@ impl ConnectFour {
             fits(width >= 4 && height >= 4, height),
             fits(width >= 4 && height >= 4, height + 2),
         ];
+        let column = (1u64 << height) - 1;
+        let mut mirror_pairs = [(0u64, 0u32); MAX_WIDTH / 2];
+        for c in 0..width / 2 {
+            mirror_pairs[c as usize] = (column << (c * stride), (width - 1 - 2 * c) * stride);
+        }
+        let mirror_middle = if width % 2 == 1 {
+            column << (width / 2 * stride)
+        } else {
+            0
+        };
         let heights = HeightTable::new(width, height);
+        let column_sums = ColumnSums::new(width, height);
         let cells = width * height;
         let mut offsets = Vec::with_capacity(cells as usize + 2);
         let mut total = 0u64;
@@ -136,7 +172,10 @@ impl ConnectFour {
             stride,
             board,
             directions,
+            mirror_pairs,
+            mirror_middle,
             heights,
+            column_sums,
             offsets,
         })
     }

@@ -13,7 +13,16 @@ impl Symmetric for ConnectFour {
 
     /// The smaller of the position and its mirror image, compared by
     /// occupied cells, then by the mover's pieces (as bit patterns).
+    #[inline]
     fn canonical(&self, pos: &ConnectFourPosition) -> ConnectFourPosition {
-        (*pos).min(self.mirror(pos))
+        let occupied = self.mirror_bits(pos.occupied);
+        if occupied > pos.occupied {
+            return *pos;
+        }
+        let mirror = ConnectFourPosition {
+            occupied,
+            mover: self.mirror_bits(pos.mover),
+        };
+        (*pos).min(mirror)
     }
 }

@@ -3,6 +3,7 @@
 //! table and OEIS, and solved values.
 
 mod counts;
+mod fast;
 mod index;
 mod notation;
 mod rules;
