@@ -25,4 +25,25 @@ impl Symmetric for ConnectFour {
         };
         (*pos).min(mirror)
     }
+
+    /// The canonical positions of a tier in index order, skipping runs
+    /// whose column heights mirror to a smaller run.
+    fn visit_canonical_tier(
+        &self,
+        tier: game_core::Tier,
+        range: std::ops::Range<u64>,
+        f: &mut dyn FnMut(u64, ConnectFourPosition),
+    ) {
+        ConnectFour::for_each_canonical_in_tier(self, tier, range, f);
+    }
+
+    /// Every child's canonical form's tier index, computed together.
+    fn canonical_child_tier_indices(
+        &self,
+        pos: &ConnectFourPosition,
+        out: &mut Vec<(game_core::Tier, u64)>,
+        _moves: &mut Vec<u8>,
+    ) {
+        ConnectFour::canonical_child_tier_indices(self, pos, out);
+    }
 }
