@@ -39,6 +39,7 @@ impl Drop for Spinner {
 pub fn config(spinner: &Spinner) -> Config {
     let bar = spinner.bar().clone();
     let started = std::time::Instant::now();
+    let solved = std::sync::atomic::AtomicU64::new(0);
     Config::default().progress(move |p| match p {
         Progress::Level { level, positions } => {
             bar.set_message(format!("solving: level {level}, {positions} positions resolved"));
@@ -49,9 +50,11 @@ pub fn config(spinner: &Spinner) -> Config {
             positions,
         } => {
             let secs = started.elapsed().as_secs_f64().max(1e-3);
+            let all = solved.fetch_add(positions, std::sync::atomic::Ordering::Relaxed) + positions;
             let left = secs / done as f64 * (total - done) as f64;
             bar.set_message(format!(
-                "solving: {done}/{total} tiers done (last {positions} positions), {:.1} s left at this pace",
+                "solving: {done}/{total} tiers done, {:.1} M positions/s, about {:.0} s left",
+                all as f64 / secs / 1e6,
                 left
             ));
         }
