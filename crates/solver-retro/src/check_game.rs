@@ -484,6 +484,7 @@ where
                     fast.sort_unstable();
                     fast.dedup();
                     plain.sort_unstable();
+                    plain.dedup();
                     if fast != plain {
                         return Err(broken(
                             "Tiered: child_tier_indices gives each child's tier and index",
