@@ -42,7 +42,9 @@ pub fn config(spinner: &Spinner) -> Config {
     let solved = std::sync::atomic::AtomicU64::new(0);
     Config::default().progress(move |p| match p {
         Progress::Level { level, positions } => {
-            bar.set_message(format!("solving: level {level}, {positions} positions resolved"));
+            bar.set_message(format!(
+                "solving: level {level}, {positions} positions resolved"
+            ));
         }
         Progress::Tier {
             done,
