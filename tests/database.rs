@@ -262,3 +262,26 @@ fn play_from_a_database_moves_as_the_solver_does() {
     assert_eq!(from_db, play(&[]), "the same game as when solving first");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_tiered_game_keeps_its_promises() {
+    for game in [
+        &["teeko", "check", "--samples", "400"][..],
+        &["dobutsu", "check", "--samples", "400"],
+        &[
+            "connect4",
+            "check",
+            "--samples",
+            "2000",
+            "--width",
+            "5",
+            "--height",
+            "4",
+        ],
+        &["fingers", "check", "--fingers", "9", "--rollover"],
+    ] {
+        let j = json(game);
+        assert_eq!(j["ok"], true, "{game:?}");
+        assert!(j["positions"].as_u64().unwrap() > 100, "{game:?}");
+    }
+}

@@ -2,52 +2,12 @@
 //! retrograde analysis with unmoves, one position of each mirror pair
 //! stored. Positions are seen by the player to move.
 
-use std::path::PathBuf;
-
-use clap::Subcommand;
 use game_core::Canonical;
 use games::{Dobutsu, DobutsuMove, DobutsuPosition, DobutsuSide};
 use solver_retro::{Config, TierStore, TieredSolution};
 
-use super::tiered::{self, CliGame};
+use super::tiered::{self, CliGame, FixedCmd};
 use super::{Error, Report};
-
-#[derive(Debug, Subcommand)]
-pub enum DobutsuCmd {
-    /// Solve every position; the start's value, counts of the positions
-    /// reachable from the start, the certificate.
-    Solve {
-        /// Skip the certificate.
-        #[arg(long)]
-        no_certify: bool,
-        /// Write every tier to a database in this directory as it is
-        /// solved (resumes at the first unfinished tier).
-        #[arg(long, value_name = "DIR")]
-        db: Option<PathBuf>,
-    },
-    /// The value of a position — the moves from the start (`b3b2 c1b2
-    /// C*b3`) or a board string — its best move and every move's value.
-    Value {
-        /// Moves from the start, or a board.
-        #[arg(default_value = "")]
-        position: String,
-        /// Answer from this database instead of solving.
-        #[arg(long, value_name = "DIR")]
-        db: Option<PathBuf>,
-    },
-    /// Statistics of a solved database.
-    Analyze {
-        /// The database written by `solve --db`.
-        #[arg(long, value_name = "DIR")]
-        db: PathBuf,
-    },
-    /// Check the game's implementation on sampled positions.
-    Check {
-        /// Positions to sample for each capability.
-        #[arg(long, default_value_t = 20_000)]
-        samples: u64,
-    },
-}
 
 impl CliGame for Dobutsu {
     const NAME: &'static str = "dobutsu";
@@ -92,26 +52,6 @@ impl CliGame for Dobutsu {
     }
 }
 
-pub fn run(cmd: DobutsuCmd) -> Result<Report, Error> {
-    match cmd {
-        DobutsuCmd::Solve { no_certify, db } => {
-            tiered::solve(Dobutsu::new(), no_certify, db.as_deref())
-        }
-        DobutsuCmd::Value { position, db } => {
-            tiered::value(Dobutsu::new(), &position, db.as_deref())
-        }
-        DobutsuCmd::Analyze { db } => tiered::analyze_db(Dobutsu::new(), &db),
-        DobutsuCmd::Check { samples } => {
-            let game = Dobutsu::new();
-            let mut check = solver_retro::GameCheck::new(&game, samples);
-            check
-                .indexed()
-                .and_then(|c| c.unmoves())
-                .map_err(|e| Error::Usage(e.to_string()))?;
-            let first = check.positions();
-            let mut report = tiered::check(game, samples)?;
-            report.add_positions(first);
-            Ok(report)
-        }
-    }
+pub fn run(cmd: FixedCmd) -> Result<Report, Error> {
+    tiered::run_fixed(Dobutsu::new(), cmd)
 }

@@ -143,10 +143,10 @@ enum Command {
     Connect4(connect4::Connect4Cmd),
     /// Teeko: solve (tier by tier), value of a position, analyze, check.
     #[command(subcommand)]
-    Teeko(teeko::TeekoCmd),
+    Teeko(tiered::FixedCmd),
     /// Dobutsu shogi: solve, value of a position, analyze, check.
     #[command(subcommand)]
-    Dobutsu(dobutsu::DobutsuCmd),
+    Dobutsu(tiered::FixedCmd),
     /// Grundy values of heap games, with proven periods.
     #[command(subcommand)]
     Grundy(grundy::GrundyCmd),

@@ -2,53 +2,12 @@
 //! moving phase by retrograde analysis with unmoves), one position of each
 //! class of the square's 8 symmetries stored.
 
-use std::path::PathBuf;
-
-use clap::Subcommand;
 use game_core::Canonical;
 use games::{Teeko, TeekoMove, TeekoPosition};
 use solver_retro::{Config, TierStore, TieredSolution};
 
-use super::tiered::{self, CliGame};
+use super::tiered::{self, CliGame, FixedCmd};
 use super::{Error, Report};
-
-#[derive(Debug, Subcommand)]
-pub enum TeekoCmd {
-    /// Solve every position; the start's value, counts of the positions
-    /// reachable from the start, the certificate.
-    Solve {
-        /// Skip the certificate.
-        #[arg(long)]
-        no_certify: bool,
-        /// Write every tier to a database in this directory as it is
-        /// solved (resumes at the first unfinished tier).
-        #[arg(long, value_name = "DIR")]
-        db: Option<PathBuf>,
-    },
-    /// The value of a position — the moves from the start (`c3 b2 …`) or
-    /// the board (25 squares rank 1 first, `b`/`r`/`.`, then the side to
-    /// move) — its best move and every move's value.
-    Value {
-        /// Moves from the start, or a board.
-        #[arg(default_value = "")]
-        position: String,
-        /// Answer from this database instead of solving.
-        #[arg(long, value_name = "DIR")]
-        db: Option<PathBuf>,
-    },
-    /// Statistics of a solved database.
-    Analyze {
-        /// The database written by `solve --db`.
-        #[arg(long, value_name = "DIR")]
-        db: PathBuf,
-    },
-    /// Check the game's implementation on sampled positions.
-    Check {
-        /// Positions to sample for each capability.
-        #[arg(long, default_value_t = 20_000)]
-        samples: u64,
-    },
-}
 
 impl CliGame for Teeko {
     const NAME: &'static str = "teeko";
@@ -94,24 +53,6 @@ impl CliGame for Teeko {
     }
 }
 
-pub fn run(cmd: TeekoCmd) -> Result<Report, Error> {
-    match cmd {
-        TeekoCmd::Solve { no_certify, db } => {
-            tiered::solve(Teeko::new(), no_certify, db.as_deref())
-        }
-        TeekoCmd::Value { position, db } => tiered::value(Teeko::new(), &position, db.as_deref()),
-        TeekoCmd::Analyze { db } => tiered::analyze_db(Teeko::new(), &db),
-        TeekoCmd::Check { samples } => {
-            let game = Teeko::new();
-            let mut check = solver_retro::GameCheck::new(&game, samples);
-            check
-                .indexed()
-                .and_then(|c| c.unmoves())
-                .map_err(|e| Error::Usage(e.to_string()))?;
-            let first = check.positions();
-            let mut report = tiered::check(game, samples)?;
-            report.add_positions(first);
-            Ok(report)
-        }
-    }
+pub fn run(cmd: FixedCmd) -> Result<Report, Error> {
+    tiered::run_fixed(Teeko::new(), cmd)
 }

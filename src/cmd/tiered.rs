@@ -308,3 +308,67 @@ where
         json!({ "ok": true, "positions": n }),
     ))
 }
+
+/// The commands of a game with fixed rules (Teeko, Dobutsu shogi).
+#[derive(Debug, clap::Subcommand)]
+pub enum FixedCmd {
+    /// Solve every position; the start's value, counts of the positions
+    /// reachable from the start, the certificate.
+    Solve {
+        /// Skip the certificate.
+        #[arg(long)]
+        no_certify: bool,
+        /// Write every tier to a database in this directory as it is
+        /// solved (resumes at the first unfinished tier).
+        #[arg(long, value_name = "DIR")]
+        db: Option<std::path::PathBuf>,
+    },
+    /// The value of a position — the moves from the start, separated by
+    /// spaces, or the game's board form — its best move and every move's
+    /// value.
+    Value {
+        /// Moves from the start, or a board.
+        #[arg(default_value = "")]
+        position: String,
+        /// Answer from this database instead of solving.
+        #[arg(long, value_name = "DIR")]
+        db: Option<std::path::PathBuf>,
+    },
+    /// Statistics of a solved database.
+    Analyze {
+        /// The database written by `solve --db`.
+        #[arg(long, value_name = "DIR")]
+        db: std::path::PathBuf,
+    },
+    /// Check the game's implementation on sampled positions.
+    Check {
+        /// Positions to sample for each capability.
+        #[arg(long, default_value_t = 20_000)]
+        samples: u64,
+    },
+}
+
+/// Runs a [`FixedCmd`] for a game with an index and unmoves.
+pub fn run_fixed<G>(game: G, cmd: FixedCmd) -> Result<Report, Error>
+where
+    G: CliGame + game_core::Indexed + game_core::Unmoves,
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    match cmd {
+        FixedCmd::Solve { no_certify, db } => solve(game, no_certify, db.as_deref()),
+        FixedCmd::Value { position, db } => value(game, &position, db.as_deref()),
+        FixedCmd::Analyze { db } => analyze_db(game, &db),
+        FixedCmd::Check { samples } => {
+            let mut check = solver_retro::GameCheck::new(&game, samples);
+            check
+                .indexed()
+                .and_then(|c| c.unmoves())
+                .map_err(|e| Error::Usage(e.to_string()))?;
+            let first = check.positions();
+            let mut report = self::check(game, samples)?;
+            report.add_positions(first);
+            Ok(report)
+        }
+    }
+}
