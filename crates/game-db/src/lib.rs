@@ -132,7 +132,7 @@
 //! | 256 KiB, 3 | 193,990 | 0.14 % | 65.5 µs | 7.1 ms | 1.1 s |
 //! | 1 MiB, 3 | 151,966 | 0.11 % | 211 µs | 14.5 ms | 1.1 s |
 //!
-//! `cargo bench -p game-db --bench fingers` (criterion, default options;
+//! `cargo bench -p game-db --features bench --bench fingers` (criterion, default options;
 //! two runs, load average 5 and 7): a random lookup 3.7–5.6 µs with the
 //! 4 MiB cache and 3.6–4.6 µs without (almost every random lookup misses a
 //! cache of 256 of the 8,320 blocks); opening plus 50 lookups 0.30–0.39 ms. From a fresh process (`examples/probe.rs` on the
