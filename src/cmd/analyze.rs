@@ -29,7 +29,12 @@ struct Stats {
     most_moves: Option<(usize, Tier, u64)>,
 }
 
-fn longer(a: Option<(u32, Tier, u64)>, b: Option<(u32, Tier, u64)>) -> Option<(u32, Tier, u64)> {
+/// The larger of two (measure, tier, index) examples; on a tie the one
+/// found first (lowest tier, then index).
+fn longer<T: Ord + Copy>(
+    a: Option<(T, Tier, u64)>,
+    b: Option<(T, Tier, u64)>,
+) -> Option<(T, Tier, u64)> {
     match (a, b) {
         (Some(x), Some(y)) => Some(
             if (y.0, std::cmp::Reverse((y.1, y.2))) > (x.0, std::cmp::Reverse((x.1, x.2))) {
@@ -52,17 +57,7 @@ impl Stats {
         }
         self.longest_win = longer(self.longest_win, o.longest_win);
         self.longest_loss = longer(self.longest_loss, o.longest_loss);
-        self.most_moves = match (self.most_moves, o.most_moves) {
-            (Some(x), Some(y)) => Some(
-                if (y.0, std::cmp::Reverse((y.1, y.2))) > (x.0, std::cmp::Reverse((x.1, x.2))) {
-                    y
-                } else {
-                    x
-                },
-            ),
-            (x, None) => x,
-            (None, y) => y,
-        };
+        self.most_moves = longer(self.most_moves, o.most_moves);
         self
     }
 }
@@ -140,10 +135,7 @@ where
                     if game.outcome(&pos).is_none() {
                         moves.clear();
                         game.moves(&pos, &mut moves);
-                        let m = moves.len();
-                        if s.most_moves.is_none_or(|(k, _, _)| m > k) {
-                            s.most_moves = Some((m, t, i));
-                        }
+                        s.most_moves = longer(s.most_moves, Some((moves.len(), t, i)));
                     }
                 });
                 s

@@ -358,8 +358,9 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
         FingersCmd::Value { me, opp, rules, db } => {
             let game = rules.game()?;
             let pos = position(&game, me, opp)?;
-            type Values = Box<dyn Fn(&FingersPosition) -> Result<Option<Value>, Error>>;
-            let values: Values = match &db {
+            type Values<'a> = Box<dyn Fn(&FingersPosition) -> Result<Option<Value>, Error> + 'a>;
+            let solved;
+            let values: Values<'_> = match &db {
                 Some(dir) => {
                     let db = open_db(dir, DB_NAME, &db_rules(&game), false)?;
                     let g = game.clone();
@@ -369,11 +370,9 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
                     })
                 }
                 None => {
-                    let sol = solve_checked(&game, ctx)?;
-                    let table: Vec<Option<Value>> =
-                        (0..game.size()).map(|i| sol.value_at(i)).collect();
-                    let g = game.clone();
-                    Box::new(move |p| Ok(table.get(g.index(p) as usize).copied().flatten()))
+                    // Read the solved table in place (no copy of it).
+                    solved = solve_checked(&game, ctx)?;
+                    Box::new(|p| Ok(solved.value(p)))
                 }
             };
             let v = values(&pos)?.ok_or_else(|| Error::Usage(format!("{pos} is not stored")))?;

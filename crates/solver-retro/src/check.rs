@@ -95,6 +95,23 @@ pub struct Certificate {
     pub counts: Counts,
 }
 
+impl std::ops::AddAssign for Certificate {
+    fn add_assign(&mut self, other: Certificate) {
+        self.positions += other.positions;
+        self.moves += other.moves;
+        self.counts += other.counts;
+    }
+}
+
+impl std::iter::Sum for Certificate {
+    fn sum<I: Iterator<Item = Certificate>>(iter: I) -> Certificate {
+        iter.fold(Certificate::default(), |mut a, b| {
+            a += b;
+            a
+        })
+    }
+}
+
 /// Checks a solution position by position (see the module docs for the
 /// rules and why they suffice). O(positions + moves), spread over all cores
 /// with rayon ([`Solved::for_each_part`]).
@@ -113,14 +130,7 @@ where
         .into_par_iter()
         .map(|part| certify_part(solution, part, parts))
         .collect();
-    let mut total = Certificate::default();
-    for r in results {
-        let c = r?;
-        total.positions += c.positions;
-        total.moves += c.moves;
-        total.counts += c.counts;
-    }
-    Ok(total)
+    results.into_iter().sum()
 }
 
 fn certify_part<S: Solved>(
@@ -290,14 +300,7 @@ where
             }
         })
         .collect();
-    let mut total = Certificate::default();
-    for r in results {
-        let c = r?;
-        total.positions += c.positions;
-        total.moves += c.moves;
-        total.counts += c.counts;
-    }
-    Ok(total)
+    results.into_iter().sum()
 }
 
 /// [`certify_indexed`] on one block of indices, for one cell width.
@@ -445,12 +448,7 @@ where
                 }
             })
             .collect();
-        for r in results {
-            let c = r?;
-            total.positions += c.positions;
-            total.moves += c.moves;
-            total.counts += c.counts;
-        }
+        total += results.into_iter().sum::<Result<Certificate, _>>()?;
     }
     Ok(total)
 }

@@ -80,13 +80,6 @@ pub(crate) struct Seeds {
     pub events: Vec<Event>,
 }
 
-/// What a finished propagation saw.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Stats {
-    /// The number of levels with at least one position.
-    pub levels: u64,
-}
-
 /// Posts from one owner to another.
 #[derive(Default)]
 struct Inbox {
@@ -146,7 +139,7 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
     parents: &P,
     lazy: bool,
     config: &crate::Config,
-) -> Result<Stats, Error> {
+) -> Result<(), Error> {
     let owners = config.owners();
     let n = cells.len().max(1) as u64;
     let want = owners.clamp(1, 1 << 12) as u64;
@@ -170,7 +163,7 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         .collect();
     let owners = parts.len();
     if owners == 0 {
-        return Ok(Stats::default());
+        return Ok(());
     }
     for o in &mut parts {
         o.out.resize_with(owners, Inbox::default);
@@ -186,7 +179,6 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
     for e in decisive_events {
         parts[owner_of(e.id)].events.push(e);
     }
-    let mut stats = Stats::default();
     let mut resolved = (seeds.decisive.len() + seeds.ties.len()) as u64;
     run_phase(
         &mut parts,
@@ -194,7 +186,6 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         shift,
         lazy,
         Phase::Decisive,
-        &mut stats,
         config,
         &mut resolved,
     )?;
@@ -216,11 +207,10 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         shift,
         lazy,
         Phase::Ties,
-        &mut stats,
         config,
         &mut resolved,
     )?;
-    Ok(stats)
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -230,7 +220,6 @@ fn run_phase<C: Cell, P: Parents>(
     shift: u32,
     lazy: bool,
     phase: Phase,
-    stats: &mut Stats,
     config: &crate::Config,
     resolved: &mut u64,
 ) -> Result<(), Error> {
@@ -249,8 +238,6 @@ fn run_phase<C: Cell, P: Parents>(
                 Some(_) => unreachable!("events of passed levels are applied"),
                 None => return Ok(()),
             }
-        } else if phase == Phase::Decisive {
-            stats.levels = stats.levels.max(r + 1);
         }
         let next = r + 1;
         if next > C::MAX_REMOTENESS {

@@ -7,7 +7,6 @@ use game_core::{ChildIndices, Game, Indexed, IndexedChildren, Tier, Tiered};
 use rayon::prelude::*;
 
 use crate::solution::{Counts, IndexedSolution};
-use crate::tiers::TieredSolution;
 use crate::{Config, Error};
 
 /// The positions reachable from a start of an [`Indexed`] game: a bit per
@@ -305,8 +304,9 @@ pub struct TierReach {
 /// (a tier's bitmap is freed once the tier is done). Each position reached
 /// counts `weight(pos)` — 1, or the size of its class when walking a
 /// [`game_core::Canonical`] game — and its value is read from the table
-/// `tables(tier)` gives for its tier (a draw where it gives none; see
-/// [`TieredSolution::held`] for a solution in memory). Positions that are over are
+/// `tables(tier)` gives for its tier (a draw where it gives none): a
+/// [`Held::Borrowed`] table of a solution in memory, or one loaded from a
+/// store. Positions that are over are
 /// counted and not continued. Blocks of each tier run on all threads.
 ///
 /// # Errors
@@ -567,15 +567,5 @@ impl std::ops::Deref for Held<'_> {
             Held::Borrowed(t) => t,
             Held::Owned(t) => t,
         }
-    }
-}
-
-impl<G: Tiered> TieredSolution<'_, G> {
-    /// The table of `tier` as [`reachable_tiers`] takes it.
-    ///
-    /// # Errors
-    /// Never; the signature fits [`reachable_tiers`].
-    pub fn held(&self, tier: Tier) -> Result<Option<Held<'_>>, Error> {
-        Ok(self.table(tier).map(Held::Borrowed))
     }
 }
