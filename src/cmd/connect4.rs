@@ -24,7 +24,7 @@ pub struct Board {
 }
 
 impl Board {
-    fn game(&self) -> Result<ConnectFour, Error> {
+    pub(super) fn game(&self) -> Result<ConnectFour, Error> {
         Ok(ConnectFour::new(self.width, self.height)?)
     }
 }
@@ -107,6 +107,10 @@ impl CliGame for ConnectFour {
 
     fn show_move(&self, _pos: &ConnectFourPosition, mv: &u8) -> String {
         format!("column {}", self.format_move(*mv))
+    }
+
+    fn move_text(&self, _pos: &ConnectFourPosition, mv: &u8, _first: bool) -> String {
+        self.format_move(*mv)
     }
 
     fn weight(&self, pos: &ConnectFourPosition) -> u64 {

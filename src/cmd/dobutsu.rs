@@ -43,6 +43,14 @@ impl CliGame for Dobutsu {
         mv.notation(DobutsuSide::First)
     }
 
+    fn picture(&self, pos: &DobutsuPosition, first_to_move: bool) -> String {
+        picture(pos, side(first_to_move))
+    }
+
+    fn move_text(&self, _pos: &DobutsuPosition, mv: &DobutsuMove, first_to_move: bool) -> String {
+        mv.notation(side(first_to_move))
+    }
+
     fn solve<'g>(
         game: &'g Canonical<Self>,
         config: &Config,
@@ -50,6 +58,48 @@ impl CliGame for Dobutsu {
     ) -> Result<TieredSolution<'g, Canonical<Self>>, solver_retro::Error> {
         solver_retro::solve_tiers_unmoves(game, config, store)
     }
+}
+
+fn side(first_to_move: bool) -> DobutsuSide {
+    if first_to_move {
+        DobutsuSide::First
+    } else {
+        DobutsuSide::Second
+    }
+}
+
+/// The board as the first player sees it (upper case, home rank 4 at the
+/// bottom), the hands and who is to move.
+fn picture(pos: &DobutsuPosition, side: DobutsuSide) -> String {
+    let text = pos.board_string(side);
+    let mut words = text.split(' ');
+    let (board, hands) = (words.next().unwrap_or(""), words.next().unwrap_or("-"));
+    let mut out = String::from("  a b c\n");
+    for (rank, row) in board.split('/').enumerate() {
+        let cells: Vec<String> = row.chars().map(String::from).collect();
+        out += &format!("{} {}\n", rank + 1, cells.join(" "));
+    }
+    let of = |upper: bool| -> String {
+        let h: String = hands
+            .chars()
+            .filter(|c| c.is_ascii_alphabetic() && c.is_ascii_uppercase() == upper)
+            .collect();
+        if h.is_empty() {
+            "-".into()
+        } else {
+            h
+        }
+    };
+    out += &format!(
+        "in hand: first (upper case) {}, second (lower case) {}\n{} player to move",
+        of(true),
+        of(false),
+        match side {
+            DobutsuSide::First => "first",
+            DobutsuSide::Second => "second",
+        }
+    );
+    out
 }
 
 pub fn run(cmd: FixedCmd) -> Result<Report, Error> {

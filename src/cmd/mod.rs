@@ -7,6 +7,7 @@ mod dot;
 mod fingers;
 mod grundy;
 mod play;
+mod play_tiered;
 mod power_game;
 mod progress;
 mod stones;

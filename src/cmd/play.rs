@@ -1,4 +1,5 @@
-//! `gamesolve play fingers`: a game against the perfect player.
+//! `gamesolve play fingers|connect4|teeko|dobutsu`: a game against the
+//! perfect player (the tiered games through [`super::play_tiered`]).
 
 use std::io::{BufRead, Write};
 
@@ -30,10 +31,32 @@ pub enum PlayCmd {
         #[arg(long, value_name = "DIR")]
         db: Option<std::path::PathBuf>,
     },
+    /// Connect Four against the solver (a small board solves in seconds;
+    /// larger ones want `--db` from `connect4 solve --db`). Type a column.
+    Connect4 {
+        #[command(flatten)]
+        board: super::connect4::Board,
+        #[command(flatten)]
+        seat: super::play_tiered::Seat,
+    },
+    /// Teeko against the solver (solving first takes a minute or two;
+    /// `--db` from `teeko solve --db` answers at once). Type a square
+    /// (c3) to place a man, two (c3d4) to move one.
+    Teeko {
+        #[command(flatten)]
+        seat: super::play_tiered::Seat,
+    },
+    /// Dobutsu shogi against the solver, from a database written by
+    /// `dobutsu solve --db` (solving first takes many minutes). Type b3b2
+    /// to step, C*b2 to drop.
+    Dobutsu {
+        #[command(flatten)]
+        seat: super::play_tiered::Seat,
+    },
 }
 
 /// What the solver's move achieves, in words.
-fn promise(v: Value) -> String {
+pub(super) fn promise(v: Value) -> String {
     match (v.outcome(), v.remoteness()) {
         (Outcome::Win, Some(r)) => format!("I win in {}", plies(r)),
         (Outcome::Lose, Some(r)) => format!("I lose in {} if you play perfectly", plies(r)),
@@ -56,7 +79,7 @@ fn my_move_words(mv: &FingersMove) -> String {
 
 /// Reads a non-empty line (an empty one is asked again); `None` at end of
 /// input, after ending the prompt's line.
-fn ask(
+pub(super) fn ask(
     input: &mut impl BufRead,
     out: &mut impl Write,
     prompt: &str,
@@ -82,12 +105,21 @@ fn ask(
 }
 
 pub fn run(cmd: PlayCmd, ctx: &Ctx) -> Result<(), Error> {
-    let PlayCmd::Fingers {
-        rules,
-        first,
-        second,
-        db,
-    } = cmd;
+    let (rules, first, second, db) = match cmd {
+        PlayCmd::Fingers {
+            rules,
+            first,
+            second,
+            db,
+        } => (rules, first, second, db),
+        PlayCmd::Connect4 { board, seat } => {
+            return super::play_tiered::run(board.game()?, &seat, ctx)
+        }
+        PlayCmd::Teeko { seat } => return super::play_tiered::run(games::Teeko::new(), &seat, ctx),
+        PlayCmd::Dobutsu { seat } => {
+            return super::play_tiered::run(games::Dobutsu::new(), &seat, ctx)
+        }
+    };
     if ctx.json && !first && !second {
         return Err(Error::Usage(
             "play --json needs --first or --second (it asks no questions but moves)".into(),

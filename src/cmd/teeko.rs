@@ -3,7 +3,7 @@
 //! class of the square's 8 symmetries stored.
 
 use game_core::Canonical;
-use games::{Teeko, TeekoMove, TeekoPosition};
+use games::{Teeko, TeekoColor, TeekoMove, TeekoPosition};
 use solver_retro::{Config, TierStore, TieredSolution};
 
 use super::tiered::{self, CliGame, FixedCmd};
@@ -38,6 +38,31 @@ impl CliGame for Teeko {
 
     fn show_move(&self, _pos: &TeekoPosition, mv: &TeekoMove) -> String {
         mv.to_string()
+    }
+
+    fn picture(&self, pos: &TeekoPosition, _first_to_move: bool) -> String {
+        let mut out = String::new();
+        for rank in (0..5).rev() {
+            out += &format!("{}", rank + 1);
+            for file in 0..5 {
+                let bit = 1u32 << (rank * 5 + file);
+                out.push(' ');
+                out.push(if pos.black() & bit != 0 {
+                    'b'
+                } else if pos.red() & bit != 0 {
+                    'r'
+                } else {
+                    '.'
+                });
+            }
+            out.push('\n');
+        }
+        out += "  a b c d e\n";
+        out += match pos.to_move() {
+            TeekoColor::Black => "black (b) to move",
+            TeekoColor::Red => "red (r) to move",
+        };
+        out
     }
 
     fn weight(&self, pos: &TeekoPosition) -> u64 {

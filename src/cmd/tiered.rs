@@ -41,6 +41,19 @@ where
     }
     /// A move for people.
     fn show_move(&self, pos: &Self::Position, mv: &Self::Move) -> String;
+    /// The board drawn for someone playing, the first player to move when
+    /// `first_to_move` (for games whose positions are seen by the player
+    /// to move); by default [`show`](Self::show).
+    fn picture(&self, pos: &Self::Position, first_to_move: bool) -> String {
+        let _ = first_to_move;
+        self.show(pos)
+    }
+    /// A move as a player types it, made by the first player when
+    /// `first_to_move`; by default [`show_move`](Self::show_move).
+    fn move_text(&self, pos: &Self::Position, mv: &Self::Move, first_to_move: bool) -> String {
+        let _ = first_to_move;
+        self.show_move(pos, mv)
+    }
     /// Solves the canonical game into `store`.
     ///
     /// # Errors

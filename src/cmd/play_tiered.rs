@@ -1,0 +1,285 @@
+//! `gamesolve play connect4|teeko|dobutsu`: any game of the shared tiered
+//! commands ([`CliGame`]) against the perfect player, from a database or
+//! after solving in memory.
+//!
+//! The human types a move as [`CliGame::move_text`] writes it, `?` for the
+//! value of each of their options, `q` to quit. With `--json` every line
+//! out is one JSON object (the position, its value, the options or the
+//! solver's move) and `?` answers with the options' values.
+
+use std::fmt::Debug;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use game_core::{best_move, Canonical, Outcome, Tiered, Value};
+use serde_json::json;
+use solver_retro::{NoStore, Solved};
+
+use super::analyze::open_db;
+use super::fingers::verdict_words;
+use super::play::{ask, promise};
+use super::tiered::CliGame;
+use super::{plies, Ctx, Error};
+
+/// Who moves first, and where the values come from.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Seat {
+    /// Move first without being asked.
+    #[arg(long, conflicts_with = "second")]
+    first: bool,
+    /// Move second without being asked.
+    #[arg(long)]
+    second: bool,
+    /// Play from this database (written by `G solve --db`) instead of
+    /// solving first.
+    #[arg(long, value_name = "DIR")]
+    db: Option<PathBuf>,
+}
+
+/// A position's value, from the database or a solve held in memory.
+type Lookup<'a, P> = Box<dyn Fn(&P) -> Result<Option<Value>, Error> + 'a>;
+
+/// Plays `game` against the human on stdin and stdout.
+pub fn run<G>(game: G, seat: &Seat, ctx: &Ctx) -> Result<(), Error>
+where
+    G: CliGame,
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    if ctx.json && !seat.first && !seat.second {
+        return Err(Error::Usage(
+            "play --json needs --first or --second (it asks no questions but moves)".into(),
+        ));
+    }
+    let game = Canonical(game);
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut out = std::io::stdout().lock();
+    let sol;
+    let db;
+    let lookup: Lookup<'_, G::Position> = match &seat.db {
+        Some(dir) => {
+            db = open_db(dir, G::NAME, &game.0.rules(), false)?;
+            let (g, db) = (&game, &db);
+            Box::new(move |p| {
+                let c = g.0.canonical(p);
+                db.lookup(g.tier(&c), g.tier_index(&c))
+                    .map_err(|e| Error::Usage(e.to_string()))
+            })
+        }
+        None => {
+            if !ctx.json {
+                writeln!(
+                    out,
+                    "Solving {} first (give --db DIR to play from a solved database)…",
+                    game.0.title()
+                )?;
+            }
+            let spinner = super::progress::Spinner::new("solving");
+            sol = G::solve(&game, &super::progress::config(&spinner), &mut NoStore)?;
+            drop(spinner);
+            let (g, sol) = (&game, &sol);
+            Box::new(move |p| Ok(sol.value(&g.0.canonical(p))))
+        }
+    };
+    match play(&game.0, &lookup, ctx.json, seat, &mut input, &mut out) {
+        // A reader that went away is the end of the game, not an error.
+        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// What a move's value means for the human who would play it.
+fn you_words(v: Option<Value>) -> String {
+    match v.map(|v| (v.outcome(), v.remoteness())) {
+        None => "not solved".into(),
+        Some((Outcome::Win, Some(r))) => format!("you win in {}", plies(r)),
+        Some((Outcome::Lose, Some(r))) => format!("you lose in {}", plies(r)),
+        Some((Outcome::Tie, Some(r))) => format!("a tie in {}", plies(r)),
+        Some(_) => "a draw: neither can force an end".into(),
+    }
+}
+
+fn value_json(v: Option<Value>) -> serde_json::Value {
+    v.map_or(
+        serde_json::Value::Null,
+        |v| json!({ "outcome": v.outcome().name(), "remoteness": v.remoteness() }),
+    )
+}
+
+/// The value of each move from `pos`, for the player to move.
+fn options<G: CliGame>(
+    game: &G,
+    lookup: &Lookup<'_, G::Position>,
+    pos: &G::Position,
+    moves: &[G::Move],
+    first: bool,
+) -> Result<Vec<(String, Option<Value>)>, Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    moves
+        .iter()
+        .map(|m| {
+            let v = lookup(&game.play(pos, m))?.map(Value::parent);
+            Ok((game.move_text(pos, m, first), v))
+        })
+        .collect()
+}
+
+fn play<G: CliGame>(
+    game: &G,
+    lookup: &Lookup<'_, G::Position>,
+    json: bool,
+    seat: &Seat,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+) -> Result<(), Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    let start = game.start();
+    let start_value =
+        lookup(&start)?.ok_or_else(|| Error::Usage("the start position is not solved".into()))?;
+    if !json {
+        writeln!(
+            out,
+            "{}: from the start, whoever moves first {}.\n\
+             Type a move as it is listed, ? for the value of each of your options, q to quit.",
+            game.title(),
+            verdict_words(start_value)
+        )?;
+    }
+    let human_first = if seat.first || seat.second {
+        seat.first
+    } else {
+        loop {
+            let Some(a) = ask(input, out, "Do you want to go first? [y/n] ", json)? else {
+                return Ok(());
+            };
+            match a.to_ascii_lowercase().as_str() {
+                "y" | "yes" => break true,
+                "n" | "no" => break false,
+                "q" | "quit" => return Ok(()),
+                _ => writeln!(out, "Please answer y or n.")?,
+            }
+        }
+    };
+    let mut pos = start;
+    let mut first_to_move = true;
+    let mut moves = Vec::new();
+    let mut buf = Vec::new();
+    loop {
+        let human_to_move = first_to_move == human_first;
+        let picture = game.picture(&pos, first_to_move);
+        let position = json!({
+            "board": picture,
+            "to_move": if human_to_move { "you" } else { "me" },
+        });
+        if !json {
+            writeln!(out, "\n{picture}")?;
+        }
+        if let Some(o) = game.outcome(&pos) {
+            let winner = match o {
+                Outcome::Win => Some(human_to_move),
+                Outcome::Lose => Some(!human_to_move),
+                _ => None,
+            };
+            if json {
+                let w = winner.map(|h| if h { "you" } else { "me" });
+                writeln!(
+                    out,
+                    "{}",
+                    json!({ "position": position, "over": true, "winner": w })
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{}",
+                    match winner {
+                        Some(true) => "Game over: you win!",
+                        Some(false) => "Game over: I win.",
+                        None => "Game over: a tie.",
+                    }
+                )?;
+            }
+            return Ok(());
+        }
+        moves.clear();
+        game.moves(&pos, &mut moves);
+        let value = lookup(&pos)?;
+        if human_to_move {
+            let names: Vec<String> = moves
+                .iter()
+                .map(|m| game.move_text(&pos, m, first_to_move))
+                .collect();
+            if json {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({ "position": position, "value": value_json(value), "options": names })
+                )?;
+            }
+            let chosen = loop {
+                let Some(a) = ask(input, out, "Your move (? for values): ", json)? else {
+                    return Ok(());
+                };
+                if a.eq_ignore_ascii_case("q") || a.eq_ignore_ascii_case("quit") {
+                    return Ok(());
+                }
+                if a == "?" {
+                    let opts = options(game, lookup, &pos, &moves, first_to_move)?;
+                    if json {
+                        let list: Vec<_> = opts
+                            .iter()
+                            .map(|(m, v)| {
+                                let mut j = value_json(*v);
+                                if let Some(o) = j.as_object_mut() {
+                                    o.insert("move".into(), json!(m));
+                                }
+                                j
+                            })
+                            .collect();
+                        writeln!(out, "{}", json!({ "values": list }))?;
+                    } else {
+                        for (m, v) in &opts {
+                            writeln!(out, "  {m}: {}", you_words(*v))?;
+                        }
+                    }
+                    continue;
+                }
+                match names.iter().position(|n| n.eq_ignore_ascii_case(&a)) {
+                    Some(i) => break moves[i].clone(),
+                    None if json => writeln!(
+                        out,
+                        "{}",
+                        json!({ "error": format!("'{a}' is not a legal move here"), "options": names })
+                    )?,
+                    None => writeln!(
+                        out,
+                        "'{a}' is not a legal move here; choose one of: {}",
+                        names.join(" ")
+                    )?,
+                }
+            };
+            pos = game.play(&pos, &chosen);
+        } else {
+            let (mv, v) = best_move(game, &pos, |c| lookup(c).ok().flatten(), &mut buf)
+                .ok_or_else(|| Error::Usage("a position of the game is not solved".into()))?;
+            let name = game.move_text(&pos, &mv, first_to_move);
+            if json {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({ "position": position, "value": value_json(value), "move": name, "promise": promise(v) })
+                )?;
+            } else {
+                writeln!(out, "I play {name}: {}.", promise(v))?;
+            }
+            pos = game.play(&pos, &mv);
+        }
+        first_to_move = !first_to_move;
+    }
+}

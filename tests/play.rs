@@ -1,0 +1,165 @@
+//! `gamesolve play connect4|teeko|dobutsu`: a scripted player that asks for
+//! the value of its options (`?`) and always takes the best, against the
+//! solver. Perfect play on both sides must end as Tromp's table says.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use serde_json::Value as Json;
+
+/// Plays `gamesolve --json play …args` to the end, the scripted human
+/// choosing by the values `?` reports; the JSON lines seen.
+fn perfect_game(args: &[&str]) -> Vec<Json> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
+        .arg("--json")
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = Vec::new();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if output.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        let j: Json = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        seen.push(j.clone());
+        if j["over"] == true {
+            break;
+        }
+        if j.get("options").is_some() {
+            writeln!(input, "?").unwrap();
+        } else if let Some(values) = j["values"].as_array() {
+            // The human's best: the fastest win, else a tie, else the
+            // slowest loss (values are the mover's, the human's).
+            let key = |v: &Json| {
+                let r = v["remoteness"].as_i64().unwrap_or(0);
+                match v["outcome"].as_str().unwrap() {
+                    "win" => 3_000 - r,
+                    "tie" | "draw" => 2_000,
+                    _ => 1_000 + r,
+                }
+            };
+            let best = values.iter().max_by_key(|v| key(v)).unwrap();
+            writeln!(input, "{}", best["move"].as_str().unwrap()).unwrap();
+        }
+        input.flush().unwrap();
+    }
+    drop(input);
+    assert!(child.wait().unwrap().success(), "{args:?}");
+    seen
+}
+
+/// 4×4 is a tie in 16 (Tromp): perfect play on both sides fills the board
+/// with no four, whoever starts.
+#[test]
+fn connect4_4x4_perfect_play_fills_the_board_in_a_tie() {
+    for seat in ["--first", "--second"] {
+        let lines = perfect_game(&["connect4", "--width", "4", "--height", "4", seat]);
+        let first = &lines[0];
+        assert_eq!(first["value"]["outcome"], "tie", "{first}");
+        assert_eq!(first["value"]["remoteness"], 16, "{first}");
+        let last = lines.last().unwrap();
+        assert_eq!(last["over"], true, "{last}");
+        assert_eq!(last["winner"], Json::Null, "{last}");
+        let board = last["position"]["board"].as_str().unwrap();
+        assert!(!board.contains('.'), "{board}");
+        let plies = lines.iter().filter(|l| l.get("position").is_some()).count() - 1;
+        assert_eq!(plies, 16);
+    }
+}
+
+/// 5×4 is a tie in 20 (Tromp): played from a database, perfect play on
+/// both sides fills the board, and every promise of the solver agrees.
+#[test]
+fn connect4_5x4_from_a_database_ties_in_20() {
+    let dir = std::env::temp_dir().join(format!("gamesolve-play-c4-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let board = ["--width", "5", "--height", "4"];
+    let solve = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
+        .args(["connect4", "solve", "--no-certify", "--db", d])
+        .args(board)
+        .output()
+        .unwrap();
+    assert!(solve.status.success(), "{solve:?}");
+    let mut args = vec!["connect4", "--first", "--db", d];
+    args.extend(board);
+    let lines = perfect_game(&args);
+    // 5×4: a tie in 20 (Tromp).
+    assert_eq!(lines[0]["value"]["outcome"], "tie");
+    assert_eq!(lines[0]["value"]["remoteness"], 20);
+    let last = lines.last().unwrap();
+    assert_eq!(last["winner"], Json::Null, "{last}");
+    let plies = lines.iter().filter(|l| l.get("position").is_some()).count() - 1;
+    assert_eq!(plies, 20);
+    // The solver's every promise on the way agrees with the start's value.
+    for l in lines.iter().filter(|l| l.get("promise").is_some()) {
+        assert!(
+            l["promise"].as_str().unwrap().starts_with("a tie in"),
+            "{l}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// With --json nobody can be asked who starts: a one-line refusal.
+#[test]
+fn json_play_needs_a_seat() {
+    for game in ["teeko", "dobutsu", "connect4"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
+            .args(["--json", "play", game])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("--first or --second"), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}
+
+/// In text: the board drawn, a move that is not legal named and asked
+/// again, `?` answered with every option's value, `q` the end.
+#[test]
+fn connect4_text_play_re_asks_and_lists_values() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
+        .args([
+            "play", "connect4", "--width", "4", "--height", "4", "--first",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"9\n?\n2\nq\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("whoever moves first ties in 16 plies"),
+        "{text}"
+    );
+    assert!(
+        text.contains("'9' is not a legal move here; choose one of: 1 2 3 4"),
+        "{text}"
+    );
+    // Four options, each with its value for the human (every column
+    // keeps the tie on 4×4).
+    for c in 1..=4 {
+        assert!(
+            text.contains(&format!("  {c}: a tie in 16 plies")),
+            "{text}"
+        );
+    }
+    assert!(text.contains("1 2 3 4\n"), "{text}");
+    assert!(text.contains("I play "), "{text}");
+}
