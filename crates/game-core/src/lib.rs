@@ -52,7 +52,8 @@
 //!   with a dense index of its own.
 //! * [`Symmetric`] — classes of symmetric positions and their canonical one.
 //! * [`Impartial`] — both players have the same moves (Sprague–Grundy).
-//! * [`Misere`] — misère play for any game.
+//! * [`Misere`] — misère play for any game. It and `&G` pass every other
+//!   capability on through one macro (`forward.rs`), fast paths included.
 //! * [`best_move`] — the deterministic choice of a best move from a table.
 //! * [`period`] — proven periodicity of row-structured tables.
 //! * [`budget`] — memory and work budgets, the memory really available,
@@ -61,6 +62,7 @@
 
 pub mod budget;
 mod error;
+mod forward;
 mod game;
 mod impartial;
 mod indexed;

@@ -85,15 +85,6 @@ pub trait Symmetric: Game {
     }
 }
 
-impl<G: Symmetric + ?Sized> Symmetric for &G {
-    fn symmetric(&self, pos: &Self::Position, out: &mut Vec<Self::Position>) {
-        (**self).symmetric(pos, out);
-    }
-    fn canonical(&self, pos: &Self::Position) -> Self::Position {
-        (**self).canonical(pos)
-    }
-}
-
 /// The number of distinct positions symmetric to `pos` (itself included),
 /// using `scratch` as a buffer: how many positions a canonical one stands
 /// for when counting all positions.

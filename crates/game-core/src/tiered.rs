@@ -122,49 +122,6 @@ pub trait Tiered: Game {
     }
 }
 
-impl<G: Tiered + ?Sized> Tiered for &G {
-    fn tiers(&self) -> Vec<Tier> {
-        (**self).tiers()
-    }
-    fn tier(&self, pos: &Self::Position) -> Tier {
-        (**self).tier(pos)
-    }
-    fn child_tiers(&self, tier: Tier, out: &mut Vec<Tier>) {
-        (**self).child_tiers(tier, out);
-    }
-    fn tier_size(&self, tier: Tier) -> u64 {
-        (**self).tier_size(tier)
-    }
-    fn tier_index(&self, pos: &Self::Position) -> u64 {
-        (**self).tier_index(pos)
-    }
-    fn tier_position(&self, tier: Tier, index: u64) -> Option<Self::Position> {
-        (**self).tier_position(tier, index)
-    }
-    fn leaves_tier(&self, tier: Tier) -> bool {
-        (**self).leaves_tier(tier)
-    }
-    fn tier_name(&self, tier: Tier) -> String {
-        (**self).tier_name(tier)
-    }
-    fn visit_tier(
-        &self,
-        tier: Tier,
-        range: std::ops::Range<u64>,
-        f: &mut dyn FnMut(u64, Self::Position),
-    ) {
-        (**self).visit_tier(tier, range, f);
-    }
-    fn child_tier_indices(
-        &self,
-        pos: &Self::Position,
-        out: &mut Vec<(Tier, u64)>,
-        moves: &mut Vec<Self::Move>,
-    ) {
-        (**self).child_tier_indices(pos, out, moves);
-    }
-}
-
 /// An [`Indexed`](crate::Indexed) game seen as a [`Tiered`] one with a
 /// single tier, 0, whose index is the game's: code written for tiers (a
 /// database, an analysis) serves untiered games too.
