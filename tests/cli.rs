@@ -3,6 +3,8 @@
 
 use std::process::{Command, Output};
 
+mod common;
+
 fn gamesolve(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gamesolve"))
         .args(args)
@@ -175,23 +177,9 @@ fn fingers_rule_switches_and_bad_input() {
 
 /// `play fingers` with `args`, its standard input `script`: the output.
 fn play(args: &[&str], script: &str) -> String {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
-        .args(["play", "fingers"])
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{args:?} {script:?}");
-    String::from_utf8(out.stdout).unwrap()
+    let mut all = vec!["play", "fingers"];
+    all.extend_from_slice(args);
+    common::script(&all, script)
 }
 
 #[test]

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_gamesolve"));
     c.env("RUST_BACKTRACE", "0");
@@ -226,33 +228,13 @@ fn damaged_or_foreign_databases_are_refused_in_one_line() {
 
 #[test]
 fn play_from_a_database_moves_as_the_solver_does() {
-    use std::io::Write;
     let dir = scratch("play");
     let d = dir.display().to_string();
     json(&["fingers", "solve", "--db", &d]);
     let play = |extra: &[&str]| {
         let mut args = vec!["--json", "play", "fingers", "--first"];
         args.extend_from_slice(extra);
-        let mut child = bin()
-            .args(&args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(b"1T1\n1T1\nq\n")
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        common::script(&args, "1T1\n1T1\nq\n")
     };
     let from_db = play(&["--db", &d]);
     assert!(from_db.lines().count() >= 3, "{from_db}");

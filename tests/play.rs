@@ -7,6 +7,8 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value as Json;
 
+mod common;
+
 /// Plays `gamesolve --json play …args` to the end, the scripted human
 /// choosing by the values `?` reports; the JSON lines seen.
 fn perfect_game(args: &[&str]) -> Vec<Json> {
@@ -127,23 +129,12 @@ fn json_play_needs_a_seat() {
 /// again, `?` answered with every option's value, `q` the end.
 #[test]
 fn connect4_text_play_re_asks_and_lists_values() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
-        .args([
+    let text = common::script(
+        &[
             "play", "connect4", "--width", "4", "--height", "4", "--first",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"9\n?\n2\nq\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+        ],
+        "9\n?\n2\nq\n",
+    );
     assert!(
         text.contains("whoever moves first ties in 16 plies"),
         "{text}"

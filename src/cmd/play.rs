@@ -104,6 +104,53 @@ pub(super) fn ask(
     }
 }
 
+/// Whether the human moves first: `--first`/`--second`, else asked;
+/// `None` when they quit or the input ends.
+pub(super) fn seat(
+    first: bool,
+    second: bool,
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    json: bool,
+) -> std::io::Result<Option<bool>> {
+    if first || second {
+        return Ok(Some(first));
+    }
+    loop {
+        let Some(a) = ask(input, out, "Do you want to go first? [y/n] ", json)? else {
+            return Ok(None);
+        };
+        match a.to_ascii_lowercase().as_str() {
+            "y" | "yes" => return Ok(Some(true)),
+            "n" | "no" => return Ok(Some(false)),
+            "q" | "quit" => return Ok(None),
+            _ => writeln!(out, "Please answer y or n.")?,
+        }
+    }
+}
+
+/// Says that `a` is not among the legal moves `names`, and which are.
+pub(super) fn refuse(
+    out: &mut impl Write,
+    json: bool,
+    a: &str,
+    names: &[String],
+) -> std::io::Result<()> {
+    if json {
+        writeln!(
+            out,
+            "{}",
+            json!({ "error": format!("'{a}' is not a legal move here"), "options": names })
+        )
+    } else {
+        writeln!(
+            out,
+            "'{a}' is not a legal move here; choose one of: {}",
+            names.join(" ")
+        )
+    }
+}
+
 pub fn run(cmd: PlayCmd, ctx: &Ctx) -> Result<(), Error> {
     let (rules, first, second, db) = match cmd {
         PlayCmd::Fingers {
@@ -189,20 +236,8 @@ fn play(
         writeln!(out, "Magic Fingers ({}). Type a move such as 1T1 (touch your 1 onto my 1) or C02 (clap to 0 and 2), or q to quit.", describe(game.rules()))?;
     }
     let start_value = sol.value(&FingersPosition::START).expect("solved");
-    let human_first = if first || second {
-        first
-    } else {
-        loop {
-            let Some(a) = ask(input, out, "Do you want to go first? [y/n] ", json)? else {
-                return Ok(());
-            };
-            match a.to_ascii_lowercase().as_str() {
-                "y" | "yes" => break true,
-                "n" | "no" => break false,
-                "q" | "quit" => return Ok(()),
-                _ => writeln!(out, "Please answer y or n.")?,
-            }
-        }
+    let Some(human_first) = seat(first, second, input, out, json)? else {
+        return Ok(());
     };
     if !json {
         writeln!(
@@ -268,16 +303,7 @@ fn play(
                 }
                 match names.iter().position(|n| n.eq_ignore_ascii_case(&a)) {
                     Some(i) => break moves[i],
-                    None if json => writeln!(
-                        out,
-                        "{}",
-                        json!({ "error": format!("'{a}' is not a legal move here"), "options": names })
-                    )?,
-                    None => writeln!(
-                        out,
-                        "'{a}' is not a legal move here; choose one of: {}",
-                        names.join(" ")
-                    )?,
+                    None => refuse(out, json, &a, &names)?,
                 }
             };
             pos = game.play(&pos, &chosen);

@@ -17,7 +17,7 @@ use solver_retro::{NoStore, Solved};
 
 use super::analyze::open_db;
 use super::fingers::verdict_words;
-use super::play::{ask, promise};
+use super::play::{ask, promise, refuse};
 use super::tiered::CliGame;
 use super::{plies, Ctx, Error};
 
@@ -152,20 +152,8 @@ where
             verdict_words(start_value)
         )?;
     }
-    let human_first = if seat.first || seat.second {
-        seat.first
-    } else {
-        loop {
-            let Some(a) = ask(input, out, "Do you want to go first? [y/n] ", json)? else {
-                return Ok(());
-            };
-            match a.to_ascii_lowercase().as_str() {
-                "y" | "yes" => break true,
-                "n" | "no" => break false,
-                "q" | "quit" => return Ok(()),
-                _ => writeln!(out, "Please answer y or n.")?,
-            }
-        }
+    let Some(human_first) = super::play::seat(seat.first, seat.second, input, out, json)? else {
+        return Ok(());
     };
     let mut pos = start;
     let mut first_to_move = true;
@@ -252,16 +240,7 @@ where
                 }
                 match names.iter().position(|n| n.eq_ignore_ascii_case(&a)) {
                     Some(i) => break moves[i].clone(),
-                    None if json => writeln!(
-                        out,
-                        "{}",
-                        json!({ "error": format!("'{a}' is not a legal move here"), "options": names })
-                    )?,
-                    None => writeln!(
-                        out,
-                        "'{a}' is not a legal move here; choose one of: {}",
-                        names.join(" ")
-                    )?,
+                    None => refuse(out, json, &a, &names)?,
                 }
             };
             pos = game.play(&pos, &chosen);
