@@ -89,3 +89,35 @@ fn connect4_6x5_is_a_tie_in_30() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Under a memory limit too small for the whole table, a solve without a
+/// database is refused before it starts (one line naming `--db`); with a
+/// database the tiers go to disk as they are solved, and the answer is
+/// still Tromp's.
+#[test]
+fn connect4_under_a_small_memory_limit_needs_and_uses_a_database() {
+    let out = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
+        .args([
+            "--memory", "8M", "connect4", "solve", "--width", "5", "--height", "4",
+        ])
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("--db DIR"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let dir = std::env::temp_dir().join(format!("gamesolve-5x4-8m-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let r = tromp(
+        5,
+        4,
+        3_945_711,
+        "tie",
+        20,
+        &["--memory", "8M", "--no-certify", "--db", d],
+    );
+    assert_eq!(r["draw"], 0, "{r}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

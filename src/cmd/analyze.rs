@@ -86,6 +86,7 @@ pub fn analyze<G>(
     start: &G::Position,
     weight: &(dyn Fn(&G::Position) -> u64 + Sync),
     describe: &dyn Fn(&G::Position) -> String,
+    config: &Config,
 ) -> Result<Report, Error>
 where
     G: Tiered + Sync,
@@ -149,7 +150,7 @@ where
         start,
         &mut |t| Ok(Some(Held::Owned(gamesolve::store::load_table(db, t)?))),
         weight,
-        &Config::default(),
+        config,
     )?;
     let example = |e: Option<(u32, Tier, u64)>| -> Json {
         e.map_or(Json::Null, |(r, t, i)| {

@@ -10,7 +10,7 @@ use games::connect4::{ConnectFour, ConnectFourPosition};
 use solver_retro::{Config, TierStore, TieredSolution};
 
 use super::tiered::{self, CliGame};
-use super::{Error, Report};
+use super::{Ctx, Error, Report};
 
 /// The board.
 #[derive(Debug, Clone, Args)]
@@ -126,17 +126,17 @@ impl CliGame for ConnectFour {
     }
 }
 
-pub fn run(cmd: Connect4Cmd) -> Result<Report, Error> {
+pub fn run(cmd: Connect4Cmd, ctx: &Ctx) -> Result<Report, Error> {
     match cmd {
         Connect4Cmd::Solve {
             board,
             no_certify,
             db,
-        } => tiered::solve(board.game()?, no_certify, db.as_deref()),
+        } => tiered::solve(board.game()?, no_certify, db.as_deref(), ctx),
         Connect4Cmd::Value { moves, board, db } => {
-            tiered::value(board.game()?, &moves, db.as_deref())
+            tiered::value(board.game()?, &moves, db.as_deref(), ctx)
         }
-        Connect4Cmd::Analyze { board, db } => tiered::analyze_db(board.game()?, &db),
+        Connect4Cmd::Analyze { board, db } => tiered::analyze_db(board.game()?, &db, ctx),
         Connect4Cmd::Check { board, samples } => {
             let game = board.game()?;
             let mut check = solver_retro::GameCheck::new(&game, samples);

@@ -7,7 +7,7 @@ use games::{Dobutsu, DobutsuMove, DobutsuPosition, DobutsuSide};
 use solver_retro::{Config, TierStore, TieredSolution};
 
 use super::tiered::{self, CliGame, FixedCmd};
-use super::{Error, Report};
+use super::{Ctx, Error, Report};
 
 impl CliGame for Dobutsu {
     const NAME: &'static str = "dobutsu";
@@ -102,6 +102,6 @@ fn picture(pos: &DobutsuPosition, side: DobutsuSide) -> String {
     out
 }
 
-pub fn run(cmd: FixedCmd) -> Result<Report, Error> {
-    tiered::run_fixed(Dobutsu::new(), cmd)
+pub fn run(cmd: FixedCmd, ctx: &Ctx) -> Result<Report, Error> {
+    tiered::run_fixed(Dobutsu::new(), cmd, ctx)
 }

@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 use game_core::{principal_variation, Game, Indexed, LineEnd, Outcome, Value};
 use games::{Fingers, FingersPosition, FingersRules};
 use serde_json::{json, Value as Json};
-use solver_retro::{Config, IndexedSolution, Solved};
+use solver_retro::{IndexedSolution, Solved};
 
 use super::analyze::{analyze, open_db};
 use super::{plies, Ctx, Error, Report};
@@ -230,7 +230,7 @@ pub fn solve_checked<'g>(
     ctx: &Ctx,
 ) -> Result<IndexedSolution<'g, Fingers>, Error> {
     check_solve(game, ctx)?;
-    let config = solver_retro::Config::default().memory_limit(ctx.budget.memory());
+    let config = ctx.config();
     Ok(solver_retro::solve_unmoves_with(game, &config)?)
 }
 
@@ -253,10 +253,13 @@ fn sign(v: Value) -> &'static str {
     }
 }
 
-pub fn solve(game: &Fingers) -> Result<(IndexedSolution<'_, Fingers>, f64), Error> {
+pub fn solve<'g>(
+    game: &'g Fingers,
+    ctx: &Ctx,
+) -> Result<(IndexedSolution<'g, Fingers>, f64), Error> {
     let t = Instant::now();
     let spinner = super::progress::Spinner::new("solving");
-    let sol = solver_retro::solve_unmoves_with(game, &super::progress::config(&spinner))?;
+    let sol = solver_retro::solve_unmoves_with(game, &super::progress::config(&spinner, ctx))?;
     drop(spinner);
     Ok((sol, t.elapsed().as_secs_f64()))
 }
@@ -319,11 +322,11 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
                         json!({ "already_solved": true, "start": value_json(v) }),
                     ));
                 }
-                let (report, sol) = run_solve(&game, positions)?;
+                let (report, sol) = run_solve(&game, positions, ctx)?;
                 gamesolve::store::save_table(&db, 0, sol.table())?;
                 return Ok(report);
             }
-            Ok(run_solve(&game, positions)?.0)
+            Ok(run_solve(&game, positions, ctx)?.0)
         }
         FingersCmd::Analyze { rules, db } => {
             let game = rules.game()?;
@@ -335,6 +338,7 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
                 &FingersPosition::START,
                 &|_| 1,
                 &|p| p.to_string(),
+                &ctx.config(),
             )
         }
         FingersCmd::Check { rules, samples } => {
@@ -424,7 +428,7 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
         FingersCmd::Line { rules } => {
             let game = rules.game()?;
             check_solve(&game, ctx)?;
-            run_line(&game)
+            run_line(&game, ctx)
         }
         FingersCmd::Dot {
             rules,
@@ -535,8 +539,12 @@ pub fn db_rules(game: &Fingers) -> String {
     format!("{:?}, index v1", game.rules())
 }
 
-fn run_solve(game: &Fingers, list: bool) -> Result<(Report, IndexedSolution<'_, Fingers>), Error> {
-    let (sol, seconds) = solve(game)?;
+fn run_solve<'g>(
+    game: &'g Fingers,
+    list: bool,
+    ctx: &Ctx,
+) -> Result<(Report, IndexedSolution<'g, Fingers>), Error> {
+    let (sol, seconds) = solve(game, ctx)?;
     let big = game.size() > 20_000_000;
     if big {
         eprintln!(
@@ -552,7 +560,7 @@ fn run_solve(game: &Fingers, list: bool) -> Result<(Report, IndexedSolution<'_, 
     let verified = cert.is_ok();
     let t = Instant::now();
     let spinner = super::progress::Spinner::new("walking the positions reachable from the start");
-    let reach = solver_retro::reachable(game, &FingersPosition::START, &Config::default())?;
+    let reach = solver_retro::reachable(game, &FingersPosition::START, &ctx.config())?;
     drop(spinner);
     let counts = reach.counts(&sol);
     let reach_seconds = t.elapsed().as_secs_f64();
@@ -681,8 +689,8 @@ fn run_table(game: &Fingers, ctx: &Ctx) -> Result<Report, Error> {
     ))
 }
 
-fn run_line(game: &Fingers) -> Result<Report, Error> {
-    let (sol, _) = solve(game)?;
+fn run_line(game: &Fingers, ctx: &Ctx) -> Result<Report, Error> {
+    let (sol, _) = solve(game, ctx)?;
     let game_core::Line { plies, end } =
         principal_variation(game, FingersPosition::START, |p| sol.value(p), 10_000);
     let mut text = String::new();

@@ -94,6 +94,12 @@ impl Ctx {
         Ctx { json, budget }
     }
 
+    /// A solver configuration within the command's memory limit
+    /// (`--memory`, else what is really available).
+    pub fn config(&self) -> solver_retro::Config {
+        solver_retro::Config::default().memory_limit(self.budget.memory())
+    }
+
     /// A report built in the one form that will be printed.
     pub fn report(&self, text: impl FnOnce() -> String, json: impl FnOnce() -> Json) -> Report {
         if self.json {
@@ -214,9 +220,9 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::PowerGame(a) => power_game::run(&a, &ctx)?,
         Command::Subtraction(a) => subtraction::run(&a, &ctx)?,
         Command::Fingers(f) => fingers::run(f, &ctx)?,
-        Command::Connect4(c) => connect4::run(c)?,
-        Command::Teeko(c) => teeko::run(c)?,
-        Command::Dobutsu(c) => dobutsu::run(c)?,
+        Command::Connect4(c) => connect4::run(c, &ctx)?,
+        Command::Teeko(c) => teeko::run(c, &ctx)?,
+        Command::Dobutsu(c) => dobutsu::run(c, &ctx)?,
         Command::Grundy(g) => grundy::run(g, &ctx)?,
         Command::Nim(a) => grundy::nim(&a, &ctx)?,
         Command::Knights(a) => grundy::knights(&a, &ctx)?,

@@ -75,8 +75,9 @@ where
                     game.0.title()
                 )?;
             }
+            super::tiered::check_whole(&game, ctx)?;
             let spinner = super::progress::Spinner::new("solving");
-            sol = G::solve(&game, &super::progress::config(&spinner), &mut NoStore)?;
+            sol = G::solve(&game, &super::progress::config(&spinner, ctx), &mut NoStore)?;
             drop(spinner);
             let (g, sol) = (&game, &sol);
             Box::new(move |p| Ok(sol.value(&g.0.canonical(p))))

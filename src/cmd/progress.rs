@@ -36,11 +36,11 @@ impl Drop for Spinner {
 
 /// The default [`Config`] with its progress shown on `spinner`: levels
 /// resolved, tiers done with positions per second and the time left.
-pub fn config(spinner: &Spinner) -> Config {
+pub fn config(spinner: &Spinner, ctx: &super::Ctx) -> Config {
     let bar = spinner.bar().clone();
     let started = std::time::Instant::now();
     let solved = std::sync::atomic::AtomicU64::new(0);
-    Config::default().progress(move |p| match p {
+    ctx.config().progress(move |p| match p {
         Progress::Level { level, positions } => {
             bar.set_message(format!(
                 "solving: level {level}, {positions} positions resolved"

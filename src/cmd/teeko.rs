@@ -7,7 +7,7 @@ use games::{Teeko, TeekoColor, TeekoMove, TeekoPosition};
 use solver_retro::{Config, TierStore, TieredSolution};
 
 use super::tiered::{self, CliGame, FixedCmd};
-use super::{Error, Report};
+use super::{Ctx, Error, Report};
 
 impl CliGame for Teeko {
     const NAME: &'static str = "teeko";
@@ -78,6 +78,6 @@ impl CliGame for Teeko {
     }
 }
 
-pub fn run(cmd: FixedCmd) -> Result<Report, Error> {
-    tiered::run_fixed(Teeko::new(), cmd)
+pub fn run(cmd: FixedCmd, ctx: &Ctx) -> Result<Report, Error> {
+    tiered::run_fixed(Teeko::new(), cmd, ctx)
 }

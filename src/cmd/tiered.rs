@@ -12,7 +12,7 @@ use solver_retro::{Config, Held, NoStore, Solved, TierStore, TieredSolution};
 
 use super::analyze::{analyze, open_db};
 use super::fingers::verdict_words;
-use super::{Error, Report};
+use super::{Ctx, Error, Report};
 
 /// What the shared commands need to know of a game.
 pub trait CliGame: Tiered + Symmetric + Sync + Sized
@@ -73,12 +73,40 @@ fn value_json(v: Value) -> serde_json::Value {
     json!({ "outcome": v.outcome().name(), "remoteness": v.remoteness() })
 }
 
+/// Refuses, before anything is solved, a solve kept whole in memory (no
+/// database to hand tiers to) whose tables pass the memory limit.
+pub fn check_whole<G: CliGame>(game: &Canonical<G>, ctx: &Ctx) -> Result<(), Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    let needed = game
+        .tiers()
+        .iter()
+        .map(|&t| game.tier_size(t).saturating_mul(2))
+        .fold(0u64, u64::saturating_add);
+    let limit = ctx.budget.memory();
+    if needed > limit {
+        return Err(Error::Usage(format!(
+            "{} needs {needed} bytes of tables in memory, over the limit of {limit}: \
+             solve with --db DIR (tiers go to disk as they are solved)",
+            game.0.title()
+        )));
+    }
+    Ok(())
+}
+
 fn db_err(e: impl std::fmt::Display) -> Error {
     Error::Usage(e.to_string())
 }
 
 /// `G solve [--db DIR] [--no-certify]`.
-pub fn solve<G: CliGame>(game: G, no_certify: bool, db: Option<&Path>) -> Result<Report, Error>
+pub fn solve<G: CliGame>(
+    game: G,
+    no_certify: bool,
+    db: Option<&Path>,
+    ctx: &Ctx,
+) -> Result<Report, Error>
 where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
@@ -105,9 +133,12 @@ where
             ));
         }
     }
+    if db.is_none() {
+        check_whole(&game, ctx)?;
+    }
     let t = Instant::now();
     let spinner = super::progress::Spinner::new("solving");
-    let config = super::progress::config(&spinner);
+    let config = super::progress::config(&spinner, ctx);
     let sol = match &db {
         Some(db) => G::solve(&game, &config, &mut gamesolve::store::DbStore::new(db))?,
         None => G::solve(&game, &config, &mut NoStore)?,
@@ -132,10 +163,16 @@ where
         &mut |t| match (sol.table(t), &db) {
             (Some(table), _) => Ok(Some(Held::Borrowed(table))),
             (None, Some(db)) => Ok(Some(Held::Owned(gamesolve::store::load_table(db, t)?))),
-            (None, None) => Ok(None),
+            // A tier dropped to stay within the memory limit, with no
+            // database to read it back from: refuse rather than count its
+            // positions as draws.
+            (None, None) => Err(solver_retro::Error::Store(format!(
+                "tier {} was not kept in memory (over the memory limit); solve with --db DIR",
+                game.tier_name(t)
+            ))),
         },
         &weight,
-        &Config::default(),
+        &ctx.config(),
     )?;
     let reach_s = t.elapsed().as_secs_f64();
     spinner
@@ -210,7 +247,7 @@ where
 
 /// `G value POSITION [--db DIR]`: the value, the best move and every
 /// move's value.
-pub fn value<G: CliGame>(game: G, text: &str, db: Option<&Path>) -> Result<Report, Error>
+pub fn value<G: CliGame>(game: G, text: &str, db: Option<&Path>, ctx: &Ctx) -> Result<Report, Error>
 where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
@@ -228,7 +265,8 @@ where
             })
         }
         None => {
-            let sol = G::solve(&game, &Config::default(), &mut NoStore)?;
+            check_whole(&game, ctx)?;
+            let sol = G::solve(&game, &ctx.config(), &mut NoStore)?;
             // Keep what a query needs: the position and its children.
             let mut kids = vec![pos.clone()];
             let mut mv = Vec::new();
@@ -287,7 +325,7 @@ where
 }
 
 /// `G analyze --db DIR`.
-pub fn analyze_db<G: CliGame>(game: G, db: &Path) -> Result<Report, Error>
+pub fn analyze_db<G: CliGame>(game: G, db: &Path, ctx: &Ctx) -> Result<Report, Error>
 where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
@@ -296,9 +334,15 @@ where
     let title = game.title();
     let game = Canonical(game);
     let weight = |p: &G::Position| game.0.weight(p);
-    analyze(&title, &game, &db, &game.0.start(), &weight, &|p| {
-        game.0.line(p)
-    })
+    analyze(
+        &title,
+        &game,
+        &db,
+        &game.0.start(),
+        &weight,
+        &|p| game.0.line(p),
+        &ctx.config(),
+    )
 }
 
 /// `G check`: every promise of the game's tiers and symmetry.
@@ -362,16 +406,16 @@ pub enum FixedCmd {
 }
 
 /// Runs a [`FixedCmd`] for a game with an index and unmoves.
-pub fn run_fixed<G>(game: G, cmd: FixedCmd) -> Result<Report, Error>
+pub fn run_fixed<G>(game: G, cmd: FixedCmd, ctx: &Ctx) -> Result<Report, Error>
 where
     G: CliGame + game_core::Indexed + game_core::Unmoves,
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
     match cmd {
-        FixedCmd::Solve { no_certify, db } => solve(game, no_certify, db.as_deref()),
-        FixedCmd::Value { position, db } => value(game, &position, db.as_deref()),
-        FixedCmd::Analyze { db } => analyze_db(game, &db),
+        FixedCmd::Solve { no_certify, db } => solve(game, no_certify, db.as_deref(), ctx),
+        FixedCmd::Value { position, db } => value(game, &position, db.as_deref(), ctx),
+        FixedCmd::Analyze { db } => analyze_db(game, &db, ctx),
         FixedCmd::Check { samples } => {
             let mut check = solver_retro::GameCheck::new(&game, samples);
             check
