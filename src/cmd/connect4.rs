@@ -44,6 +44,11 @@ pub enum Connect4Cmd {
         /// unfinished tier, a finished one is not solved again.
         #[arg(long, value_name = "DIR")]
         db: Option<PathBuf>,
+        /// Solve on timely workers; takes timely's own flags, and comes
+        /// last: `--cluster -w THREADS -n PROCESSES -p ID -h HOSTFILE`
+        /// (one process per host, each started the same way).
+        #[arg(long, value_name = "FLAGS", num_args = 0.., allow_hyphen_values = true)]
+        cluster: Option<Vec<String>>,
     },
     /// The value of a position given as the columns played (1-based, e.g.
     /// 4453), its best move and every move's value.
@@ -117,6 +122,14 @@ impl CliGame for ConnectFour {
         1 + u64::from(self.mirror(pos) != *pos)
     }
 
+    fn solve_cluster(
+        game: Canonical<Self>,
+        config: &solver_cluster::ClusterConfig,
+        db: Option<std::sync::Arc<game_db::Database>>,
+    ) -> Result<solver_cluster::ClusterSolution<Canonical<Self>>, solver_cluster::Error> {
+        solver_cluster::solve_tiers(game, config, db)
+    }
+
     fn solve<'g>(
         game: &'g Canonical<Self>,
         config: &Config,
@@ -132,6 +145,13 @@ pub fn run(cmd: Connect4Cmd, ctx: &Ctx) -> Result<Report, Error> {
             board,
             no_certify,
             db,
+            cluster: Some(flags),
+        } => tiered::solve_cluster(board.game()?, no_certify, db.as_deref(), &flags, ctx),
+        Connect4Cmd::Solve {
+            board,
+            no_certify,
+            db,
+            ..
         } => tiered::solve(board.game()?, no_certify, db.as_deref(), ctx),
         Connect4Cmd::Value { moves, board, db } => {
             tiered::value(board.game()?, &moves, db.as_deref(), ctx)

@@ -51,6 +51,14 @@ impl CliGame for Dobutsu {
         mv.notation(side(first_to_move))
     }
 
+    fn solve_cluster(
+        game: Canonical<Self>,
+        config: &solver_cluster::ClusterConfig,
+        db: Option<std::sync::Arc<game_db::Database>>,
+    ) -> Result<solver_cluster::ClusterSolution<Canonical<Self>>, solver_cluster::Error> {
+        solver_cluster::solve_tiers_unmoves(game, config, db)
+    }
+
     fn solve<'g>(
         game: &'g Canonical<Self>,
         config: &Config,

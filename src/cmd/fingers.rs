@@ -122,6 +122,11 @@ pub enum FingersCmd {
         /// (one tier, crash-safe); a finished database is not solved again.
         #[arg(long, value_name = "DIR")]
         db: Option<std::path::PathBuf>,
+        /// Solve on timely workers; takes timely's own flags, and comes
+        /// last: `--cluster -w THREADS -n PROCESSES -p ID -h HOSTFILE`
+        /// (one process per host, each started the same way).
+        #[arg(long, value_name = "FLAGS", num_args = 0.., allow_hyphen_values = true)]
+        cluster: Option<Vec<String>>,
     },
     /// Statistics of a solved database: counts by outcome and remoteness,
     /// reachable positions, longest win and loss.
@@ -303,6 +308,17 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
             rules,
             positions,
             db,
+            cluster: Some(flags),
+        } => {
+            let game = rules.game()?;
+            check_solve(&game, ctx)?;
+            solve_cluster(&game, positions, db.as_deref(), &flags, ctx)
+        }
+        FingersCmd::Solve {
+            rules,
+            positions,
+            db,
+            ..
         } => {
             let game = rules.game()?;
             check_solve(&game, ctx)?;
@@ -539,12 +555,84 @@ pub fn db_rules(game: &Fingers) -> String {
     format!("{:?}, index v1", game.rules())
 }
 
+/// `fingers solve --cluster FLAGS…`: solved by timely workers across
+/// processes and hosts (see `solver_cluster`); process 0 reports, the
+/// others print nothing.
+fn solve_cluster(
+    game: &Fingers,
+    list: bool,
+    db: Option<&std::path::Path>,
+    flags: &[String],
+    ctx: &Ctx,
+) -> Result<Report, Error> {
+    let config = solver_cluster::ClusterConfig::from_args(flags.iter().cloned())?;
+    let leader = config.process() == 0;
+    let db = match db {
+        Some(dir) if leader => Some(std::sync::Arc::new(open_db(
+            dir,
+            DB_NAME,
+            &db_rules(game),
+            true,
+        )?)),
+        _ => None,
+    };
+    let finished = db.as_ref().is_some_and(|db| db.is_finished(0));
+    let t = Instant::now();
+    let spinner = leader.then(|| super::progress::Spinner::new("solving on the cluster"));
+    let config = match &spinner {
+        Some(s) => config.progress(super::progress::report(s)),
+        None => config,
+    };
+    let mut sol = solver_cluster::solve_unmoves(game.clone(), &config, db.clone())?;
+    let seconds = t.elapsed().as_secs_f64();
+    drop(spinner);
+    if !leader {
+        return Ok(Report::silent());
+    }
+    let traffic = sol.traffic();
+    let table = match (sol.take_table(0), &db) {
+        (Some(t), _) => t,
+        (None, Some(db)) if finished => gamesolve::store::load_table(db, 0)?,
+        _ => return Err(Error::Usage("the cluster returned no table".into())),
+    };
+    let sol2 = IndexedSolution::from_table(game, table)?;
+    let (mut report, _) = report_solve(game, sol2, seconds, list, ctx)?;
+    report.json["cluster"] = json!({
+        "processes": sol.processes(),
+        "workers": sol.workers(),
+        "traffic_process_0": {
+            "update_bytes": traffic.bytes,
+            "update_bytes_to_other_processes": traffic.remote_bytes,
+            "singles": traffic.singles,
+            "runs": traffic.runs,
+            "run_parents": traffic.run_parents,
+            "local_updates": traffic.local_updates,
+            "max_level_bytes_one_worker": traffic.max_level_bytes,
+            "summaries": traffic.summaries,
+            "gathered_cells_to_other_processes": traffic.gather_cells_remote,
+            "levels": traffic.levels,
+            "rounds": traffic.rounds,
+        },
+    });
+    Ok(report)
+}
+
 fn run_solve<'g>(
     game: &'g Fingers,
     list: bool,
     ctx: &Ctx,
 ) -> Result<(Report, IndexedSolution<'g, Fingers>), Error> {
     let (sol, seconds) = solve(game, ctx)?;
+    report_solve(game, sol, seconds, list, ctx)
+}
+
+fn report_solve<'g>(
+    game: &'g Fingers,
+    sol: IndexedSolution<'g, Fingers>,
+    seconds: f64,
+    list: bool,
+    ctx: &Ctx,
+) -> Result<(Report, IndexedSolution<'g, Fingers>), Error> {
     let big = game.size() > 20_000_000;
     if big {
         eprintln!(

@@ -33,6 +33,8 @@ pub enum Error {
     #[error(transparent)]
     Grundy(#[from] sprague_grundy::Error),
     #[error(transparent)]
+    Cluster(#[from] solver_cluster::Error),
+    #[error(transparent)]
     TooLarge(#[from] game_core::TooLarge),
     #[error("{0}")]
     Usage(String),
@@ -193,6 +195,11 @@ impl Report {
         }
     }
 
+    /// A report that prints nothing (a cluster process other than 0).
+    fn silent() -> Self {
+        Report::rendered(String::new())
+    }
+
     /// Adds `n` positions checked before to a `check` report.
     fn add_positions(&mut self, n: u64) {
         if let Some(p) = self.json.get("positions").and_then(Json::as_u64) {
@@ -231,7 +238,9 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let written = if let Some(r) = &report.rendered {
-        if r.ends_with('\n') {
+        if r.is_empty() {
+            Ok(())
+        } else if r.ends_with('\n') {
             write!(out, "{r}")
         } else {
             writeln!(out, "{r}")

@@ -37,10 +37,15 @@ impl Drop for Spinner {
 /// The default [`Config`] with its progress shown on `spinner`: levels
 /// resolved, tiers done with positions per second and the time left.
 pub fn config(spinner: &Spinner, ctx: &super::Ctx) -> Config {
+    ctx.config().progress(report(spinner))
+}
+
+/// A progress callback that shows reports on `spinner`.
+pub fn report(spinner: &Spinner) -> impl Fn(Progress) + Send + Sync + 'static {
     let bar = spinner.bar().clone();
     let started = std::time::Instant::now();
     let solved = std::sync::atomic::AtomicU64::new(0);
-    ctx.config().progress(move |p| match p {
+    move |p| match p {
         Progress::Level { level, positions } => {
             bar.set_message(format!(
                 "solving: level {level}, {positions} positions resolved"
@@ -64,5 +69,5 @@ pub fn config(spinner: &Spinner, ctx: &super::Ctx) -> Config {
             bar.set_message(format!("working: {done}/{total}"));
         }
         _ => {}
-    })
+    }
 }

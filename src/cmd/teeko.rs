@@ -69,6 +69,14 @@ impl CliGame for Teeko {
         Teeko::orbit_size(self, pos)
     }
 
+    fn solve_cluster(
+        game: Canonical<Self>,
+        config: &solver_cluster::ClusterConfig,
+        db: Option<std::sync::Arc<game_db::Database>>,
+    ) -> Result<solver_cluster::ClusterSolution<Canonical<Self>>, solver_cluster::Error> {
+        solver_cluster::solve_tiers_unmoves(game, config, db)
+    }
+
     fn solve<'g>(
         game: &'g Canonical<Self>,
         config: &Config,

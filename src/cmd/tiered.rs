@@ -4,11 +4,14 @@
 
 use std::fmt::Debug;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
-use game_core::{best_move, Canonical, Symmetric, Tiered, Value};
+use game_core::{best_move, Canonical, Symmetric, Tier, Tiered, Value};
+use game_db::Database;
 use serde_json::json;
-use solver_retro::{Config, Held, NoStore, Solved, TierStore, TieredSolution};
+use solver_cluster::{ClusterConfig, ClusterSolution};
+use solver_retro::{Config, Held, NoStore, Solved, Table, TierStore, TieredSolution};
 
 use super::analyze::{analyze, open_db};
 use super::fingers::verdict_words;
@@ -63,6 +66,15 @@ where
         config: &Config,
         store: &mut dyn TierStore,
     ) -> Result<TieredSolution<'g, Canonical<Self>>, solver_retro::Error>;
+    /// Solves the canonical game on a cluster of timely workers.
+    ///
+    /// # Errors
+    /// The cluster's.
+    fn solve_cluster(
+        game: Canonical<Self>,
+        config: &ClusterConfig,
+        db: Option<Arc<Database>>,
+    ) -> Result<ClusterSolution<Canonical<Self>>, solver_cluster::Error>;
     /// How many positions the canonical `pos` stands for.
     fn weight(&self, pos: &Self::Position) -> u64 {
         game_core::orbit_size(self, pos, &mut Vec::with_capacity(8))
@@ -100,6 +112,30 @@ fn db_err(e: impl std::fmt::Display) -> Error {
     Error::Usage(e.to_string())
 }
 
+/// The report of a database that was finished before this run.
+fn already_solved<G: CliGame>(game: &Canonical<G>, db: &Database) -> Result<Option<Report>, Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    if !game.tiers().iter().all(|&t| db.is_finished(t)) {
+        return Ok(None);
+    }
+    let start = game.0.start();
+    let v = db
+        .lookup(game.tier(&start), game.tier_index(&start))
+        .map_err(db_err)?;
+    let v = v.ok_or_else(|| Error::Usage("the start is not stored".into()))?;
+    Ok(Some(Report::new(
+        format!(
+            "The database in {} is already solved: from the start the first player {}.",
+            db.dir().display(),
+            verdict_words(v)
+        ),
+        json!({ "already_solved": true, "start": value_json(v) }),
+    )))
+}
+
 /// `G solve [--db DIR] [--no-certify]`.
 pub fn solve<G: CliGame>(
     game: G,
@@ -117,20 +153,9 @@ where
         Some(dir) => Some(open_db(dir, G::NAME, &game.0.rules(), true)?),
         None => None,
     };
-    let start = game.0.start();
-    let (t0, i0) = (game.tier(&start), game.tier_index(&start));
     if let Some(db) = &db {
-        if game.tiers().iter().all(|&t| db.is_finished(t)) {
-            let v = db.lookup(t0, i0).map_err(db_err)?;
-            let v = v.ok_or_else(|| Error::Usage("the start is not stored".into()))?;
-            return Ok(Report::new(
-                format!(
-                    "The database in {} is already solved: from the start the first player {}.",
-                    db.dir().display(),
-                    verdict_words(v)
-                ),
-                json!({ "already_solved": true, "start": value_json(v) }),
-            ));
+        if let Some(r) = already_solved(&game, db)? {
+            return Ok(r);
         }
     }
     if db.is_none() {
@@ -144,7 +169,117 @@ where
         None => G::solve(&game, &config, &mut NoStore)?,
     };
     let solve_s = t.elapsed().as_secs_f64();
-    let v = match (sol.value(&start), &db) {
+    finish(
+        &game,
+        &title,
+        &sol,
+        &|t| sol.table(t),
+        &|| solver_retro::certify_tiers(&sol).map_err(|e| e.to_string()),
+        db.as_ref(),
+        no_certify,
+        solve_s,
+        &spinner,
+        serde_json::Value::Null,
+        ctx,
+    )
+}
+
+/// `G solve --cluster FLAGS…`: the same solve on timely workers across
+/// processes and hosts (see `solver_cluster`); process 0 reports, the
+/// others print nothing.
+pub fn solve_cluster<G: CliGame + Clone + Send + 'static>(
+    game: G,
+    no_certify: bool,
+    db: Option<&Path>,
+    flags: &[String],
+    ctx: &Ctx,
+) -> Result<Report, Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    let config = ClusterConfig::from_args(flags.iter().cloned())?;
+    let leader = config.process() == 0;
+    let title = game.title();
+    let game = Canonical(game);
+    let db = match db {
+        Some(dir) if leader => Some(Arc::new(open_db(dir, G::NAME, &game.0.rules(), true)?)),
+        _ => None,
+    };
+    let before = match &db {
+        Some(db) => already_solved(&game, db)?,
+        None => None,
+    };
+    let t = Instant::now();
+    let spinner = leader.then(|| super::progress::Spinner::new("solving on the cluster"));
+    let config = match &spinner {
+        Some(s) => config.progress(super::progress::report(s)),
+        None => config,
+    };
+    let sol = G::solve_cluster(game.clone(), &config, db.clone())?;
+    let solve_s = t.elapsed().as_secs_f64();
+    let Some(spinner) = spinner else {
+        return Ok(Report::silent());
+    };
+    if let Some(r) = before {
+        return Ok(r);
+    }
+    let traffic = sol.traffic();
+    let cluster = json!({
+        "processes": sol.processes(),
+        "workers": sol.workers(),
+        "traffic_process_0": {
+            "update_bytes": traffic.bytes,
+            "update_bytes_to_other_processes": traffic.remote_bytes,
+            "singles": traffic.singles,
+            "runs": traffic.runs,
+            "run_parents": traffic.run_parents,
+            "local_updates": traffic.local_updates,
+            "max_level_bytes_one_worker": traffic.max_level_bytes,
+            "summaries": traffic.summaries,
+            "gathered_cells_to_other_processes": traffic.gather_cells_remote,
+            "levels": traffic.levels,
+            "rounds": traffic.rounds,
+        },
+    });
+    finish(
+        &game,
+        &title,
+        &sol,
+        &|t| sol.table(t),
+        &|| solver_retro::certify(&sol).map_err(|e| e.to_string()),
+        db.as_deref(),
+        no_certify,
+        solve_s,
+        &spinner,
+        cluster,
+        ctx,
+    )
+}
+
+/// Everything after the solve: the start's value, the positions reachable
+/// from it, the certificate, the report.
+#[allow(clippy::too_many_arguments)]
+fn finish<'t, G: CliGame>(
+    game: &Canonical<G>,
+    title: &str,
+    sol: &dyn SolvedValue<G::Position>,
+    table: &dyn Fn(Tier) -> Option<&'t Table>,
+    certify: &dyn Fn() -> Result<solver_retro::Certificate, String>,
+    db: Option<&Database>,
+    no_certify: bool,
+    solve_s: f64,
+    spinner: &super::progress::Spinner,
+    cluster: serde_json::Value,
+    ctx: &Ctx,
+) -> Result<Report, Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    let start = game.0.start();
+    let (t0, i0) = (game.tier(&start), game.tier_index(&start));
+    let v = match (sol.value_of(&start), db) {
         (Some(v), _) => v,
         (None, Some(db)) => db
             .lookup(t0, i0)
@@ -158,9 +293,9 @@ where
     let t = Instant::now();
     let weight = |p: &G::Position| game.0.weight(p);
     let reach = solver_retro::reachable_tiers(
-        &game,
+        game,
         &start,
-        &mut |t| match (sol.table(t), &db) {
+        &mut |t| match (table(t), db) {
             (Some(table), _) => Ok(Some(Held::Borrowed(table))),
             (None, Some(db)) => Ok(Some(Held::Owned(gamesolve::store::load_table(db, t)?))),
             // A tier dropped to stay within the memory limit, with no
@@ -179,23 +314,26 @@ where
         .bar()
         .set_message("checking the certificate move by move");
     let t = Instant::now();
-    let all_held = game.tiers().iter().all(|&t| sol.table(t).is_some());
+    let all_held = game.tiers().iter().all(|&t| table(t).is_some());
     let cert = if no_certify || !all_held {
         None
     } else {
-        Some(solver_retro::certify_tiers(&sol).map_err(|e| e.to_string()))
+        Some(certify())
     };
     let cert_s = t.elapsed().as_secs_f64();
-    drop(spinner);
     let indices: u64 = game.tiers().iter().map(|&t| game.tier_size(t)).sum();
     let c = reach.counts;
     let verified = cert.as_ref().map(Result::is_ok);
+    let threads = match cluster.get("workers").and_then(serde_json::Value::as_u64) {
+        Some(w) => format!("{w} cluster workers"),
+        None => format!("{} threads", rayon::current_num_threads()),
+    };
     let text = format!(
         "{title}: from the start the first player {}.\n\
          Reachable from the start: {} positions ({} up to symmetry); \
          for the player to move {} are won, {} lost, {} tied and {} drawn.\n\
          {}\n\
-         Solved {} tiers of {} indices in {solve_s:.2} s on {} threads (2 bytes an index); \
+         Solved {} tiers of {} indices in {solve_s:.2} s on {threads} (2 bytes an index); \
          reachable counted in {reach_s:.2} s{}.",
         verdict_words(v),
         reach.count,
@@ -215,7 +353,6 @@ where
         },
         game.tiers().len(),
         indices,
-        rayon::current_num_threads(),
         if cert.is_none() {
             String::new()
         } else {
@@ -225,24 +362,37 @@ where
     if let Some(Err(e)) = &cert {
         return Err(Error::Certificate(e.clone()));
     }
-    Ok(Report::new(
-        text,
-        json!({
-            "game": G::NAME,
-            "start": value_json(v),
-            "reachable": reach.count,
-            "reachable_canonical": reach.canonical,
-            "win": c.win, "lose": c.lose, "tie": c.tie, "draw": c.draw,
-            "verified": verified,
-            "indices": indices,
-            "bytes_per_position": 2,
-            "seconds": {
-                "solve": solve_s,
-                "certify": cert.as_ref().map(|_| cert_s),
-                "reachable": reach_s,
-            },
-        }),
-    ))
+    let mut j = json!({
+        "game": G::NAME,
+        "start": value_json(v),
+        "reachable": reach.count,
+        "reachable_canonical": reach.canonical,
+        "win": c.win, "lose": c.lose, "tie": c.tie, "draw": c.draw,
+        "verified": verified,
+        "indices": indices,
+        "bytes_per_position": 2,
+        "seconds": {
+            "solve": solve_s,
+            "certify": cert.as_ref().map(|_| cert_s),
+            "reachable": reach_s,
+        },
+    });
+    if !cluster.is_null() {
+        j["cluster"] = cluster;
+    }
+    Ok(Report::new(text, j))
+}
+
+/// The value of a position in a solution of either kind.
+pub trait SolvedValue<P> {
+    /// The value of `pos`, if solved and held.
+    fn value_of(&self, pos: &P) -> Option<Value>;
+}
+
+impl<S: Solved> SolvedValue<<S::Game as game_core::Game>::Position> for S {
+    fn value_of(&self, pos: &<S::Game as game_core::Game>::Position) -> Option<Value> {
+        self.value(pos)
+    }
 }
 
 /// `G value POSITION [--db DIR]`: the value, the best move and every
@@ -379,6 +529,11 @@ pub enum FixedCmd {
         /// solved (resumes at the first unfinished tier).
         #[arg(long, value_name = "DIR")]
         db: Option<std::path::PathBuf>,
+        /// Solve on timely workers; takes timely's own flags, and comes
+        /// last: `--cluster -w THREADS -n PROCESSES -p ID -h HOSTFILE`
+        /// (one process per host, each started the same way).
+        #[arg(long, value_name = "FLAGS", num_args = 0.., allow_hyphen_values = true)]
+        cluster: Option<Vec<String>>,
     },
     /// The value of a position — the moves from the start, separated by
     /// spaces, or the game's board form — its best move and every move's
@@ -408,12 +563,17 @@ pub enum FixedCmd {
 /// Runs a [`FixedCmd`] for a game with an index and unmoves.
 pub fn run_fixed<G>(game: G, cmd: FixedCmd, ctx: &Ctx) -> Result<Report, Error>
 where
-    G: CliGame + game_core::Indexed + game_core::Unmoves,
+    G: CliGame + game_core::Indexed + game_core::Unmoves + Clone + Send + 'static,
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
     match cmd {
-        FixedCmd::Solve { no_certify, db } => solve(game, no_certify, db.as_deref(), ctx),
+        FixedCmd::Solve {
+            no_certify,
+            db,
+            cluster: Some(flags),
+        } => solve_cluster(game, no_certify, db.as_deref(), &flags, ctx),
+        FixedCmd::Solve { no_certify, db, .. } => solve(game, no_certify, db.as_deref(), ctx),
         FixedCmd::Value { position, db } => value(game, &position, db.as_deref(), ctx),
         FixedCmd::Analyze { db } => analyze_db(game, &db, ctx),
         FixedCmd::Check { samples } => {

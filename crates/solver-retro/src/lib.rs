@@ -128,6 +128,7 @@ mod dot;
 mod engine;
 mod error;
 mod fast;
+mod raw;
 mod seed;
 mod solution;
 mod stored;

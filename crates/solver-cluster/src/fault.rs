@@ -1,0 +1,80 @@
+//! Turning a dead peer into an error on every process.
+//!
+//! timely's TCP threads panic when a peer's connection closes or fails
+//! ("timely communication error: reading data: ..."), and the workers that
+//! wait for the peer's progress would otherwise wait forever. While a
+//! cluster run is on, a panic hook records the first failure of any
+//! of timely's threads and parks that thread (so that it never
+//! unwinds into a clean shutdown, which a peer would take for the end of
+//! the run); workers check the record between steps and stop; the caller
+//! sees it within a tenth of a second and returns [`crate::Error::Failed`].
+//! A worker that fails by itself records its error the same way and parks
+//! holding its connections, so its process exits without a clean shutdown
+//! and every peer sees the connection close.
+
+use std::sync::{Mutex, PoisonError};
+
+static FAULT: Mutex<Option<String>> = Mutex::new(None);
+
+type Hook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
+
+/// Records `msg` as the run's failure, unless one is recorded.
+pub(crate) fn set(msg: String) {
+    let mut f = FAULT.lock().unwrap_or_else(PoisonError::into_inner);
+    if f.is_none() {
+        *f = Some(msg);
+    }
+}
+
+/// The failure recorded, if any.
+pub(crate) fn get() -> Option<String> {
+    FAULT.lock().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
+/// Parks the calling thread for good.
+pub(crate) fn park_forever() -> ! {
+    loop {
+        std::thread::park();
+    }
+}
+
+/// Clears any failure of an earlier run and installs the panic hook (once
+/// a process): a panic on one of timely's threads (named `timely:…`) is
+/// recorded and its thread parked; any other thread's panic goes to the
+/// hook that was there before.
+pub(crate) fn install() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    *FAULT.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    ONCE.call_once(|| {
+        let previous: Hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let timely = std::thread::current()
+                .name()
+                .is_some_and(|n| n.starts_with("timely:"));
+            if !timely {
+                previous(info);
+                return;
+            }
+            let payload = info
+                .payload()
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a thread panicked".into());
+            let msg = if payload.starts_with("timely communication error") {
+                format!(
+                    "the connection to a peer process failed (it died, was killed or the \
+                     network broke): {payload}"
+                )
+            } else {
+                let at = info
+                    .location()
+                    .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                    .unwrap_or_default();
+                format!("a worker thread panicked{at}: {payload}")
+            };
+            set(msg);
+            park_forever();
+        }));
+    });
+}

@@ -1,0 +1,516 @@
+//! The retrograde tier engine across threads, processes and hosts, on
+//! [timely-dataflow](https://docs.rs/timely): every worker owns a shard of
+//! each tier's ids, the parent updates of a level are routed to their
+//! owners, and the next level starts when timely's progress tracking says
+//! the last one is complete.
+//!
+//! The answers are solver-retro's, position by position (value and
+//! remoteness; best moves follow from values), for any number of workers
+//! and processes: the tests compare 1, 2 and 3 processes against
+//! `solver_retro::solve_tiers_with` and `solve_unmoves_with`.
+//!
+//! ```
+//! use solver_cluster::{ClusterConfig, Solved};
+//! use games::ConnectFour;
+//!
+//! let game = ConnectFour::new(4, 3)?;
+//! // Two worker threads in this process (`-n` and `-p` and `-h` for more
+//! // processes, one per host).
+//! let config = ClusterConfig::from_args(["-w", "2"])?;
+//! let sol = solver_cluster::solve_tiers(game.clone(), &config, None)?;
+//! let single = solver_retro::solve_tiers(&game)?;
+//! assert_eq!(sol.value(&game.start()), single.value(&game.start()));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # How a tier is solved
+//!
+//! Tiers go children first ([`Tiered::tiers`]); an [`IndexedUnmoves`]
+//! game is one tier ([`solve_unmoves`]). For each tier:
+//!
+//! 1. **Shards.** Worker `w` of `W` owns the ids `w·c .. (w+1)·c` with
+//!    `c = ⌈size / W⌉`, and their cells (4 bytes an id: a counter while
+//!    open, then outcome and remoteness, laid out as solver-retro's wide
+//!    cells).
+//! 2. **Seeding.** Each worker seeds its ids with solver-retro's rules:
+//!    terminal positions at level 0; in a tier every move leaves, the value
+//!    from the children at once; otherwise a counter of distinct inside
+//!    children plus one for "the children outside", and up to three
+//!    events from the outside children (the fastest lost, the slowest won
+//!    when all are won, the fastest tied). The values of outside children
+//!    are read from the solved child tiers, which **every process holds
+//!    whole** (see *Child tiers* below).
+//! 3. **Levels.** Level `r` holds the positions resolved with remoteness
+//!    `r`. A worker takes its part of the level and the events due at `r`,
+//!    asks the game for each position's parents (unmoves), updates the
+//!    parents it owns at once and sends the others to their owners through
+//!    a timely exchange: one `u64` a parent (the id, and a bit for "the
+//!    child was lost"), or `(start, end)` for a run of consecutive parents
+//!    such as Magic Fingers gives. Each worker also sends every worker a
+//!    summary (how busy it was, its next event level). Then it advances its
+//!    inputs to the next round and steps the dataflow until the probe says
+//!    the round is complete — every update sent in it has arrived — and
+//!    applies what arrived. The summaries tell every worker alike whether
+//!    the phase is over or which level comes next, so all run the same
+//!    rounds. Wins and losses first, then ties; what stays open is a draw.
+//!    Because a level is complete before the next starts, every
+//!    remoteness is exact whatever the order of updates inside it.
+//! 4. **Gather.** Each worker copies its shard into its process's table of
+//!    the tier and sends it to one worker of every other process; a
+//!    barrier later every process holds the tier whole.
+//!
+//! # Child tiers: gathered, not requested
+//!
+//! This first version gathers every solved tier to every process (step 4)
+//! instead of answering requests for single children. It costs
+//! `4 · size · (P − 1)` bytes over the network per tier for `P`
+//! processes, and each process holds a tier group (the tier's children
+//! whole, its own shard of the tier) plus whatever the report keeps. It
+//! keeps seeding local and simple; the price is that a child tier must fit
+//! one machine's memory. A tier larger than one machine needs the
+//! request/response path (send `(child, parent)` to the child's owner,
+//! answer with the value) or, with cross-tier unmoves, a push from child
+//! owners to parent owners — see the plan for Connect Four 7×6 below.
+//!
+//! # The database
+//!
+//! With a [`game_db::Database`], process 0 alone reads and writes it:
+//! it tells every worker which tiers are finished, sends the finished
+//! tiers that unfinished ones need to every process, and writes each tier
+//! as soon as it is gathered (a thread of its own, crash-safe as any
+//! tier). A rerun after a failure resumes at the first tier not finished.
+//!
+//! # Faults
+//!
+//! A worker that fails, or a process that dies, stops every process with
+//! [`Error::Failed`] within a fraction of a second of the failure being
+//! seen: timely's network threads panic when a peer's connection closes;
+//! a panic hook records it and every worker checks between steps (see
+//! `fault.rs`). A failing process never shuts its connections down
+//! cleanly, so its peers always see the failure. A host that vanishes
+//! without closing its connections is not detected (no heartbeat).
+//!
+//! # Scaling (measured; details in BENCHMARKS.md, issue 11)
+//!
+//! * **Bytes.** A parent update is 8 bytes (16 for a run of parents); a
+//!   level also sends every worker a 24-byte summary. Fingers F = 64 on two
+//!   processes: 2.4 bytes of updates a position owned, 35 KB a level on
+//!   average and 1.62 MB at most; the gather of a solved tier is 4 bytes
+//!   an index to every other process (Connect Four 5×5: 344 MB from each
+//!   of two processes, its only traffic, since every move leaves its tier).
+//! * **Cost against rayon** (1 process × 2 workers, same machine):
+//!   Connect Four 6×4 1.19–1.36× the rayon engine's time; Fingers F = 64
+//!   and 128 3× (a barrier a level, ~0.3 ms, and updates applied one by
+//!   one where rayon decrements runs in bulk). Two processes on 5×5: 7.5 s
+//!   against 6.7 s.
+//! * **Faults.** A process killed mid-solve stopped its peer 0.2 s later
+//!   with one line; the rerun resumed and its database is byte-identical
+//!   to a single-process one.
+//! * **Connect Four 7×6** (4.5·10¹² positions, ~1.1·10¹³ indices) needs,
+//!   first, the gather replaced by requests or pushes to owners (a child
+//!   tier whole on every machine would be 4.4 TB); then 64 machines of
+//!   192–256 GB hold the widest tier group sharded, 0.3–0.8 PB cross the
+//!   network (60–170 bytes a position), and the solve takes 2–4 hours,
+//!   network-bound (240 core-hours of CPU at the measured 190 ns a
+//!   position).
+//!
+//! [`Tiered::tiers`]: game_core::Tiered::tiers
+
+mod cell;
+mod error;
+mod fault;
+mod net;
+mod solution;
+mod space;
+mod worker;
+
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
+
+use game_core::{IndexedUnmoves, OneTier, Tiered, Unmoves};
+use game_db::Database;
+pub use solver_retro::{Progress, Solved, Table};
+
+pub use error::Error;
+pub use solution::ClusterSolution;
+
+use space::{IndexedSpace, Space, TierSpace};
+
+/// What a process's workers sent to other workers, summed over the
+/// process's workers. Bytes are the records' serialized payload (timely's
+/// message headers come on top, a few dozen bytes a batch).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Traffic {
+    /// Parent updates sent one by one to another worker (8 bytes each).
+    pub singles: u64,
+    /// Runs of parents sent to another worker (16 bytes each).
+    pub runs: u64,
+    /// Parents those runs cover.
+    pub run_parents: u64,
+    /// Parent updates a worker applied to its own shard (nothing sent).
+    pub local_updates: u64,
+    /// Bytes of parent updates sent to other workers.
+    pub bytes: u64,
+    /// Of those, bytes to workers of other processes (over the network).
+    pub remote_bytes: u64,
+    /// The most bytes of parent updates one worker sent in one level.
+    pub max_level_bytes: u64,
+    /// Summaries sent (24 bytes each, one to every worker a level).
+    pub summaries: u64,
+    /// Cells of solved tiers sent to other processes (4 bytes each).
+    pub gather_cells_remote: u64,
+    /// Levels run (summed over workers).
+    pub levels: u64,
+    /// Rounds (barriers) run (summed over workers).
+    pub rounds: u64,
+    /// Tiers solved (summed over workers).
+    pub tiers: u64,
+}
+
+impl std::ops::AddAssign for Traffic {
+    fn add_assign(&mut self, o: Traffic) {
+        self.singles += o.singles;
+        self.runs += o.runs;
+        self.run_parents += o.run_parents;
+        self.local_updates += o.local_updates;
+        self.bytes += o.bytes;
+        self.remote_bytes += o.remote_bytes;
+        self.max_level_bytes = self.max_level_bytes.max(o.max_level_bytes);
+        self.summaries += o.summaries;
+        self.gather_cells_remote += o.gather_cells_remote;
+        self.levels += o.levels;
+        self.rounds += o.rounds;
+        self.tiers += o.tiers;
+    }
+}
+
+/// Where a cluster solve runs: timely's own flags (`-w THREADS -n
+/// PROCESSES -p ID -h HOSTFILE`), and a progress callback.
+///
+/// ```
+/// let c = solver_cluster::ClusterConfig::from_args(["-w", "2"])?;
+/// assert_eq!((c.threads(), c.processes(), c.process(), c.workers()), (2, 1, 0, 2));
+/// assert!(solver_cluster::ClusterConfig::from_args(["-w", "two"]).is_err());
+/// # Ok::<(), solver_cluster::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct ClusterConfig {
+    timely: timely::Config,
+    threads: usize,
+    process: usize,
+    processes: usize,
+    progress: Option<worker::ProgressFn>,
+    connect: Duration,
+}
+
+impl std::fmt::Debug for ClusterConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClusterConfig")
+            .field("threads", &self.threads)
+            .field("process", &self.process)
+            .field("processes", &self.processes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ClusterConfig {
+    /// Reads timely's flags: `-w` worker threads a process (1), `-n`
+    /// processes (1), `-p` this process (0), `-h` a file of `host:port`
+    /// lines, one a process in order (default `localhost:2101` on).
+    ///
+    /// # Errors
+    /// [`Error::Args`] for flags timely does not take, a free argument, or
+    /// a process id out of range.
+    pub fn from_args<I, S>(args: I) -> Result<ClusterConfig, Error>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let args: Vec<String> = args.into_iter().map(Into::into).collect();
+        let mut opts = getopts_free(&args)?;
+        let config = timely::Config::from_args(args.into_iter()).map_err(Error::Args)?;
+        let (threads, process, processes) = match &config.communication {
+            timely::CommunicationConfig::Thread => (1, 0, 1),
+            timely::CommunicationConfig::Process(n)
+            | timely::CommunicationConfig::ProcessBinary(n) => (*n, 0, 1),
+            timely::CommunicationConfig::Cluster {
+                threads,
+                process,
+                addresses,
+                ..
+            } => (*threads, *process, addresses.len()),
+        };
+        opts.clear();
+        if threads == 0 {
+            return Err(Error::Args("-w must be at least 1".into()));
+        }
+        if process >= processes {
+            return Err(Error::Args(format!(
+                "-p {process} is not a process of -n {processes} (0 to {})",
+                processes - 1
+            )));
+        }
+        Ok(ClusterConfig {
+            timely: config,
+            threads,
+            process,
+            processes,
+            progress: None,
+            connect: Duration::from_secs(60),
+        })
+    }
+
+    /// Calls `report` with progress (levels and tiers), from process 0's
+    /// first worker only.
+    #[must_use]
+    pub fn progress(mut self, report: impl Fn(Progress) + Send + Sync + 'static) -> Self {
+        self.progress = Some(Arc::new(report));
+        self
+    }
+
+    /// How long a process waits for the others to connect (60 s by
+    /// default); past it the solve fails with [`Error::Start`].
+    #[must_use]
+    pub fn connect_timeout(mut self, wait: Duration) -> Self {
+        self.connect = wait;
+        self
+    }
+
+    /// Worker threads in each process.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// This process's id.
+    #[must_use]
+    pub fn process(&self) -> usize {
+        self.process
+    }
+
+    /// Processes in the cluster.
+    #[must_use]
+    pub fn processes(&self) -> usize {
+        self.processes
+    }
+
+    /// Workers in the cluster.
+    #[must_use]
+    pub fn workers(&self) -> usize {
+        self.threads * self.processes
+    }
+}
+
+/// Refuses free arguments (timely's parser would ignore them).
+fn getopts_free(args: &[String]) -> Result<Vec<String>, Error> {
+    let mut k = 0;
+    while k < args.len() {
+        let a = &args[k];
+        match a.as_str() {
+            "-w" | "-n" | "-p" | "-h" | "--threads" | "--processes" | "--process"
+            | "--hostfile" => k += 2,
+            "-r" | "-z" | "--report" | "--zerocopy" => k += 1,
+            s if s.starts_with('-') && s.len() > 2 => k += 1,
+            s => return Err(Error::Args(format!("unexpected argument {s:?}"))),
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// Solves every tier of `game`, children first, on the cluster `config`
+/// describes (run the same call on every process). Every tier must be
+/// left by every move ([`Tiered::leaves_tier`]); use
+/// [`solve_tiers_unmoves`] for games whose moves may stay inside a tier.
+/// With `db`, process 0 keeps every tier in it and resumes at the first
+/// tier not finished (other processes ignore `db`).
+///
+/// # Errors
+/// [`Error::Args`], [`Error::Start`] (the processes could not connect),
+/// [`Error::Failed`] (a worker or process failed), [`Error::NeedsUnmoves`],
+/// [`Error::Retro`] for a game that breaks its promises, [`Error::Db`].
+pub fn solve_tiers<G>(
+    game: G,
+    config: &ClusterConfig,
+    db: Option<Arc<Database>>,
+) -> Result<ClusterSolution<G>, Error>
+where
+    G: Tiered + Clone + Send + Sync + 'static,
+    G::Position: Send,
+    G::Move: Send,
+{
+    let space = TierSpace {
+        game: game.clone(),
+        parents: None,
+    };
+    run(space, game, config, db)
+}
+
+/// Solves every tier of a game with [`Unmoves`]: the parents inside a
+/// tier come from `unmoves`, filtered to the tier, as in
+/// `solver_retro::solve_tiers_unmoves`.
+///
+/// # Errors
+/// As [`solve_tiers`].
+pub fn solve_tiers_unmoves<G>(
+    game: G,
+    config: &ClusterConfig,
+    db: Option<Arc<Database>>,
+) -> Result<ClusterSolution<G>, Error>
+where
+    G: Tiered + Unmoves + Clone + Send + Sync + 'static,
+    G::Position: Send,
+    G::Move: Send,
+{
+    let space = TierSpace {
+        game: game.clone(),
+        parents: Some(space::parents_by_unmoves::<G>),
+    };
+    run(space, game, config, db)
+}
+
+/// Solves every index of an [`IndexedUnmoves`] game as one tier (tier 0
+/// of [`OneTier`]), as `solver_retro::solve_unmoves_with`: bulk child
+/// counts and the terminal list where the game has them, parents by
+/// `unmove_indices` (runs of parents travel as runs).
+///
+/// # Errors
+/// As [`solve_tiers`].
+pub fn solve_unmoves<G>(
+    game: G,
+    config: &ClusterConfig,
+    db: Option<Arc<Database>>,
+) -> Result<ClusterSolution<OneTier<G>>, Error>
+where
+    G: IndexedUnmoves + Clone + Send + Sync + 'static,
+    G::Position: Send,
+    G::Move: Send,
+{
+    let space = IndexedSpace { game: game.clone() };
+    run(space, OneTier(game), config, db)
+}
+
+/// Writes gathered tiers to the database, in the order they come.
+fn write_tiers(db: &Database, rx: &mpsc::Receiver<worker::Gathered>) -> Result<(), Error> {
+    let mut buf = Vec::with_capacity(1 << 16);
+    for (t, cells) in rx {
+        let mut w = db.writer(t)?;
+        for chunk in cells.chunks(1 << 16) {
+            buf.clear();
+            buf.extend(chunk.iter().map(|&c| cell::value(c)));
+            w.write(&buf)?;
+        }
+        w.finish()?;
+    }
+    Ok(())
+}
+
+fn run<S: Space, G: Tiered>(
+    space: S,
+    game: G,
+    config: &ClusterConfig,
+    db: Option<Arc<Database>>,
+) -> Result<ClusterSolution<G>, Error> {
+    let db = if config.process == 0 { db } else { None };
+    let order = space.tiers();
+    fault::install();
+    let (wtx, wrx) = mpsc::channel();
+    let writer = db.clone().map(|db| {
+        std::thread::Builder::new()
+            .name("cluster-db-writer".into())
+            .spawn(move || write_tiers(&db, &wrx))
+    });
+    let writer = match writer {
+        Some(Ok(h)) => Some(h),
+        Some(Err(e)) => return Err(Error::Db(format!("cannot start the writer: {e}"))),
+        None => None,
+    };
+    let ctx = Arc::new(worker::Ctx {
+        space: Arc::new(space),
+        shared: Arc::new(worker::Shared::default()),
+        per_process: config.threads,
+        db: db.clone(),
+        writer: Mutex::new(writer.as_ref().map(|_| wtx)),
+        progress: config.progress.clone(),
+    });
+    let (tx, rx) = mpsc::channel::<Result<Traffic, Error>>();
+    let tx = Mutex::new(tx);
+    let c = Arc::clone(&ctx);
+    let (builders, others) = net::build(config.timely.communication.clone(), config.connect)?;
+    let worker_config = config.timely.worker.clone();
+    let guards = timely::execute::execute_from(builders, others, worker_config, move |w| {
+        let r = worker::work(w, &c);
+        let failed = r.is_err();
+        if let Err(e) = &r {
+            fault::set(e.to_string());
+        }
+        let _ = tx
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .send(r);
+        if failed {
+            // Keep this worker's connections open: the process exits
+            // without a clean shutdown, which every peer sees.
+            fault::park_forever();
+        }
+    })
+    .map_err(Error::Start)?;
+    let mut traffic = Traffic::default();
+    let mut got = 0;
+    let fail = |e: Error, guards| {
+        std::mem::forget(guards);
+        Err(e)
+    };
+    while got < config.threads {
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(Ok(t)) => {
+                traffic += t;
+                got += 1;
+            }
+            Ok(Err(Error::Failed(m))) => {
+                return fail(
+                    Error::Failed(format!("process {}: {m}", config.process)),
+                    guards,
+                )
+            }
+            Ok(Err(e)) => return fail(e, guards),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Some(m) = fault::get() {
+                    return fail(
+                        Error::Failed(format!("process {}: {m}", config.process)),
+                        guards,
+                    );
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return fail(
+                    Error::Failed("the worker threads ended without a result".into()),
+                    guards,
+                )
+            }
+        }
+    }
+    for r in guards.join() {
+        r.map_err(Error::Failed)?;
+    }
+    ctx.writer
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    if let Some(h) = writer {
+        h.join()
+            .map_err(|_| Error::Db("the database writer panicked".into()))??;
+    }
+    let mut tables = rustc_hash::FxHashMap::default();
+    for (t, cells) in ctx.shared.take_all() {
+        tables.insert(t, Table::from_wide_cells(&cells)?);
+    }
+    Ok(ClusterSolution {
+        game,
+        tables,
+        order,
+        traffic,
+        workers: config.workers(),
+        processes: config.processes,
+    })
+}

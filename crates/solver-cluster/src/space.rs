@@ -1,0 +1,556 @@
+//! What the cluster solves: the tiers of a [`Tiered`] game (parents inside
+//! a tier by its unmoves, if any) or the one dense index of an
+//! [`IndexedUnmoves`] game. Both seed a worker's shard with the rules of
+//! solver-retro's presets (`solve_tiers_with` and `solve_unmoves_with`) so
+//! that the tables come out the same.
+
+use game_core::{Game, IndexedUnmoves, Outcome, ParentIndices, Tier, Tiered, Unmoves, Value};
+
+use crate::cell;
+use crate::Error;
+
+/// What a child of `id` (outside the shard's tier) turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Event {
+    /// The child's level (remoteness).
+    pub level: u64,
+    /// The parent, a global id of the tier.
+    pub id: u64,
+    /// Lose, win or tie.
+    pub outcome: Outcome,
+}
+
+/// A shard's inputs to the levels.
+#[derive(Debug, Default)]
+pub(crate) struct Seeds {
+    /// Won or lost at level 0 (global ids).
+    pub decisive: Vec<u64>,
+    /// Tied at level 0.
+    pub ties: Vec<u64>,
+    /// Children outside the tier.
+    pub events: Vec<Event>,
+}
+
+/// How a seeded tier goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum After {
+    /// Every cell is final (every move leaves the tier).
+    Done,
+    /// Levels follow; `lazy`: cells may be uncounted.
+    Levels {
+        /// Cells may hold [`cell::UNCOUNTED`].
+        lazy: bool,
+    },
+}
+
+/// A solved child tier, as cells.
+pub(crate) type Kids<'a> = [(Tier, &'a [u32])];
+
+/// The shape of what is solved, and the rules of seeding and parents.
+pub(crate) trait Space: Send + Sync + 'static {
+    /// Per-worker scratch memory.
+    type Scratch: Default;
+    /// Every tier, children first.
+    fn tiers(&self) -> Vec<Tier>;
+    /// The tiers a move from `t` may reach.
+    fn child_tiers(&self, t: Tier, out: &mut Vec<Tier>);
+    /// Indices of `t`.
+    fn size(&self, t: Tier) -> u64;
+    /// The tier's name.
+    fn name(&self, t: Tier) -> String;
+    /// Seeds cells `lo..lo + cells.len()` of `t` (all [`cell::INVALID`]
+    /// on entry).
+    fn seed(
+        &self,
+        t: Tier,
+        lo: u64,
+        cells: &mut [u32],
+        kids: &Kids<'_>,
+        seeds: &mut Seeds,
+        s: &mut Self::Scratch,
+    ) -> Result<After, Error>;
+    /// The distinct parents of `id` inside `t`.
+    fn parents(
+        &self,
+        t: Tier,
+        id: u64,
+        out: &mut ParentIndices,
+        s: &mut Self::Scratch,
+    ) -> Result<(), Error>;
+    /// The distinct children of `id` (for uncounted cells).
+    fn count(&self, _t: Tier, _id: u64, _s: &mut Self::Scratch) -> Result<u64, Error> {
+        Err(solver_retro::Error::Broken("a cell was left uncounted".into()).into())
+    }
+}
+
+/// The terminal outcome at `pos`, as solver-retro seeds it.
+fn terminal<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    has_moves: bool,
+) -> Result<Option<Outcome>, Error> {
+    let o = match game.outcome(pos) {
+        Some(o) => Some(o),
+        None if !has_moves => Some(game.stalemate(pos)),
+        None => None,
+    };
+    if o == Some(Outcome::Draw) {
+        return Err(solver_retro::Error::TerminalDraw.into());
+    }
+    Ok(o)
+}
+
+/// The parents of a tier's index inside the tier.
+pub(crate) type ParentsFn<G> =
+    fn(&G, Tier, u64, &mut ParentIndices, &mut Vec<<G as Game>::Position>) -> Result<(), Error>;
+
+/// A [`Tiered`] game, with parents inside a tier by unmoves or none.
+pub(crate) struct TierSpace<G: Tiered> {
+    pub game: G,
+    pub parents: Option<ParentsFn<G>>,
+}
+
+/// Scratch of [`TierSpace`].
+pub(crate) struct TierScratch<G: Game> {
+    kids: Vec<(Tier, u64)>,
+    moves: Vec<G::Move>,
+    inner: Vec<u64>,
+    positions: Vec<G::Position>,
+}
+
+impl<G: Game> Default for TierScratch<G> {
+    fn default() -> Self {
+        TierScratch {
+            kids: Vec::new(),
+            moves: Vec::new(),
+            inner: Vec::new(),
+            positions: Vec::new(),
+        }
+    }
+}
+
+/// The parents of `id` inside `tier` by the game's unmoves, distinct (as
+/// solver-retro's `solve_tiers_unmoves`).
+pub(crate) fn parents_by_unmoves<G: Tiered + Unmoves>(
+    game: &G,
+    tier: Tier,
+    id: u64,
+    out: &mut ParentIndices,
+    s: &mut Vec<G::Position>,
+) -> Result<(), Error> {
+    let Some(pos) = game.tier_position(tier, id) else {
+        return Err(solver_retro::Error::Broken(format!(
+            "index {id} of tier {} was resolved but is no position",
+            game.tier_name(tier)
+        ))
+        .into());
+    };
+    s.clear();
+    game.unmoves(&pos, s);
+    let first = out.singles.len();
+    let size = game.tier_size(tier);
+    for q in s.iter() {
+        if game.tier(q) == tier {
+            let i = game.tier_index(q);
+            if i >= size {
+                return Err(solver_retro::Error::BadIndex { index: i, size }.into());
+            }
+            out.singles.push(i);
+        }
+    }
+    out.singles[first..].sort_unstable();
+    let mut keep = first;
+    for k in first..out.singles.len() {
+        if k == first || out.singles[k] != out.singles[keep - 1] {
+            out.singles[keep] = out.singles[k];
+            keep += 1;
+        }
+    }
+    out.singles.truncate(keep);
+    Ok(())
+}
+
+impl<G> Space for TierSpace<G>
+where
+    G: Tiered + Send + Sync + 'static,
+    G::Position: Send,
+    G::Move: Send,
+{
+    type Scratch = TierScratch<G>;
+
+    fn tiers(&self) -> Vec<Tier> {
+        self.game.tiers()
+    }
+    fn child_tiers(&self, t: Tier, out: &mut Vec<Tier>) {
+        self.game.child_tiers(t, out);
+    }
+    fn size(&self, t: Tier) -> u64 {
+        self.game.tier_size(t)
+    }
+    fn name(&self, t: Tier) -> String {
+        self.game.tier_name(t)
+    }
+
+    fn seed(
+        &self,
+        tier: Tier,
+        lo: u64,
+        cells: &mut [u32],
+        kids: &Kids<'_>,
+        seeds: &mut Seeds,
+        s: &mut Self::Scratch,
+    ) -> Result<After, Error> {
+        let game = &self.game;
+        let leaves = game.leaves_tier(tier);
+        if !leaves && self.parents.is_none() {
+            return Err(Error::NeedsUnmoves {
+                tier: game.tier_name(tier),
+            });
+        }
+        let mut fault = None;
+        let hi = lo + cells.len() as u64;
+        game.visit_tier(tier, lo..hi, &mut |i, pos| {
+            if fault.is_some() {
+                return;
+            }
+            let cell = &mut cells[(i - lo) as usize];
+            if let Err(e) = seed_position(game, tier, leaves, kids, i, &pos, cell, seeds, s) {
+                fault = Some(e);
+            }
+        });
+        match fault {
+            Some(e) => Err(e),
+            None if leaves => Ok(After::Done),
+            None => Ok(After::Levels { lazy: false }),
+        }
+    }
+
+    fn parents(
+        &self,
+        t: Tier,
+        id: u64,
+        out: &mut ParentIndices,
+        s: &mut Self::Scratch,
+    ) -> Result<(), Error> {
+        match self.parents {
+            Some(f) => f(&self.game, t, id, out, &mut s.positions),
+            None => Err(Error::NeedsUnmoves {
+                tier: self.game.tier_name(t),
+            }),
+        }
+    }
+}
+
+/// Seeds one position of a tier exactly as solver-retro's tier preset: a
+/// terminal value, a value from children all outside (a tier every move
+/// leaves), or a counter of the distinct inside children plus one for
+/// "the children outside" and up to three events.
+#[allow(clippy::too_many_arguments)]
+fn seed_position<G: Tiered>(
+    game: &G,
+    tier: Tier,
+    leaves: bool,
+    kids: &Kids<'_>,
+    i: u64,
+    pos: &G::Position,
+    cell: &mut u32,
+    seeds: &mut Seeds,
+    s: &mut TierScratch<G>,
+) -> Result<(), Error> {
+    let size = game.tier_size(tier);
+    let settle = |cell: &mut u32, seeds: &mut Seeds, o: Outcome| {
+        *cell = cell::resolved(o, 0);
+        if o == Outcome::Tie {
+            &mut seeds.ties
+        } else {
+            &mut seeds.decisive
+        }
+        .push(i);
+    };
+    if let Some(o) = terminal(game, pos, true)? {
+        settle(cell, seeds, o);
+        return Ok(());
+    }
+    s.kids.clear();
+    game.child_tier_indices(pos, &mut s.kids, &mut s.moves);
+    if s.kids.is_empty() {
+        let o = terminal(game, pos, false)?.unwrap_or(Outcome::Lose);
+        settle(cell, seeds, o);
+        return Ok(());
+    }
+    s.inner.clear();
+    let (mut lost, mut won, mut tied) = (None::<u64>, None::<u64>, None::<u64>);
+    let (mut outside, mut all_won) = (false, true);
+    for &(t, k) in &s.kids {
+        if t == tier {
+            if k >= size {
+                return Err(solver_retro::Error::BadIndex { index: k, size }.into());
+            }
+            s.inner.push(k);
+            continue;
+        }
+        let Some(&(_, table)) = kids.iter().find(|c| c.0 == t) else {
+            return Err(solver_retro::Error::Broken(format!(
+                "a move from tier {} reaches tier {}, which is not among its declared child tiers",
+                game.tier_name(tier),
+                game.tier_name(t)
+            ))
+            .into());
+        };
+        let v: Value = table
+            .get(k as usize)
+            .and_then(|&c| cell::value(c))
+            .ok_or_else(|| {
+                solver_retro::Error::Broken(format!(
+                    "a move from tier {} reaches index {k} of tier {}, which is no position",
+                    game.tier_name(tier),
+                    game.tier_name(t)
+                ))
+            })?;
+        outside = true;
+        let r = u64::from(v.remoteness().unwrap_or(0));
+        match v.outcome() {
+            Outcome::Lose => lost = Some(lost.map_or(r, |x| x.min(r))),
+            Outcome::Win => won = Some(won.map_or(r, |x| x.max(r))),
+            Outcome::Tie => tied = Some(tied.map_or(r, |x| x.min(r))),
+            Outcome::Draw => {}
+        }
+        all_won &= v.outcome() == Outcome::Win;
+    }
+    if leaves {
+        if !s.inner.is_empty() {
+            return Err(solver_retro::Error::Broken(format!(
+                "a move stays inside tier {}, which the game says every move leaves",
+                game.tier_name(tier)
+            ))
+            .into());
+        }
+        let deep = |r: u64| -> Result<u64, Error> {
+            if r + 1 > cell::MAX_REMOTENESS {
+                return Err(solver_retro::Error::TooDeep {
+                    max: cell::MAX_REMOTENESS,
+                }
+                .into());
+            }
+            Ok(r + 1)
+        };
+        *cell = match (lost, all_won, tied) {
+            (Some(r), _, _) => cell::resolved(Outcome::Win, deep(r)?),
+            (None, true, _) => cell::resolved(Outcome::Lose, deep(won.unwrap_or(0))?),
+            (None, false, Some(r)) => cell::resolved(Outcome::Tie, deep(r)?),
+            _ => cell::counter(1),
+        };
+        return Ok(());
+    }
+    s.inner.sort_unstable();
+    s.inner.dedup();
+    let count = s.inner.len() as u64 + u64::from(outside);
+    if count > cell::MAX_COUNT {
+        return Err(solver_retro::Error::TooManyChildren {
+            max: cell::MAX_COUNT,
+        }
+        .into());
+    }
+    *cell = cell::counter(count);
+    let mut event = |level: u64, outcome| {
+        seeds.events.push(Event {
+            level,
+            id: i,
+            outcome,
+        });
+    };
+    if let Some(r) = lost {
+        event(r, Outcome::Lose);
+    }
+    if outside && all_won {
+        event(won.unwrap_or(0), Outcome::Win);
+    }
+    if let Some(r) = tied {
+        event(r, Outcome::Tie);
+    }
+    Ok(())
+}
+
+/// An [`IndexedUnmoves`] game: one tier, 0, its dense index.
+pub(crate) struct IndexedSpace<G> {
+    pub game: G,
+}
+
+/// Scratch of [`IndexedSpace`].
+pub(crate) struct IndexedScratch<G: Game> {
+    positions: Vec<G::Position>,
+    moves: Vec<G::Move>,
+    counts: Vec<u32>,
+    listed: Option<Vec<u64>>,
+}
+
+impl<G: Game> Default for IndexedScratch<G> {
+    fn default() -> Self {
+        IndexedScratch {
+            positions: Vec::new(),
+            moves: Vec::new(),
+            counts: Vec::new(),
+            listed: None,
+        }
+    }
+}
+
+/// Cells are seeded in blocks of this many.
+const BLOCK: usize = 1 << 16;
+
+impl<G> Space for IndexedSpace<G>
+where
+    G: IndexedUnmoves + Send + Sync + 'static,
+    G::Position: Send,
+    G::Move: Send,
+{
+    type Scratch = IndexedScratch<G>;
+
+    fn tiers(&self) -> Vec<Tier> {
+        vec![0]
+    }
+    fn child_tiers(&self, _t: Tier, _out: &mut Vec<Tier>) {}
+    fn size(&self, t: Tier) -> u64 {
+        if t == 0 {
+            self.game.size()
+        } else {
+            0
+        }
+    }
+    fn name(&self, t: Tier) -> String {
+        t.to_string()
+    }
+
+    /// As solver-retro's `solve_unmoves_with`: counts in bulk where the
+    /// game has them, terminal positions from its list where it has one
+    /// (then other cells are counted lazily when no bulk counts).
+    fn seed(
+        &self,
+        _t: Tier,
+        lo: u64,
+        cells: &mut [u32],
+        _kids: &Kids<'_>,
+        seeds: &mut Seeds,
+        s: &mut Self::Scratch,
+    ) -> Result<After, Error> {
+        let game = &self.game;
+        let size = game.size();
+        let mut listed = Vec::new();
+        let listed_ends = game.terminal_indices(&mut listed);
+        let bulk = game.child_counts(0, &mut [0u32; 1]);
+        if !bulk && listed_ends {
+            cells.fill(cell::counter(cell::UNCOUNTED));
+        }
+        for (b, chunk) in cells.chunks_mut(BLOCK).enumerate() {
+            let first = lo + (b * BLOCK) as u64;
+            if bulk {
+                s.counts.clear();
+                s.counts.resize(chunk.len(), 0);
+                game.child_counts(first, &mut s.counts);
+                if s.counts.iter().fold(0, |m, &k| m.max(k)) as u64 > cell::MAX_COUNT {
+                    return Err(solver_retro::Error::TooManyChildren {
+                        max: cell::MAX_COUNT,
+                    }
+                    .into());
+                }
+                for (c, &k) in chunk.iter_mut().zip(s.counts.iter()) {
+                    *c = cell::count_or_invalid(k);
+                }
+            }
+            if listed_ends {
+                continue;
+            }
+            for (k, c) in chunk.iter_mut().enumerate() {
+                let i = first + k as u64;
+                let Some(pos) = game.position(i) else {
+                    *c = cell::INVALID;
+                    continue;
+                };
+                let outcome = match game.outcome(&pos) {
+                    None if bulk && *c != cell::INVALID => continue,
+                    None => match game.child_count(&pos, &mut s.moves, &mut s.positions) as u64 {
+                        0 => terminal(game, &pos, false)?.unwrap_or(Outcome::Lose),
+                        count if count > cell::MAX_COUNT => {
+                            return Err(solver_retro::Error::TooManyChildren {
+                                max: cell::MAX_COUNT,
+                            }
+                            .into())
+                        }
+                        count => {
+                            *c = cell::counter(count);
+                            continue;
+                        }
+                    },
+                    Some(Outcome::Draw) => return Err(solver_retro::Error::TerminalDraw.into()),
+                    Some(o) => o,
+                };
+                *c = cell::resolved(outcome, 0);
+                if outcome == Outcome::Tie {
+                    &mut seeds.ties
+                } else {
+                    &mut seeds.decisive
+                }
+                .push(i);
+            }
+        }
+        if listed_ends {
+            let hi = lo + cells.len() as u64;
+            for &i in &listed {
+                let pos = game
+                    .position(i)
+                    .filter(|_| i < size)
+                    .ok_or(solver_retro::Error::BadIndex { index: i, size })?;
+                if !(lo..hi).contains(&i) {
+                    continue;
+                }
+                let outcome = terminal(game, &pos, false)?.unwrap_or(Outcome::Lose);
+                let c = &mut cells[(i - lo) as usize];
+                if cell::value(*c).is_some_and(|v| v != Value::DRAW) {
+                    continue; // listed twice: queued once
+                }
+                *c = cell::resolved(outcome, 0);
+                if outcome == Outcome::Tie {
+                    &mut seeds.ties
+                } else {
+                    &mut seeds.decisive
+                }
+                .push(i);
+            }
+        }
+        s.listed = None;
+        Ok(After::Levels {
+            lazy: listed_ends && !bulk,
+        })
+    }
+
+    fn parents(
+        &self,
+        _t: Tier,
+        id: u64,
+        out: &mut ParentIndices,
+        s: &mut Self::Scratch,
+    ) -> Result<(), Error> {
+        self.game.unmove_indices(id, out, &mut s.positions);
+        let size = self.game.size();
+        let bad = out.singles.iter().copied().find(|&i| i >= size);
+        match bad.or(out.runs.iter().find(|r| r.end > size).map(|r| r.end - 1)) {
+            Some(index) => Err(solver_retro::Error::BadIndex { index, size }.into()),
+            None => Ok(()),
+        }
+    }
+
+    fn count(&self, _t: Tier, id: u64, s: &mut Self::Scratch) -> Result<u64, Error> {
+        let pos = self.game.position(id).ok_or_else(|| {
+            solver_retro::Error::Broken(format!(
+                "index {id} is a parent by unmoves but no position"
+            ))
+        })?;
+        match self.game.child_count(&pos, &mut s.moves, &mut s.positions) {
+            0 => Err(solver_retro::Error::Broken(
+                "terminal_indices left out a position with no move".into(),
+            )
+            .into()),
+            k => Ok(k as u64),
+        }
+    }
+}

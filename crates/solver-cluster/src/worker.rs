@@ -1,0 +1,691 @@
+//! One timely worker: its shard of every tier, the levels, the exchanges.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use game_core::{Outcome, ParentIndices, Tier};
+use game_db::Database;
+use rustc_hash::FxHashMap;
+use solver_retro::Progress;
+use timely::dataflow::operators::vec::Input;
+use timely::dataflow::operators::{Exchange, Inspect, Probe};
+use timely::dataflow::{InputHandleVec, ProbeHandle};
+use timely::progress::Stamp;
+use timely::worker::Worker;
+
+use crate::cell;
+use crate::space::{After, Event, Seeds, Space};
+use crate::{Error, Traffic};
+
+/// The bit of an update that says "the child was lost".
+const LOST: u64 = 1 << 63;
+/// The id bits of an update.
+const ID: u64 = LOST - 1;
+/// "No event left" in a summary.
+const NONE: u64 = u64::MAX;
+/// A summary that names a finished tier (by its place in the order).
+const DONE: u64 = u64::MAX;
+/// Cells per message of a gathered tier.
+const GATHER: usize = 1 << 16;
+
+/// Solved tiers in full, shared by the workers of one process: every
+/// worker copies its shard in and the shards of other processes arrive by
+/// the exchange.
+#[derive(Default)]
+pub(crate) struct Shared {
+    building: Mutex<FxHashMap<Tier, Vec<u32>>>,
+    ready: Mutex<FxHashMap<Tier, Arc<Vec<u32>>>>,
+}
+
+impl Shared {
+    /// Copies `cells` to `first..` of `tier` (of `size` indices).
+    fn put(&self, tier: Tier, size: u64, first: u64, cells: &[u32]) {
+        let mut b = self.building.lock().unwrap_or_else(PoisonError::into_inner);
+        let v = b
+            .entry(tier)
+            .or_insert_with(|| vec![cell::INVALID; size as usize]);
+        let first = first as usize;
+        if let Some(dst) = v.get_mut(first..first + cells.len()) {
+            dst.copy_from_slice(cells);
+        }
+    }
+
+    /// The whole of `tier`, once every shard is in (after a barrier).
+    pub(crate) fn get(&self, tier: Tier) -> Option<Arc<Vec<u32>>> {
+        let mut r = self.ready.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(v) = r.get(&tier) {
+            return Some(Arc::clone(v));
+        }
+        let v = Arc::new(
+            self.building
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&tier)?,
+        );
+        r.insert(tier, Arc::clone(&v));
+        Some(v)
+    }
+
+    /// Every tier held, for the caller once the workers are done.
+    pub(crate) fn take_all(&self) -> Vec<(Tier, Arc<Vec<u32>>)> {
+        let mut out: Vec<(Tier, Arc<Vec<u32>>)> = self
+            .ready
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drain()
+            .collect();
+        out.extend(
+            self.building
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .drain()
+                .map(|(t, v)| (t, Arc::new(v))),
+        );
+        out
+    }
+}
+
+/// A tier gathered whole, for the database writer.
+pub(crate) type Gathered = (Tier, Arc<Vec<u32>>);
+
+/// A progress callback.
+pub(crate) type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
+
+/// What every worker of a process shares.
+pub(crate) struct Ctx<S> {
+    pub space: Arc<S>,
+    pub shared: Arc<Shared>,
+    /// Workers a process.
+    pub per_process: usize,
+    /// The database (process 0 only).
+    pub db: Option<Arc<Database>>,
+    /// Finished tiers to the database writer (process 0 only).
+    pub writer: Mutex<Option<mpsc::Sender<Gathered>>>,
+    pub progress: Option<ProgressFn>,
+}
+
+/// What arrived for a worker, by round: a fast worker's next round may
+/// arrive before this worker has finished the last one.
+type Buf<T> = Rc<RefCell<std::collections::BTreeMap<u64, Vec<T>>>>;
+
+/// Moves what arrived for rounds before `round` into `out`.
+fn take<T>(buf: &Buf<T>, round: u64, out: &mut Vec<T>) {
+    let mut b = buf.borrow_mut();
+    let later = b.split_off(&round);
+    for (_, mut v) in std::mem::replace(&mut *b, later) {
+        if out.is_empty() {
+            *out = std::mem::take(&mut v);
+        } else {
+            out.append(&mut v);
+        }
+    }
+}
+
+/// The worker's inputs, what arrived for it, and the round (timestamp).
+struct Io {
+    singles: InputHandleVec<u64, u64>,
+    runs: InputHandleVec<u64, (u64, u64)>,
+    summary: InputHandleVec<u64, (u64, u64, u64)>,
+    gather: InputHandleVec<u64, (u64, Tier, u64, Vec<u32>)>,
+    probe: ProbeHandle<u64>,
+    got_singles: Buf<u64>,
+    got_runs: Buf<(u64, u64)>,
+    got_summary: Buf<(u64, u64, u64)>,
+    /// Ids a worker of the current tier owns.
+    chunk: Rc<Cell<u64>>,
+    round: u64,
+    /// A crash to simulate at this round (tests of faults).
+    abort_at: Option<u64>,
+}
+
+/// An inspector that files each batch under its round.
+#[allow(clippy::type_complexity)]
+fn collect<T: Clone + 'static>(
+    buf: &Buf<T>,
+) -> impl FnMut(Result<(&Stamp<u64>, &Vec<T>), &[u64]>) + 'static {
+    let buf = Rc::clone(buf);
+    move |ev| {
+        if let Ok((stamp, data)) = ev {
+            // An input's batch carries one time (the round it was sent in).
+            let t = stamp.iter().copied().min().unwrap_or(0);
+            buf.borrow_mut()
+                .entry(t)
+                .or_default()
+                .extend_from_slice(data);
+        }
+    }
+}
+
+impl Io {
+    fn new<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Io {
+        let mut io = Io {
+            singles: InputHandleVec::new(),
+            runs: InputHandleVec::new(),
+            summary: InputHandleVec::new(),
+            gather: InputHandleVec::new(),
+            probe: ProbeHandle::new(),
+            got_singles: Rc::default(),
+            got_runs: Rc::default(),
+            got_summary: Rc::default(),
+            chunk: Rc::new(Cell::new(1)),
+            round: 0,
+            abort_at: abort_at(worker.index() / ctx.per_process.max(1)),
+        };
+        let (c1, c2) = (Rc::clone(&io.chunk), Rc::clone(&io.chunk));
+        let (gs, gr, gm) = (
+            collect(&io.got_singles),
+            collect(&io.got_runs),
+            collect(&io.got_summary),
+        );
+        let (shared, space) = (Arc::clone(&ctx.shared), Arc::clone(&ctx.space));
+        let probe = io.probe.clone();
+        let Io {
+            singles,
+            runs,
+            summary,
+            gather,
+            ..
+        } = &mut io;
+        worker.dataflow::<u64, _, _>(|scope| {
+            scope
+                .input_from(singles)
+                .exchange(move |x: &u64| (x & ID) / c1.get())
+                .inspect_core(gs)
+                .probe_with(&probe);
+            scope
+                .input_from(runs)
+                .exchange(move |x: &(u64, u64)| (x.0 & ID) / c2.get())
+                .inspect_core(gr)
+                .probe_with(&probe);
+            scope
+                .input_from(summary)
+                .exchange(|x: &(u64, u64, u64)| x.0)
+                .inspect_core(gm)
+                .probe_with(&probe);
+            scope
+                .input_from(gather)
+                .exchange(|x: &(u64, Tier, u64, Vec<u32>)| x.0)
+                .inspect_core(move |ev| {
+                    if let Ok((_, data)) = ev {
+                        for (_, tier, first, cells) in data {
+                            shared.put(*tier, space.size(*tier), *first, cells);
+                        }
+                    }
+                })
+                .probe_with(&probe);
+        });
+        io
+    }
+
+    /// Ends the round: every message sent in it has arrived when this
+    /// returns (timely's progress tracking says so).
+    fn barrier(&mut self, worker: &mut Worker) -> Result<(), Error> {
+        self.round += 1;
+        let r = self.round;
+        if self.abort_at == Some(r) {
+            eprintln!("solver-cluster: SOLVER_CLUSTER_ABORT_AT: this process crashes at round {r}");
+            std::process::abort();
+        }
+        self.singles.advance_to(r);
+        self.runs.advance_to(r);
+        self.summary.advance_to(r);
+        self.gather.advance_to(r);
+        let mut spins = 0u32;
+        while self.probe.less_than(&r) {
+            if let Some(msg) = crate::fault::get() {
+                return Err(Error::Failed(msg));
+            }
+            spins += 1;
+            if spins < 1000 {
+                worker.step();
+            } else {
+                worker.step_or_park(Some(Duration::from_millis(50)));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `SOLVER_CLUSTER_ABORT_AT=P:R` makes process `P` crash (abort, as a
+/// killed process) when it reaches round `R`: how the tests and the
+/// fault demonstration kill a process at a chosen point of a solve.
+fn abort_at(process: usize) -> Option<u64> {
+    let v = std::env::var("SOLVER_CLUSTER_ABORT_AT").ok()?;
+    let (p, r) = v.split_once(':')?;
+    (p.parse::<usize>().ok()? == process).then_some(())?;
+    r.parse().ok()
+}
+
+/// Which half of a tier's levels runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Decisive,
+    Ties,
+}
+
+/// A worker's shard of the tier being solved.
+struct Shard<'a, S: Space> {
+    space: &'a S,
+    tier: Tier,
+    size: u64,
+    lo: u64,
+    hi: u64,
+    me: u64,
+    chunk: u64,
+    per_process: u64,
+    cells: Vec<u32>,
+    next: Vec<u64>,
+    scratch: S::Scratch,
+    buf: ParentIndices,
+}
+
+/// Runs worker `worker` to the end of the solve.
+pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffic, Error> {
+    let me = worker.index();
+    let peers = worker.peers();
+    let pp = ctx.per_process.max(1);
+    let processes = peers / pp;
+    let lead = me == 0;
+    let report = |p: Progress| {
+        if let (true, Some(f)) = (lead, &ctx.progress) {
+            f(p);
+        }
+    };
+    let mut traffic = Traffic::default();
+    let mut io = Io::new(worker, ctx);
+    let space = &*ctx.space;
+    let order = space.tiers();
+    // Round 1: which tiers the database holds finished (worker 0 alone
+    // reads it and tells everyone).
+    if let (true, Some(db)) = (lead, &ctx.db) {
+        for (k, &t) in order.iter().enumerate() {
+            if db.is_finished(t) {
+                for w in 0..peers {
+                    io.summary.send((w as u64, DONE, k as u64));
+                }
+            }
+        }
+    }
+    io.barrier(worker)?;
+    let mut done = vec![false; order.len()];
+    let mut summaries = Vec::new();
+    take(&io.got_summary, io.round, &mut summaries);
+    for (_, a, k) in summaries.drain(..) {
+        if a == DONE {
+            if let Some(d) = done.get_mut(k as usize) {
+                *d = true;
+            }
+        }
+    }
+    // Round 2: the finished tiers an unfinished one needs, from the
+    // database to every process.
+    let place: FxHashMap<Tier, usize> = order.iter().enumerate().map(|(k, &t)| (t, k)).collect();
+    let mut kids = Vec::new();
+    let mut need = Vec::new();
+    for (k, &t) in order.iter().enumerate() {
+        if done[k] {
+            continue;
+        }
+        kids.clear();
+        space.child_tiers(t, &mut kids);
+        for c in &kids {
+            if place.get(c).is_some_and(|&j| done[j]) && !need.contains(c) {
+                need.push(*c);
+            }
+        }
+    }
+    if let (true, Some(db)) = (lead, &ctx.db) {
+        for &c in &need {
+            let size = space.size(c);
+            if db.records(c)? != size {
+                return Err(Error::Db(format!(
+                    "tier {} holds {} records, the game has {size} indices",
+                    space.name(c),
+                    db.records(c)?
+                )));
+            }
+            let mut cells = vec![cell::INVALID; size as usize];
+            db.for_each_block(c, |first, values| {
+                for (k, v) in values.iter().enumerate() {
+                    cells[first as usize + k] = cell::from_value(*v);
+                }
+            })?;
+            for q in 1..processes {
+                for (j, part) in cells.chunks(GATHER).enumerate() {
+                    let first = (j * GATHER) as u64;
+                    io.gather.send(((q * pp) as u64, c, first, part.to_vec()));
+                    traffic.gather_cells_remote += part.len() as u64;
+                }
+            }
+            ctx.shared.put(c, size, 0, &cells);
+        }
+    }
+    io.barrier(worker)?;
+    let total = order.len() as u64;
+    let mut scratch = S::Scratch::default();
+    for (k, &t) in order.iter().enumerate() {
+        if done[k] {
+            continue;
+        }
+        let size = space.size(t);
+        let chunk = size.div_ceil(peers as u64).max(1);
+        io.chunk.set(chunk);
+        let lo = (me as u64 * chunk).min(size);
+        let hi = (lo + chunk).min(size);
+        kids.clear();
+        space.child_tiers(t, &mut kids);
+        let held: Vec<(Tier, Arc<Vec<u32>>)> = kids
+            .iter()
+            .filter_map(|&c| Some((c, ctx.shared.get(c)?)))
+            .collect();
+        let tables: Vec<(Tier, &[u32])> = held.iter().map(|(c, v)| (*c, v.as_slice())).collect();
+        let mut cells = vec![cell::INVALID; (hi - lo) as usize];
+        let mut seeds = Seeds::default();
+        let after = space.seed(t, lo, &mut cells, &tables, &mut seeds, &mut scratch)?;
+        drop(tables);
+        drop(held);
+        if let After::Levels { lazy } = after {
+            let _ = lazy;
+            let mut shard = Shard {
+                space,
+                tier: t,
+                size,
+                lo,
+                hi,
+                me: me as u64,
+                chunk,
+                per_process: pp as u64,
+                cells,
+                next: Vec::new(),
+                scratch,
+                buf: ParentIndices::default(),
+            };
+            let mut events = std::mem::take(&mut seeds.events);
+            events.sort_unstable_by_key(|e| (e.level, e.id));
+            let (ties, decisive): (Vec<Event>, Vec<Event>) =
+                events.into_iter().partition(|e| e.outcome == Outcome::Tie);
+            let mut resolved = 0u64;
+            shard.run(
+                worker,
+                &mut io,
+                Phase::Decisive,
+                std::mem::take(&mut seeds.decisive),
+                &decisive,
+                peers,
+                &mut traffic,
+                &mut resolved,
+                &report,
+            )?;
+            shard.run(
+                worker,
+                &mut io,
+                Phase::Ties,
+                std::mem::take(&mut seeds.ties),
+                &ties,
+                peers,
+                &mut traffic,
+                &mut resolved,
+                &report,
+            )?;
+            cells = shard.cells;
+            scratch = shard.scratch;
+        }
+        // The shard to every process: copied here, sent to one worker of
+        // each other process.
+        ctx.shared.put(t, size, lo, &cells);
+        let mine = me / pp;
+        for q in (0..processes).filter(|&q| q != mine) {
+            let target = (q * pp + me % pp) as u64;
+            for (j, part) in cells.chunks(GATHER).enumerate() {
+                let first = lo + (j * GATHER) as u64;
+                io.gather.send((target, t, first, part.to_vec()));
+                traffic.gather_cells_remote += part.len() as u64;
+            }
+        }
+        drop(cells);
+        io.barrier(worker)?;
+        traffic.tiers += 1;
+        if lead {
+            if let Some(tx) = &*ctx.writer.lock().unwrap_or_else(PoisonError::into_inner) {
+                if let Some(table) = ctx.shared.get(t) {
+                    let _ = tx.send((t, table));
+                }
+            }
+        }
+        report(Progress::Tier {
+            done: k as u64 + 1,
+            total,
+            positions: size,
+        });
+    }
+    traffic.rounds = io.round;
+    Ok(traffic)
+}
+
+impl<S: Space> Shard<'_, S> {
+    /// The levels of one phase, each ended by a barrier.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        worker: &mut Worker,
+        io: &mut Io,
+        phase: Phase,
+        mut level: Vec<u64>,
+        events: &[Event],
+        peers: usize,
+        traffic: &mut Traffic,
+        resolved: &mut u64,
+        report: &dyn Fn(Progress),
+    ) -> Result<(), Error> {
+        let mut at = 0;
+        let mut r = 0u64;
+        let mut got_singles = Vec::new();
+        let mut got_runs = Vec::new();
+        let mut got_summary = Vec::new();
+        loop {
+            let next = r + 1;
+            if next > cell::MAX_REMOTENESS {
+                return Err(solver_retro::Error::TooDeep {
+                    max: cell::MAX_REMOTENESS,
+                }
+                .into());
+            }
+            let mut busy = level.len() as u64;
+            while let Some(e) = events.get(at) {
+                if e.level != r {
+                    break;
+                }
+                at += 1;
+                busy += 1;
+                self.update(
+                    (e.id - self.lo) as usize,
+                    e.outcome == Outcome::Lose,
+                    phase,
+                    next,
+                )?;
+            }
+            let sent_before = traffic.bytes;
+            for &child in &level {
+                let lost = phase == Phase::Decisive
+                    && cell::value(self.cells[(child - self.lo) as usize])
+                        .is_some_and(|v| v.outcome() == Outcome::Lose);
+                self.send(child, lost, phase, next, io, traffic)?;
+            }
+            traffic.max_level_bytes = traffic.max_level_bytes.max(traffic.bytes - sent_before);
+            let next_event = events.get(at).map_or(NONE, |e| e.level);
+            for w in 0..peers {
+                io.summary.send((w as u64, busy, next_event));
+            }
+            traffic.summaries += peers as u64;
+            io.barrier(worker)?;
+            traffic.levels += 1;
+            take(&io.got_singles, io.round, &mut got_singles);
+            take(&io.got_runs, io.round, &mut got_runs);
+            for &x in &got_singles {
+                let p = x & ID;
+                self.own(p)?;
+                self.update((p - self.lo) as usize, x & LOST != 0, phase, next)?;
+            }
+            for &(start, end) in &got_runs {
+                let lost = start & LOST != 0;
+                let start = start & ID;
+                self.own(start)?;
+                self.own(end - 1)?;
+                for p in start..end {
+                    self.update((p - self.lo) as usize, lost, phase, next)?;
+                }
+            }
+            got_singles.clear();
+            got_runs.clear();
+            let (mut all_busy, mut first_event) = (0u64, NONE);
+            take(&io.got_summary, io.round, &mut got_summary);
+            for (_, b, e) in got_summary.drain(..) {
+                all_busy += b;
+                first_event = first_event.min(e);
+            }
+            *resolved += all_busy;
+            report(Progress::Level {
+                level: next,
+                positions: *resolved,
+            });
+            level.clear();
+            std::mem::swap(&mut level, &mut self.next);
+            if all_busy == 0 {
+                if first_event == NONE {
+                    return Ok(());
+                }
+                r = first_event;
+            } else {
+                r = next;
+            }
+        }
+    }
+
+    /// Checks that `p` is an id of this shard.
+    fn own(&self, p: u64) -> Result<(), Error> {
+        if p < self.lo || p >= self.hi {
+            return Err(solver_retro::Error::Broken(format!(
+                "worker {} was sent parent id {p}, outside its shard {}..{}",
+                self.me, self.lo, self.hi
+            ))
+            .into());
+        }
+        Ok(())
+    }
+
+    /// The parents of `child`: own ones updated at once, others sent to
+    /// their owners.
+    fn send(
+        &mut self,
+        child: u64,
+        lost: bool,
+        phase: Phase,
+        next: u64,
+        io: &mut Io,
+        traffic: &mut Traffic,
+    ) -> Result<(), Error> {
+        let flag = if lost { LOST } else { 0 };
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        self.space
+            .parents(self.tier, child, &mut buf, &mut self.scratch)?;
+        let (space, tier) = (self.space, self.tier);
+        let past = move |p: u64| {
+            Error::from(solver_retro::Error::Broken(format!(
+                "the game gave parent id {p} of tier {}, past its last id",
+                space.name(tier)
+            )))
+        };
+        let mine = self.me / self.per_process;
+        for &p in &buf.singles {
+            if p >= self.size {
+                return Err(past(p));
+            }
+            if p >= self.lo && p < self.hi {
+                traffic.local_updates += 1;
+                self.update((p - self.lo) as usize, lost, phase, next)?;
+            } else {
+                io.singles.send(p | flag);
+                traffic.singles += 1;
+                traffic.bytes += 8;
+                if p / self.chunk / self.per_process != mine {
+                    traffic.remote_bytes += 8;
+                }
+            }
+        }
+        for run in &buf.runs {
+            if run.end > self.size {
+                return Err(past(run.end - 1));
+            }
+            let mut start = run.start;
+            while start < run.end {
+                let o = start / self.chunk;
+                let end = run.end.min((o + 1) * self.chunk);
+                if o == self.me {
+                    for p in start..end {
+                        traffic.local_updates += 1;
+                        self.update((p - self.lo) as usize, lost, phase, next)?;
+                    }
+                } else {
+                    io.runs.send((start | flag, end));
+                    traffic.runs += 1;
+                    traffic.run_parents += end - start;
+                    traffic.bytes += 16;
+                    if o / self.per_process != mine {
+                        traffic.remote_bytes += 16;
+                    }
+                }
+                start = end;
+            }
+        }
+        self.buf = buf;
+        Ok(())
+    }
+
+    /// One parent (at offset `i`) of a child resolved at the current
+    /// level: lost (in the tie phase: tied) or won.
+    #[inline]
+    fn update(&mut self, i: usize, lost: bool, phase: Phase, next: u64) -> Result<(), Error> {
+        let c = self.cells[i];
+        let Some(mut open) = cell::open(c) else {
+            return Ok(());
+        };
+        let new = match phase {
+            Phase::Ties => cell::resolved(Outcome::Tie, next),
+            Phase::Decisive if lost => cell::resolved(Outcome::Win, next),
+            Phase::Decisive => {
+                if open == cell::UNCOUNTED {
+                    open = self
+                        .space
+                        .count(self.tier, self.lo + i as u64, &mut self.scratch)?;
+                    if open > cell::MAX_COUNT {
+                        return Err(solver_retro::Error::TooManyChildren {
+                            max: cell::MAX_COUNT,
+                        }
+                        .into());
+                    }
+                }
+                match open {
+                    0 => {
+                        return Err(solver_retro::Error::Broken(format!(
+                            "position id {} has more parents' updates than children \
+                             (its child count or its unmoves are wrong)",
+                            self.lo + i as u64
+                        ))
+                        .into())
+                    }
+                    1 => cell::resolved(Outcome::Lose, next),
+                    _ => {
+                        self.cells[i] = cell::counter(open - 1);
+                        return Ok(());
+                    }
+                }
+            }
+        };
+        self.cells[i] = new;
+        self.next.push(self.lo + i as u64);
+        Ok(())
+    }
+}

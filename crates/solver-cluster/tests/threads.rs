@@ -1,0 +1,152 @@
+//! One process, several worker threads: the cluster's tables equal
+//! solver-retro's position by position. (Several processes are tested
+//! through the command line: tests/cluster.rs of the workspace root.)
+
+use game_core::{Canonical, Game, Indexed, Tiered, Unmoves};
+use games::{ConnectFour, Fingers, FingersRules};
+use solver_cluster::{ClusterConfig, Solved};
+
+fn config(w: usize) -> ClusterConfig {
+    ClusterConfig::from_args(["-w".to_string(), w.to_string()]).expect("flags")
+}
+
+#[test]
+fn connect_four_matches_the_tier_engine() {
+    for (w, h) in [(4, 4), (5, 3)] {
+        let game = Canonical(ConnectFour::new(w, h).expect("board"));
+        let single = solver_retro::solve_tiers(&game).expect("solved");
+        for workers in [1, 2, 3] {
+            let sol = solver_cluster::solve_tiers(game.clone(), &config(workers), None)
+                .expect("cluster solved");
+            for &t in &game.tiers() {
+                let (a, b) = (sol.table(t).expect("held"), single.table(t).expect("held"));
+                assert_eq!(a.len(), b.len());
+                for i in 0..a.len() as u64 {
+                    if game.tier_position(t, i).is_some() {
+                        assert_eq!(a.value(i), b.value(i), "{w}x{h} tier {t} index {i}");
+                    }
+                }
+            }
+            assert_eq!(sol.len(), single.len());
+        }
+    }
+}
+
+fn fingers_rules() -> Vec<FingersRules> {
+    let base = FingersRules {
+        fingers: 7,
+        ..FingersRules::default()
+    };
+    vec![
+        base,
+        FingersRules {
+            rollover: true,
+            ..base
+        },
+        FingersRules {
+            transfers: false,
+            ..base
+        },
+        FingersRules {
+            allow_swap: true,
+            revive: false,
+            ..base
+        },
+    ]
+}
+
+#[test]
+fn fingers_matches_the_unmoves_engine() {
+    for rules in fingers_rules() {
+        let game = Fingers::new(rules).expect("rules");
+        let single = solver_retro::solve_unmoves(&game).expect("solved");
+        for workers in [1, 2, 3] {
+            let sol = solver_cluster::solve_unmoves(game.clone(), &config(workers), None)
+                .expect("cluster solved");
+            let table = sol.table(0).expect("held");
+            for i in 0..game.size() {
+                if game.position(i).is_some() {
+                    assert_eq!(table.value(i), single.value_at(i), "{rules:?} index {i}");
+                }
+            }
+        }
+    }
+}
+
+/// Magic Fingers seen as a tiered game with unmoves: tier = the mover's
+/// live hands (moves stay inside a tier or go to another, so tiers are
+/// loopy and by unmoves).
+#[derive(Clone)]
+struct OneLoopyTier(Fingers);
+
+impl Game for OneLoopyTier {
+    type Position = <Fingers as Game>::Position;
+    type Move = <Fingers as Game>::Move;
+    fn moves(&self, p: &Self::Position, out: &mut Vec<Self::Move>) {
+        self.0.moves(p, out);
+    }
+    fn play(&self, p: &Self::Position, m: &Self::Move) -> Self::Position {
+        self.0.play(p, m)
+    }
+    fn outcome(&self, p: &Self::Position) -> Option<game_core::Outcome> {
+        self.0.outcome(p)
+    }
+}
+
+impl Tiered for OneLoopyTier {
+    fn tiers(&self) -> Vec<u64> {
+        vec![0]
+    }
+    fn tier(&self, _: &Self::Position) -> u64 {
+        0
+    }
+    fn child_tiers(&self, _: u64, _: &mut Vec<u64>) {}
+    fn tier_size(&self, _: u64) -> u64 {
+        self.0.size()
+    }
+    fn tier_index(&self, p: &Self::Position) -> u64 {
+        self.0.index(p)
+    }
+    fn tier_position(&self, _: u64, i: u64) -> Option<Self::Position> {
+        self.0.position(i)
+    }
+}
+
+impl Unmoves for OneLoopyTier {
+    fn unmoves(&self, p: &Self::Position, out: &mut Vec<Self::Position>) {
+        self.0.unmoves(p, out);
+    }
+}
+
+#[test]
+fn loopy_tiers_by_unmoves_match_the_tier_engine() {
+    for rules in fingers_rules() {
+        let game = OneLoopyTier(Fingers::new(rules).expect("rules"));
+        let single = solver_retro::solve_tiers_unmoves(
+            &game,
+            &Default::default(),
+            &mut solver_retro::NoStore,
+        )
+        .expect("solved");
+        for workers in [1, 3] {
+            let sol = solver_cluster::solve_tiers_unmoves(game.clone(), &config(workers), None)
+                .expect("cluster solved");
+            let (a, b) = (sol.table(0).expect("held"), single.table(0).expect("held"));
+            for i in 0..a.len() as u64 {
+                if game.tier_position(0, i).is_some() {
+                    assert_eq!(a.value(i), b.value(i), "{rules:?} index {i}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_loopy_tier_without_unmoves_is_refused() {
+    let game = OneLoopyTier(Fingers::new(FingersRules::default()).expect("rules"));
+    let e = solver_cluster::solve_tiers(game, &config(2), None).unwrap_err();
+    assert!(
+        matches!(e, solver_cluster::Error::NeedsUnmoves { .. }),
+        "{e}"
+    );
+}

@@ -1,0 +1,60 @@
+//! A seam for executors outside this crate (solver-cluster): a [`Table`]
+//! made from cells in the layout of the engine's 4-byte cells, without a
+//! `Value` round trip per cell.
+
+use rayon::prelude::*;
+
+use crate::cell::{Cell, Cells, Table};
+
+impl Table {
+    /// The table of `cells` laid out as the engine's 4-byte cells (top bit
+    /// clear: open, a draw once solving ends; top bit set: two bits of
+    /// outcome — 0 lose, 1 tie, 2 win — and 29 of remoteness; all ones:
+    /// no position). Kept in 2-byte cells when every remoteness is below
+    /// 2¹³, else copied as they are.
+    ///
+    /// ```
+    /// use solver_retro::{Table, Value};
+    /// let win3 = (1u32 << 31) | (2 << 29) | 3;
+    /// let t = Table::from_wide_cells(&[win3, 5, u32::MAX])?;
+    /// assert_eq!(t.bytes_per_position(), 2);
+    /// assert_eq!(t.value(0), Some(Value::win(3)));
+    /// assert_eq!(t.value(1), Some(Value::DRAW));
+    /// assert_eq!(t.value(2), None);
+    /// # Ok::<(), solver_retro::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`crate::Error::TooLarge`] when the system refuses the memory.
+    pub fn from_wide_cells(cells: &[u32]) -> Result<Table, crate::Error> {
+        const BLOCK: usize = 1 << 16;
+        let narrow_max = u16::MAX_REMOTENESS as u32;
+        let fits = cells.par_chunks(BLOCK).all(|c| {
+            c.iter()
+                .all(|&x| x >> 31 == 0 || x == u32::INVALID || x & ((1 << 29) - 1) <= narrow_max)
+        });
+        if fits {
+            let mut out = Cells::<u16>::new(cells.len(), None, u64::MAX)?;
+            out.par_chunks_mut(BLOCK)
+                .zip(cells.par_chunks(BLOCK))
+                .for_each(|(o, c)| {
+                    for (o, &x) in o.iter_mut().zip(c) {
+                        *o = if x == u32::INVALID {
+                            u16::INVALID
+                        } else if x >> 31 == 0 {
+                            u16::counter(0)
+                        } else {
+                            (1 << 15) | (((x >> 29) & 3) as u16) << 13 | (x & 0x1fff) as u16
+                        };
+                    }
+                });
+            Ok(Table::narrow(out))
+        } else {
+            let mut out = Cells::<u32>::new(cells.len(), None, u64::MAX)?;
+            out.par_chunks_mut(BLOCK)
+                .zip(cells.par_chunks(BLOCK))
+                .for_each(|(o, c)| o.copy_from_slice(c));
+            Ok(Table::wide(out))
+        }
+    }
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Starts N gamesolve processes on this machine as one cluster and waits for
+# them all; fails (non-zero) if any fails.
+#
+#   scripts/cluster-local.sh N <gamesolve args…>
+#   scripts/cluster-local.sh 2 connect4 solve --width 5 --height 5 --db /tmp/c4
+#
+# Writes a host file of N free localhost ports and runs
+# `gamesolve <args…> --cluster -w $THREADS -n N -p I -h HOSTFILE` for I in
+# 0..N-1 (THREADS defaults to 1). Process 0's report goes to stdout, every
+# process's stderr to stderr. GAMESOLVE names the binary (default: the
+# release build of this checkout, else `gamesolve` on the PATH).
+set -euo pipefail
+if [ $# -lt 2 ]; then
+    echo "usage: $0 N <gamesolve args…>" >&2
+    exit 2
+fi
+n=$1
+shift
+case $n in ''|*[!0-9]*) echo "$0: N must be a number, not '$n'" >&2; exit 2 ;; esac
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${GAMESOLVE:-$here/target/release/gamesolve}
+[ -x "$bin" ] || bin=$(command -v gamesolve)
+threads=${THREADS:-1}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+hosts=$dir/hosts
+# Free ports: bind to port 0, read the port the system chose, release it.
+python3 - "$n" > "$hosts" <<'PY'
+import socket, sys
+socks = []
+for _ in range(int(sys.argv[1])):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    socks.append(s)
+for s in socks:
+    print(f"127.0.0.1:{s.getsockname()[1]}")
+for s in socks:
+    s.close()
+PY
+pids=()
+for ((i = 0; i < n; i++)); do
+    if [ "$i" -eq 0 ]; then
+        "$bin" "$@" --cluster -w "$threads" -n "$n" -p "$i" -h "$hosts" &
+    else
+        "$bin" "$@" --cluster -w "$threads" -n "$n" -p "$i" -h "$hosts" > /dev/null &
+    fi
+    pids+=($!)
+done
+status=0
+for ((i = 0; i < n; i++)); do
+    if ! wait "${pids[$i]}"; then
+        echo "$0: process $i of $n failed" >&2
+        status=1
+    fi
+done
+exit $status
