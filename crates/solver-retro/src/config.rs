@@ -137,7 +137,7 @@ impl Config {
     pub(crate) fn owners(&self) -> usize {
         match self.thread_count() {
             1 => 1,
-            n => 8 * n,
+            n => 16 * n,
         }
     }
 }
