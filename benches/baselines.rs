@@ -55,6 +55,19 @@ fn run(cmd: &mut Command) {
     assert!(out.status.success(), "{cmd:?} failed");
 }
 
+/// Runs a baseline that prints `total=SECONDS` and returns that time.
+fn printed_total(cmd: &mut Command) -> Duration {
+    let out = cmd.output().expect("process runs");
+    assert!(out.status.success(), "{cmd:?} failed");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let seconds = text
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("total="))
+        .and_then(|t| t.trim_end_matches('s').parse::<f64>().ok())
+        .expect("the baseline prints total=SECONDS");
+    Duration::from_secs_f64(seconds)
+}
+
 fn stones(c: &mut Criterion) {
     let mut g = c.benchmark_group("stones_period_1e6");
     g.sample_size(10).measurement_time(Duration::from_secs(8));
@@ -116,6 +129,20 @@ fn fingers(c: &mut Criterion) {
             // The baseline's canonical-hands index is the one our game uses.
             g.bench_function("baseline_sorted_process", |b| {
                 b.iter(|| run(Command::new(bin).args([f.to_string().as_str(), "--sorted"])))
+            });
+            // Like for like with ours in-process: the baseline's own
+            // printed total (allocation, counts and search; no process
+            // start or exit).
+            g.bench_function("baseline_sorted_inprocess", |b| {
+                b.iter_custom(|iters| {
+                    (0..iters)
+                        .map(|_| {
+                            printed_total(
+                                Command::new(bin).args([f.to_string().as_str(), "--sorted"]),
+                            )
+                        })
+                        .sum()
+                })
             });
             g.bench_function("baseline_unsorted_process", |b| {
                 b.iter(|| run(Command::new(bin).arg(f.to_string())))
