@@ -25,6 +25,18 @@
 //! locks, no atomics, and with one owner nothing is posted at all. The same
 //! shape carries over to owners on other machines: one exchange per level.
 //!
+//! A level's posts are bounded: an owner stops taking its level once it
+//! has posted [`POST_CAP`] updates, the owners apply what was posted, and
+//! the step goes on in another round. Posts never take more than a few
+//! megabytes, however large the level.
+//!
+//! # Levels in memory
+//!
+//! A level is a list of ids while it is small. When the list an owner is
+//! filling passes an eighth of its cells, the owner drops it and finds the
+//! level instead by scanning its cells for those resolved at that level
+//! (one sequential pass): a level never takes more than a byte a cell.
+//!
 //! # Events
 //!
 //! A tier solved after its child tiers knows, for each position, the values
@@ -32,7 +44,12 @@
 //! `p` resolved at level `k` with this outcome", applied when the engine
 //! reaches level `k`, exactly as if that child were in the tier. A position
 //! needs at most three: the fastest lost child, the slowest won child when
-//! every outside child is won, and the fastest tied child.
+//! every outside child is won, and the fastest tied child. An event is one
+//! `u64` (phase, level, id and whether the child was lost, in that order
+//! of bits), so sorting the events sorts them by level and, inside a
+//! level, by owner. Positions that outside children settle at level 1 (a
+//! lost child at level 0) are resolved by the seeding itself and level 1
+//! is scanned.
 
 use game_core::{Outcome, ParentIndices};
 use rayon::prelude::*;
@@ -40,15 +57,54 @@ use rayon::prelude::*;
 use crate::cell::Cell;
 use crate::Error;
 
-/// What a child of `id` turned out to be, and at which level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Event {
-    /// The level of the child (its remoteness).
-    pub level: u64,
-    /// The parent, an id of the cells being solved.
-    pub id: u64,
-    /// The child's outcome: lose, win or tie.
-    pub outcome: Outcome,
+/// The most updates an owner posts to the others in one round of a step
+/// (tiny under test, so that the unit tests' small games run steps of many
+/// rounds).
+pub(crate) const POST_CAP: usize = if cfg!(test) { 3 } else { 1 << 16 };
+
+/// The longest list a level of an owner of `cells` cells is kept in
+/// before it is found by a scan instead (small under test, so that the
+/// unit tests' games mix lists and scans).
+fn level_cap(cells: usize) -> usize {
+    if cfg!(test) {
+        (cells / 8).max(2)
+    } else {
+        (cells / 8).max(1 << 12)
+    }
+}
+
+/// Bits of an event's id.
+const ID_BITS: u32 = 40;
+/// The largest id an event can carry (a tier of 2⁴⁰ indices).
+const MAX_EVENT_ID: u64 = (1 << ID_BITS) - 1;
+/// The largest level an event can carry.
+const MAX_EVENT_LEVEL: u64 = (1 << 22) - 1;
+
+/// The sort key of the events of `level` for `id` (lost bit clear).
+fn key(tie: bool, level: u64, id: u64) -> u64 {
+    (u64::from(tie) << 63) | (level << (ID_BITS + 1)) | (id << 1)
+}
+
+/// Adds to `events` the event "a child of `id` resolved at `level` with
+/// `outcome`" (lose, win or tie), packed in 8 bytes.
+pub(crate) fn push_event(
+    events: &mut Vec<u64>,
+    level: u64,
+    id: u64,
+    outcome: Outcome,
+) -> Result<(), Error> {
+    if level > MAX_EVENT_LEVEL {
+        return Err(Error::TooDeep {
+            max: MAX_EVENT_LEVEL,
+        });
+    }
+    if id > MAX_EVENT_ID {
+        return Err(Error::Broken(format!(
+            "index {id} of a tier with outside children is past 2^40, the most the engine tracks"
+        )));
+    }
+    events.push(key(outcome == Outcome::Tie, level, id) | u64::from(outcome == Outcome::Lose));
+    Ok(())
 }
 
 /// Where the parents of a resolved position come from.
@@ -76,8 +132,11 @@ pub(crate) struct Seeds {
     pub decisive: Vec<u64>,
     /// Positions tied at level 0.
     pub ties: Vec<u64>,
-    /// Children outside the cells, in any order.
-    pub events: Vec<Event>,
+    /// Children outside the cells, in any order (see [`push_event`]).
+    pub events: Vec<u64>,
+    /// Positions the seeding resolved, won or lost, at level 1 (their
+    /// cells hold the value; level 1 is then found by a scan).
+    pub settled_at_one: u64,
 }
 
 /// Posts from one owner to another.
@@ -100,11 +159,24 @@ impl Inbox {
 struct Owner<'c, C, S> {
     base: u64,
     cells: &'c mut [C],
+    /// The current level's ids, unless `scan`.
     level: Vec<u64>,
+    /// The current level is found by scanning the cells.
+    scan: bool,
+    /// How far into the level (list or cells) this step has got.
+    cursor: usize,
+    /// This level's events are still to apply.
+    fresh: bool,
+    /// The next level's ids, unless `next_scan`.
     next: Vec<u64>,
-    events: Vec<Event>,
-    event_at: usize,
+    next_scan: bool,
+    /// Positions put in the next level.
+    made: u64,
+    /// The longest list a level may grow to before it is scanned instead.
+    cap: usize,
     out: Vec<Inbox>,
+    /// Updates posted in this round.
+    posted: usize,
     scratch: S,
     buf: ParentIndices,
     seen: Vec<C>,
@@ -120,6 +192,8 @@ enum Phase {
 /// The rules of one step, shared by every owner.
 struct Step<'p, P> {
     parents: &'p P,
+    /// Every event, sorted.
+    events: &'p [u64],
     shift: u32,
     owners: usize,
     lazy: bool,
@@ -131,8 +205,8 @@ struct Step<'p, P> {
 /// Runs the propagation to its end with `owners` owners on the current
 /// rayon pool. On entry `cells` holds a counter of distinct unresolved
 /// children (or [`Cell::UNCOUNTED`] with `lazy`) for every open position,
-/// the value for every position resolved at level 0, and
-/// [`Cell::INVALID`] for ids that are no position.
+/// the value for every position resolved at level 0 (or settled at level
+/// 1), and [`Cell::INVALID`] for ids that are no position.
 pub(crate) fn propagate<C: Cell, P: Parents>(
     cells: &mut [C],
     seeds: Seeds,
@@ -150,12 +224,17 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         .enumerate()
         .map(|(k, cells)| Owner {
             base: (k * chunk) as u64,
+            cap: level_cap(cells.len()),
             cells,
             level: Vec::new(),
+            scan: false,
+            cursor: 0,
+            fresh: false,
             next: Vec::new(),
-            events: Vec::new(),
-            event_at: 0,
+            next_scan: false,
+            made: 0,
             out: Vec::new(),
+            posted: 0,
             scratch: P::Scratch::default(),
             buf: ParentIndices::default(),
             seen: Vec::new(),
@@ -173,70 +252,59 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         parts[owner_of(id)].level.push(id);
     }
     let mut events = seeds.events;
-    events.par_sort_unstable_by_key(|e| (e.level, e.id));
-    let (mut tie_events, decisive_events): (Vec<Event>, Vec<Event>) =
-        events.into_iter().partition(|e| e.outcome == Outcome::Tie);
-    for e in decisive_events {
-        parts[owner_of(e.id)].events.push(e);
+    events.par_sort_unstable();
+    if seeds.settled_at_one > 0 {
+        for o in &mut parts {
+            o.next_scan = true;
+        }
     }
-    let mut resolved = (seeds.decisive.len() + seeds.ties.len()) as u64;
-    run_phase(
-        &mut parts,
-        parents,
-        shift,
-        lazy,
-        Phase::Decisive,
-        config,
-        &mut resolved,
-    )?;
+    let mut resolved = (seeds.decisive.len() + seeds.ties.len()) as u64 + seeds.settled_at_one;
+    let mut run = |parts: &mut [Owner<'_, C, P::Scratch>], phase| {
+        run_phase(
+            parts,
+            Step {
+                parents,
+                events: &events,
+                shift,
+                owners,
+                lazy,
+                phase,
+                next: 0,
+            },
+            config,
+            &mut resolved,
+        )
+    };
+    run(&mut parts, Phase::Decisive)?;
     for o in &mut parts {
         o.level.clear();
-        o.events.clear();
-        o.event_at = 0;
+        o.scan = false;
+        o.next_scan = false;
     }
     for &id in &seeds.ties {
         parts[owner_of(id)].level.push(id);
     }
-    tie_events.sort_unstable_by_key(|e| (e.level, e.id));
-    for e in tie_events {
-        parts[owner_of(e.id)].events.push(e);
-    }
-    run_phase(
-        &mut parts,
-        parents,
-        shift,
-        lazy,
-        Phase::Ties,
-        config,
-        &mut resolved,
-    )?;
-    Ok(())
+    run(&mut parts, Phase::Ties)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn run_phase<C: Cell, P: Parents>(
     parts: &mut [Owner<'_, C, P::Scratch>],
-    parents: &P,
-    shift: u32,
-    lazy: bool,
-    phase: Phase,
+    mut step: Step<'_, P>,
     config: &crate::Config,
     resolved: &mut u64,
 ) -> Result<(), Error> {
-    let owners = parts.len();
+    let tie = step.phase == Phase::Ties;
     let mut r = 0u64;
     loop {
-        let busy = parts.iter().any(|o| !o.level.is_empty());
+        let busy = parts
+            .iter()
+            .any(|o| o.scan || o.next_scan || !o.level.is_empty());
         if !busy {
             // Skip to the next level an event waits for, if any.
-            match parts
-                .iter()
-                .filter_map(|o| o.events.get(o.event_at).map(|e| e.level))
-                .min()
-            {
-                Some(l) if l >= r => r = l,
-                Some(_) => unreachable!("events of passed levels are applied"),
-                None => return Ok(()),
+            let k = step.events.partition_point(|&e| e < key(tie, r, 0));
+            match step.events.get(k) {
+                Some(&e) if (e >> 63 == 1) == tie => r = (e >> (ID_BITS + 1)) & MAX_EVENT_LEVEL,
+                _ => return Ok(()),
             }
         }
         let next = r + 1;
@@ -245,39 +313,51 @@ fn run_phase<C: Cell, P: Parents>(
                 max: C::MAX_REMOTENESS,
             });
         }
-        let step = Step {
-            parents,
-            shift,
-            owners,
-            lazy,
-            phase,
-            next,
-        };
-        let errors: Vec<Result<(), Error>> = parts
-            .par_iter_mut()
-            .enumerate()
-            .map(|(t, o)| o.send(t, r, &step))
-            .collect();
-        errors.into_iter().collect::<Result<(), Error>>()?;
-        // Inboxes are read in owner order: the same result for any pool.
-        let (outs, mut owned): (Vec<Vec<Inbox>>, Vec<_>) = parts
-            .iter_mut()
-            .map(|o| (std::mem::take(&mut o.out), o))
-            .unzip();
-        let errors: Vec<Result<(), Error>> = owned
-            .par_iter_mut()
-            .enumerate()
-            .map(|(t, o)| o.receive(t, &outs, &step))
-            .collect();
-        drop(owned);
-        for (o, mut out) in parts.iter_mut().zip(outs) {
-            out.iter_mut().for_each(Inbox::clear);
-            o.out = out;
+        step.next = next;
+        for o in parts.iter_mut() {
+            o.cursor = 0;
+            o.fresh = true;
+            o.made = 0;
+        }
+        // Rounds: every owner takes its level until it has posted enough,
+        // then every owner applies what it was sent.
+        loop {
+            let done: Vec<Result<bool, Error>> = parts
+                .par_iter_mut()
+                .enumerate()
+                .map(|(t, o)| o.send(t, r, &step))
+                .collect();
+            let mut finished = true;
+            for d in done {
+                finished &= d?;
+            }
+            // Inboxes are read in owner order: the same result for any pool.
+            let (outs, mut owned): (Vec<Vec<Inbox>>, Vec<_>) = parts
+                .iter_mut()
+                .map(|o| (std::mem::take(&mut o.out), o))
+                .unzip();
+            let errors: Vec<Result<(), Error>> = owned
+                .par_iter_mut()
+                .enumerate()
+                .map(|(t, o)| o.receive(t, &outs, &step))
+                .collect();
+            drop(owned);
+            for (o, mut out) in parts.iter_mut().zip(outs) {
+                out.iter_mut().for_each(Inbox::clear);
+                o.out = out;
+            }
+            errors.into_iter().collect::<Result<(), Error>>()?;
+            if finished {
+                break;
+            }
+        }
+        for o in parts.iter_mut() {
             std::mem::swap(&mut o.level, &mut o.next);
             o.next.clear();
+            o.scan = o.next_scan;
+            o.next_scan = false;
+            *resolved += o.made;
         }
-        errors.into_iter().collect::<Result<(), Error>>()?;
-        *resolved += parts.iter().map(|o| o.level.len() as u64).sum::<u64>();
         config.report(crate::config::Progress::Level {
             level: next,
             positions: *resolved,
@@ -287,91 +367,152 @@ fn run_phase<C: Cell, P: Parents>(
 }
 
 impl<C: Cell, S> Owner<'_, C, S> {
-    /// The first half of a step: this owner's events and level.
+    /// The first half of a round: this owner's events, then its level
+    /// until it has posted [`POST_CAP`] updates. True when the level is
+    /// done.
     fn send<P: Parents<Scratch = S>>(
         &mut self,
         me: usize,
         r: u64,
         step: &Step<'_, P>,
-    ) -> Result<(), Error> {
-        while let Some(&e) = self.events.get(self.event_at) {
-            if e.level != r {
-                break;
+    ) -> Result<bool, Error> {
+        self.posted = 0;
+        if self.fresh {
+            self.fresh = false;
+            let tie = step.phase == Phase::Ties;
+            let end = self.base + self.cells.len() as u64;
+            let a = step.events.partition_point(|&e| e < key(tie, r, self.base));
+            let b = step.events.partition_point(|&e| e < key(tie, r, end));
+            for &e in &step.events[a..b] {
+                let i = (((e >> 1) & MAX_EVENT_ID) - self.base) as usize;
+                let cell = self.cells[i];
+                self.update(step, i, cell, e & 1 == 1)?;
             }
-            self.event_at += 1;
-            let i = (e.id - self.base) as usize;
-            let cell = self.cells[i];
-            self.update(step, i, cell, e.outcome == Outcome::Lose)?;
+        }
+        let lose = C::resolved(Outcome::Lose, r);
+        if self.scan {
+            let other = match step.phase {
+                Phase::Decisive => C::resolved(Outcome::Win, r),
+                Phase::Ties => C::resolved(Outcome::Tie, r),
+            };
+            let mine = if step.phase == Phase::Ties {
+                other
+            } else {
+                lose
+            };
+            while self.cursor < self.cells.len() {
+                if self.posted >= POST_CAP {
+                    return Ok(false);
+                }
+                let i = self.cursor;
+                self.cursor += 1;
+                let c = self.cells[i];
+                if c == mine || c == other {
+                    let lost = step.phase == Phase::Decisive && c == lose;
+                    self.expand(me, self.base + i as u64, lost, step)?;
+                }
+            }
+            return Ok(true);
         }
         let level = std::mem::take(&mut self.level);
-        for &child in &level {
-            let lost = match step.phase {
-                Phase::Ties => false,
-                Phase::Decisive => {
-                    let v = self.cells[(child - self.base) as usize].value();
-                    v.map(|v| v.outcome()) == Some(Outcome::Lose)
-                }
-            };
-            self.buf.clear();
-            step.parents
-                .parents(child, &mut self.buf, &mut self.scratch)?;
-            let buf = std::mem::take(&mut self.buf);
-            // Read every own single parent's cell first: independent loads
-            // overlap their cache misses.
-            let (lo, hi) = (self.base, self.base + self.cells.len() as u64);
-            self.seen.clear();
-            self.seen.extend(
-                buf.singles
-                    .iter()
-                    .filter(|&&p| p >= lo && p < hi)
-                    .map(|&p| self.cells[(p - lo) as usize]),
-            );
-            let mut k = 0;
-            for &p in &buf.singles {
-                if p >= lo && p < hi {
-                    let cell = self.seen[k];
-                    k += 1;
-                    self.update(step, (p - lo) as usize, cell, lost)?;
-                } else {
-                    let t = (p >> step.shift) as usize;
-                    if t >= step.owners {
-                        return Err(Error::Broken(format!(
-                            "the game gave parent id {p}, past the last id"
-                        )));
-                    }
-                    let inbox = &mut self.out[t];
-                    if lost {
-                        &mut inbox.lost
-                    } else {
-                        &mut inbox.won
-                    }
-                    .push(p);
-                }
+        let mut result = Ok(true);
+        while self.cursor < level.len() {
+            if self.posted >= POST_CAP {
+                result = Ok(false);
+                break;
             }
-            for run in &buf.runs {
+            let child = level[self.cursor];
+            self.cursor += 1;
+            let lost =
+                step.phase == Phase::Decisive && self.cells[(child - self.base) as usize] == lose;
+            if let Err(e) = self.expand(me, child, lost, step) {
+                result = Err(e);
+                break;
+            }
+        }
+        self.level = level;
+        result
+    }
+
+    /// Updates or posts the parents of `child`, resolved at this level.
+    fn expand<P: Parents<Scratch = S>>(
+        &mut self,
+        me: usize,
+        child: u64,
+        lost: bool,
+        step: &Step<'_, P>,
+    ) -> Result<(), Error> {
+        self.buf.clear();
+        step.parents
+            .parents(child, &mut self.buf, &mut self.scratch)?;
+        let buf = std::mem::take(&mut self.buf);
+        // Read every own single parent's cell first: independent loads
+        // overlap their cache misses.
+        let (lo, hi) = (self.base, self.base + self.cells.len() as u64);
+        self.seen.clear();
+        self.seen.extend(
+            buf.singles
+                .iter()
+                .filter(|&&p| p >= lo && p < hi)
+                .map(|&p| self.cells[(p - lo) as usize]),
+        );
+        let mut k = 0;
+        let mut result = Ok(());
+        for &p in &buf.singles {
+            if p >= lo && p < hi {
+                let cell = self.seen[k];
+                k += 1;
+                if let Err(e) = self.update(step, (p - lo) as usize, cell, lost) {
+                    result = Err(e);
+                    break;
+                }
+            } else {
+                let t = (p >> step.shift) as usize;
+                if t >= step.owners {
+                    result = Err(Error::Broken(format!(
+                        "the game gave parent id {p}, past the last id"
+                    )));
+                    break;
+                }
+                let inbox = &mut self.out[t];
+                if lost {
+                    &mut inbox.lost
+                } else {
+                    &mut inbox.won
+                }
+                .push(p);
+                self.posted += 1;
+            }
+        }
+        if result.is_ok() {
+            'runs: for run in &buf.runs {
                 let mut start = run.start;
                 while start < run.end {
                     let t = (start >> step.shift) as usize;
                     let end = run.end.min(((t as u64) + 1) << step.shift);
                     if t == me {
-                        self.apply_run(step, start, end, lost)?;
+                        if let Err(e) = self.apply_run(step, start, end, lost) {
+                            result = Err(e);
+                            break 'runs;
+                        }
                     } else if t >= step.owners {
-                        return Err(Error::Broken(format!(
+                        result = Err(Error::Broken(format!(
                             "the game gave parent id {start}, past the last id"
                         )));
+                        break 'runs;
                     } else {
                         self.out[t].runs.push((start, end, lost));
+                        self.posted += 1;
                     }
                     start = end;
                 }
             }
-            self.buf = buf;
         }
-        self.level = level;
-        Ok(())
+        self.buf = buf;
+        result
     }
 
-    /// The second half of a step: what the other owners posted.
+    /// The second half of a round: what the other owners posted.
     fn receive<P: Parents<Scratch = S>>(
         &mut self,
         me: usize,
@@ -395,6 +536,21 @@ impl<C: Cell, S> Owner<'_, C, S> {
             }
         }
         Ok(())
+    }
+
+    /// Puts offset `i` in the next level: in its list while the list is
+    /// short, else the next level is scanned.
+    #[inline]
+    fn record(&mut self, i: usize) {
+        self.made += 1;
+        if !self.next_scan {
+            if self.next.len() < self.cap {
+                self.next.push(self.base + i as u64);
+            } else {
+                self.next_scan = true;
+                self.next.clear();
+            }
+        }
     }
 
     /// Parents `start..end`, all owned here.
@@ -428,7 +584,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
             for i in lo..hi {
                 if self.cells[i] == C::counter(0) {
                     self.cells[i] = C::resolved(Outcome::Lose, step.next);
-                    self.next.push(self.base + i as u64);
+                    self.record(i);
                 }
             }
         }
@@ -477,7 +633,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
             }
         };
         self.cells[i] = new;
-        self.next.push(self.base + i as u64);
+        self.record(i);
         Ok(())
     }
 }

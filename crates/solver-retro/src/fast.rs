@@ -225,11 +225,7 @@ where
             Ok(found)
         })
         .collect();
-    let mut seeds = Seeds {
-        decisive: Vec::new(),
-        ties: Vec::new(),
-        events: Vec::new(),
-    };
+    let mut seeds = Seeds::default();
     for b in blocks {
         match b {
             Ok((d, t)) => {

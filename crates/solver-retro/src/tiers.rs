@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::cell::{Cell, Cells, Table};
-use crate::engine::{propagate, Event, Parents, Seeds};
+use crate::engine::{propagate, push_event, Parents, Seeds};
 use crate::seed::terminal;
 use crate::{Config, Error};
 
@@ -486,7 +486,7 @@ where
 fn found_bytes(f: &Found) -> u64 {
     (f.seeds.decisive.capacity() * 8
         + f.seeds.ties.capacity() * 8
-        + f.seeds.events.capacity() * std::mem::size_of::<Event>()
+        + f.seeds.events.capacity() * 8
         + f.edges.capacity() * 16) as u64
 }
 
@@ -589,6 +589,7 @@ where
         decisive: Vec::with_capacity(parts.iter().map(|f| f.seeds.decisive.len()).sum()),
         ties: Vec::with_capacity(parts.iter().map(|f| f.seeds.ties.len()).sum()),
         events: Vec::with_capacity(parts.iter().map(|f| f.seeds.events.len()).sum()),
+        settled_at_one: parts.iter().map(|f| f.seeds.settled_at_one).sum(),
     };
     let mut edges = Vec::with_capacity(parts.iter().map(|f| f.edges.len()).sum());
     for f in parts {
@@ -701,29 +702,38 @@ fn seed_position<G: Tiered, C: Cell>(
         };
         return Ok(());
     }
+    // Settled by the outside alone: a lost child at level 0 is the
+    // fastest win there is; with no child inside, the outside decides.
+    let settle_at_one = match (lost, all_won && outside, inner.is_empty()) {
+        (Some(0), _, _) => Some(Outcome::Win),
+        (None, true, true) if won.unwrap_or(0) == 0 => Some(Outcome::Lose),
+        _ => None,
+    };
+    if let Some(o) = settle_at_one {
+        *cell = C::resolved(o, 1);
+        found.seeds.settled_at_one += 1;
+        return Ok(());
+    }
     inner.sort_unstable();
     inner.dedup();
-    let count = inner.len() as u64 + u64::from(outside);
+    // Outside children all won at level 0 lower the counter before any
+    // level runs: leave them out of it.
+    let early_won = outside && all_won && won.unwrap_or(0) == 0;
+    let count = inner.len() as u64 + u64::from(outside && !early_won);
     if count > C::MAX_COUNT {
         return Err(Error::TooManyChildren { max: C::MAX_COUNT });
     }
     *cell = C::counter(count);
     found.edges.extend(inner.iter().map(|&c| (c, i)));
-    let mut event = |level: u64, outcome| {
-        found.seeds.events.push(Event {
-            level,
-            id: i,
-            outcome,
-        });
-    };
+    let events = &mut found.seeds.events;
     if let Some(r) = lost {
-        event(r, Outcome::Lose);
+        push_event(events, r, i, Outcome::Lose)?;
     }
-    if outside && all_won {
-        event(won.unwrap_or(0), Outcome::Win);
+    if outside && all_won && !early_won {
+        push_event(events, won.unwrap_or(0), i, Outcome::Win)?;
     }
     if let Some(r) = tied {
-        event(r, Outcome::Tie);
+        push_event(events, r, i, Outcome::Tie)?;
     }
     Ok(())
 }
