@@ -1,7 +1,7 @@
 //! The cluster executor from outside: 2 and 3 `gamesolve` processes on
-//! localhost (free ports chosen here) write databases byte for byte equal
-//! to a single-process solve's (the database files are deterministic, so
-//! equal files mean equal records, position by position); a process that
+//! localhost (free ports chosen here) write databases sharded one shard a
+//! worker, whose records equal a single-process solve's, position by
+//! position, and which answer `value` queries identically; a process that
 //! dies fails the others with an error, and a rerun resumes and matches.
 
 use std::path::{Path, PathBuf};
@@ -77,32 +77,86 @@ fn single(args: &[&str]) -> Output {
         .expect("gamesolve runs")
 }
 
-/// Every file of two database directories, byte for byte.
-fn same_databases(a: &Path, b: &Path) {
-    let names = |d: &Path| {
-        let mut v: Vec<String> = std::fs::read_dir(d)
-            .expect("a database")
-            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".gsdb"))
-            .collect();
-        v.sort();
-        v
-    };
-    let (na, nb) = (names(a), names(b));
-    assert_eq!(na, nb, "the same tiers finished");
-    assert!(na.len() > 1, "a manifest and tiers");
-    for n in &na {
-        let (x, y) = (
-            std::fs::read(a.join(n)).expect("read"),
-            std::fs::read(b.join(n)).expect("read"),
-        );
-        assert!(
-            x == y,
-            "{n} differs between {} and {}",
-            a.display(),
-            b.display()
-        );
+/// Every record of tier `t`, in index order.
+fn records(db: &game_db::Database, t: u64) -> Vec<Option<game_core::Value>> {
+    let mut v = Vec::new();
+    db.for_each_block(t, |first, recs| {
+        assert_eq!(first, v.len() as u64);
+        v.extend_from_slice(recs);
+    })
+    .expect("readable");
+    v
+}
+
+/// The single-process database `one` and the cluster's `sharded` (of
+/// `shards` workers): the same game and rules, the same tiers finished,
+/// every record equal; every tier of the cluster's stored as one shard a
+/// worker (a count among `shards`), every one of the single process's
+/// whole.
+fn same_databases(one: &Path, sharded: &Path, shards: &[usize]) {
+    let a = game_db::Database::open_any(one).expect("the single-process database");
+    let b = game_db::Database::open_any(sharded).expect("the cluster's database");
+    assert_eq!((a.game(), a.rules_hash()), (b.game(), b.rules_hash()));
+    let tiers = a.finished_tiers();
+    assert_eq!(tiers, b.finished_tiers(), "the same tiers finished");
+    assert!(!tiers.is_empty());
+    for &t in &tiers {
+        assert_eq!(a.tier_info(t).expect("info").shards.len(), 1);
+        let k = b.tier_info(t).expect("info").shards.len();
+        assert!(shards.contains(&k), "tier {t}: {k} shards");
+        assert!(records(&a, t) == records(&b, t), "tier {t} differs");
+        b.verify(t).expect("every shard checks");
     }
+}
+
+/// `gamesolve connect4 value POS --db DIR` answers the same from both
+/// databases, for every position of up to `plies` moves on a 5x4 board.
+fn same_answers(one: &Path, sharded: &Path, plies: usize) {
+    let mut positions = vec![String::new()];
+    let mut frontier = vec![String::new()];
+    for _ in 0..plies {
+        let mut next = Vec::new();
+        for p in &frontier {
+            for c in 1..=5 {
+                let q = format!("{p}{c}");
+                if q.matches(char::from(b'0' + c)).count() <= 4 {
+                    next.push(q);
+                }
+            }
+        }
+        positions.extend(next.iter().cloned());
+        frontier = next;
+    }
+    let mut asked = 0;
+    for (k, p) in positions.iter().enumerate() {
+        // Every position of up to 2 plies, then every 7th.
+        if p.len() > 2 && k % 7 != 0 {
+            continue;
+        }
+        let ask = |db: &Path| {
+            single(&[
+                "connect4",
+                "value",
+                p,
+                "--width",
+                "5",
+                "--height",
+                "4",
+                "--json",
+                "--db",
+                &db.to_string_lossy(),
+            ])
+        };
+        let (x, y) = (ask(one), ask(sharded));
+        assert!(x.status.success(), "{}", String::from_utf8_lossy(&x.stderr));
+        assert_eq!(
+            String::from_utf8_lossy(&x.stdout),
+            String::from_utf8_lossy(&y.stdout),
+            "value {p:?}"
+        );
+        asked += 1;
+    }
+    assert!(asked > 40, "{asked} positions asked");
 }
 
 fn json(out: &Output) -> serde_json::Value {
@@ -140,7 +194,10 @@ fn check(game_args: &[&str], name: &str) {
         let mut expected = reference.clone();
         expected.as_object_mut().expect("object").remove("seconds");
         assert_eq!(report, expected, "{name} on {n} processes");
-        same_databases(&one, &db);
+        same_databases(&one, &db, &[n]);
+        if name == "connect4" {
+            same_answers(&one, &db, 4);
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -206,23 +263,34 @@ fn a_dead_process_fails_the_other_and_a_rerun_resumes() {
         line.starts_with("gamesolve: the cluster run failed") && line.contains("peer"),
         "one clear line: {err}"
     );
-    let finished = std::fs::read_dir(&db)
+    let finished = game_db::Database::open_any(&db)
         .expect("database")
-        .filter(|e| {
-            let n = e.as_ref().expect("entry").file_name();
-            let n = n.to_string_lossy();
-            n.starts_with("tier-") && n.ends_with(".gsdb")
-        })
-        .count();
+        .finished_tiers()
+        .len();
     assert!(
         finished > 0 && finished < 21,
-        "{finished} of 21 tiers written"
+        "{finished} of 21 tiers finished"
     );
-    // The rerun resumes at the first unfinished tier and matches.
-    let outs = cluster(&args, 2, &dir, &[]);
+    // The rerun, on 3 processes, resumes at the first unfinished tier
+    // (reading the finished tiers it needs from their 2 shards) and
+    // matches.
+    let outs = cluster(&args, 3, &dir, &[]);
     for o in &outs {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
-    same_databases(&one, &db);
+    same_databases(&one, &db, &[2, 3]);
+    let b = game_db::Database::open_any(&db).expect("database");
+    let sharded = |k| {
+        b.finished_tiers()
+            .iter()
+            .filter(|&&t| b.tier_info(t).expect("info").shards.len() == k)
+            .count()
+    };
+    assert_eq!(
+        (sharded(2), sharded(3)),
+        (finished, 21 - finished),
+        "the finished tiers kept, the rest solved by 3"
+    );
+    same_answers(&one, &db, 3);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -244,6 +244,38 @@ where
     ))
 }
 
+/// The database of a cluster process: process 0 creates (or opens) it,
+/// the others open it once process 0 has created it (the directory is
+/// shared by all processes), waiting up to a minute for its manifest.
+pub fn open_cluster_db(
+    dir: &Path,
+    game: &str,
+    rules: &str,
+    leader: bool,
+) -> Result<Database, Error> {
+    if leader {
+        return open_db(dir, game, rules, true);
+    }
+    let t = std::time::Instant::now();
+    loop {
+        match Database::open(dir, game, rules) {
+            Err(game_db::Error::NoDatabase { .. })
+                if t.elapsed() < std::time::Duration::from_secs(60) =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            r => {
+                return r.map_err(|e| {
+                    Error::Usage(format!(
+                        "database {} (created by process 0, shared by every process): {e}",
+                        dir.display()
+                    ))
+                })
+            }
+        }
+    }
+}
+
 /// Opens (or creates, with `create`) the database in `dir` for `game`
 /// and `rules`, with a one-line error naming the directory.
 pub fn open_db(dir: &Path, game: &str, rules: &str, create: bool) -> Result<Database, Error> {

@@ -568,13 +568,13 @@ fn solve_cluster(
     let config = solver_cluster::ClusterConfig::from_args(flags.iter().cloned())?;
     let leader = config.process() == 0;
     let db = match db {
-        Some(dir) if leader => Some(std::sync::Arc::new(open_db(
+        Some(dir) => Some(std::sync::Arc::new(super::analyze::open_cluster_db(
             dir,
             DB_NAME,
             &db_rules(game),
-            true,
+            leader,
         )?)),
-        _ => None,
+        None => None,
     };
     let finished = db.as_ref().is_some_and(|db| db.is_finished(0));
     let t = Instant::now();

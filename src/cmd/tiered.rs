@@ -203,12 +203,17 @@ where
     let title = game.title();
     let game = Canonical(game);
     let db = match db {
-        Some(dir) if leader => Some(Arc::new(open_db(dir, G::NAME, &game.0.rules(), true)?)),
-        _ => None,
+        Some(dir) => Some(Arc::new(super::analyze::open_cluster_db(
+            dir,
+            G::NAME,
+            &game.0.rules(),
+            leader,
+        )?)),
+        None => None,
     };
     let before = match &db {
-        Some(db) => already_solved(&game, db)?,
-        None => None,
+        Some(db) if leader => already_solved(&game, db)?,
+        _ => None,
     };
     let t = Instant::now();
     let spinner = leader.then(|| super::progress::Spinner::new("solving on the cluster"));

@@ -13,7 +13,7 @@ use crate::cache::Lru;
 use crate::format::{check_name, rules_hash, Entry, Manifest};
 use crate::fsio::{read_at, sync_dir, write_atomically};
 use crate::tierfile::{decode_at, open_file, TierFile};
-use crate::{Error, RecordWidth, Result, TierWriter};
+use crate::{Error, RecordWidth, Result, ShardWriter, TierWriter};
 
 /// The manifest's file name inside a database directory.
 pub const MANIFEST_FILE: &str = "manifest.gsdb";
@@ -129,47 +129,132 @@ impl Options {
     }
 }
 
-/// What a finished tier's file holds.
+/// What a finished tier's files hold. A whole tier is one file; a sharded
+/// tier is several ([`TierInfo::shards`]), and then `path`, `width`,
+/// `block_records` and `file_crc32` are those of its first shard while
+/// `file_bytes` and `blocks` are summed over its shards.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct TierInfo {
     /// The tier.
     pub tier: Tier,
-    /// Its file.
+    /// Its file (the first shard's for a sharded tier).
     pub path: PathBuf,
     /// Records (indices) of the tier.
     pub records: u64,
-    /// Bytes of the file.
+    /// Bytes of the file (of all shards).
     pub file_bytes: u64,
-    /// The record width.
+    /// The record width (the first shard's; shards choose their own).
     pub width: RecordWidth,
     /// Records a block (the last block may hold fewer).
     pub block_records: u32,
-    /// Blocks of the file.
+    /// Blocks of the file (of all shards).
     pub blocks: u64,
-    /// CRC-32 of the whole file, as the manifest records it.
+    /// CRC-32 of the whole file, as the manifest records it (the first
+    /// shard's).
     pub file_crc32: u32,
+    /// Every file of the tier in index order: one for a whole tier.
+    pub shards: Vec<ShardEntry>,
 }
 
 impl TierInfo {
-    fn of(f: &TierFile) -> TierInfo {
+    fn of(s: &Stored) -> TierInfo {
+        let f = &s.files[0];
         TierInfo {
             tier: f.entry.tier,
             path: f.path.clone(),
-            records: f.header.records,
-            file_bytes: f.entry.bytes,
+            records: s.records,
+            file_bytes: s.files.iter().map(|f| f.entry.bytes).sum(),
             width: f.header.width,
             block_records: f.header.block_records,
-            blocks: f.header.blocks,
+            blocks: s.files.iter().map(|f| f.header.blocks).sum(),
             file_crc32: f.entry.file_crc,
+            shards: s.files.iter().map(|f| ShardEntry::of(&f.entry)).collect(),
         }
+    }
+}
+
+/// One file of a finished tier as the manifest records it: a shard of a
+/// sharded tier (written by [`Database::shard_writer`], listed by
+/// [`Database::finish_sharded`]), or a whole tier (`shard` is `None`).
+/// Plain data, so that whoever wrote a shard can hand it to whoever lists
+/// the tier (another thread, process or host);
+/// [`Database::finish_sharded`] checks every field against the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ShardEntry {
+    /// The tier.
+    pub tier: Tier,
+    /// The shard's number (its file is `tier-<N>.shard-<K>.gsdb`), or
+    /// `None` for a whole tier (`tier-<N>.gsdb`).
+    pub shard: Option<u32>,
+    /// The tier index of the file's first record.
+    pub first: u64,
+    /// Records of the file.
+    pub records: u64,
+    /// Bytes of the file.
+    pub bytes: u64,
+    /// CRC-32 of the file's header.
+    pub header_crc32: u32,
+    /// CRC-32 of the whole file.
+    pub file_crc32: u32,
+}
+
+impl ShardEntry {
+    pub(crate) fn of(e: &Entry) -> ShardEntry {
+        ShardEntry {
+            tier: e.tier,
+            shard: e.shard,
+            first: e.first,
+            records: e.records,
+            bytes: e.bytes,
+            header_crc32: e.header_crc,
+            file_crc32: e.file_crc,
+        }
+    }
+
+    fn entry(&self) -> Entry {
+        Entry {
+            tier: self.tier,
+            shard: self.shard,
+            first: self.first,
+            records: self.records,
+            bytes: self.bytes,
+            header_crc: self.header_crc32,
+            file_crc: self.file_crc32,
+        }
+    }
+}
+
+/// A finished tier's files, checked, in index order.
+#[derive(Debug)]
+struct Stored {
+    files: Vec<Arc<TierFile>>,
+    records: u64,
+}
+
+impl Stored {
+    fn new(files: Vec<Arc<TierFile>>) -> Stored {
+        let records = files.iter().map(|f| f.header.records).sum();
+        Stored { files, records }
+    }
+
+    /// The file holding `index` (< records) and the index inside it: the
+    /// last file starting at or before it (empty shards start where the
+    /// next one does, so they are never chosen).
+    fn find(&self, index: u64) -> (&Arc<TierFile>, u64) {
+        let k = self
+            .files
+            .partition_point(|f| f.entry.first <= index)
+            .saturating_sub(1);
+        let f = &self.files[k];
+        (f, index - f.entry.first)
     }
 }
 
 #[derive(Debug)]
 struct State {
     manifest: Manifest,
-    files: BTreeMap<Tier, Arc<TierFile>>,
+    files: BTreeMap<Tier, Arc<Stored>>,
 }
 
 /// A solved-game database: one directory holding a manifest and one
@@ -178,8 +263,11 @@ struct State {
 /// Lookups take `&self` and the type is `Sync`: share it between threads
 /// (e.g. in an `Arc`) and look up from all of them; blocks decompressed by
 /// any thread are cached for all. Tiers can be written by several threads
-/// at once as well (one writer per tier). One process at a time should
-/// write a database.
+/// at once as well (one writer per tier or shard). One process at a time
+/// should write whole tiers and the manifest; the shards of a sharded tier
+/// may be written by many processes sharing the directory
+/// ([`Database::shard_writer`]), and then listed by one
+/// ([`Database::finish_sharded`]).
 #[derive(Debug)]
 pub struct Database {
     dir: PathBuf,
@@ -189,7 +277,8 @@ pub struct Database {
     state: RwLock<State>,
     /// Held while the manifest is rewritten, so updates never get lost.
     manifest_lock: Mutex<()>,
-    writing: Mutex<BTreeSet<Tier>>,
+    /// Tiers (`None`) and shards (`Some(k)`) being written.
+    writing: Mutex<BTreeSet<(Tier, Option<u32>)>>,
     cache: Mutex<Lru<Vec<u8>>>,
     open_files: Mutex<Lru<File>>,
     serials: AtomicU64,
@@ -291,7 +380,25 @@ impl Database {
         rules: impl AsRef<[u8]>,
         options: Options,
     ) -> Result<Database> {
-        let dir = dir.as_ref();
+        Database::open_checked(dir.as_ref(), Some((game, rules.as_ref())), options)
+    }
+
+    /// Opens whatever database `dir` holds, of the game and rules its
+    /// manifest names (with the default [`Options`]): for tools that
+    /// inspect or compare databases without knowing their rules.
+    ///
+    /// # Errors
+    /// As [`Database::open`], except [`Error::WrongGame`] and
+    /// [`Error::WrongRules`] against the manifest.
+    pub fn open_any(dir: impl AsRef<Path>) -> Result<Database> {
+        Database::open_checked(dir.as_ref(), None, Options::default())
+    }
+
+    fn open_checked(
+        dir: &Path,
+        expect: Option<(&str, &[u8])>,
+        options: Options,
+    ) -> Result<Database> {
         options.check()?;
         let path = dir.join(MANIFEST_FILE);
         let bytes = match std::fs::read(&path) {
@@ -302,26 +409,34 @@ impl Database {
             Err(e) => return Err(Error::io(path, e)),
         };
         let manifest = Manifest::parse(&path, &bytes)?;
-        if manifest.game != game {
-            return Err(Error::WrongGame {
-                path,
-                found: manifest.game,
-                expected: game.to_owned(),
-            });
-        }
-        let hash = rules_hash(rules.as_ref());
-        if manifest.rules_hash != hash {
-            return Err(Error::WrongRules {
-                path,
-                found: manifest.rules_hash,
-                expected: hash,
-            });
+        if let Some((game, rules)) = expect {
+            if manifest.game != game {
+                return Err(Error::WrongGame {
+                    path,
+                    found: manifest.game,
+                    expected: game.to_owned(),
+                });
+            }
+            let hash = rules_hash(rules);
+            if manifest.rules_hash != hash {
+                return Err(Error::WrongRules {
+                    path,
+                    found: manifest.rules_hash,
+                    expected: hash,
+                });
+            }
         }
         let mut db = Database::from_parts(dir, manifest, BTreeMap::new(), options);
-        let entries: Vec<Entry> = db.state().manifest.tiers.values().copied().collect();
+        let tiers: Vec<(Tier, Vec<Entry>)> = db
+            .state()
+            .manifest
+            .tiers
+            .iter()
+            .map(|(t, v)| (*t, v.clone()))
+            .collect();
         let mut files = BTreeMap::new();
-        for e in entries {
-            files.insert(e.tier, Arc::new(db.open_tier_file(e)?));
+        for (t, entries) in tiers {
+            files.insert(t, Arc::new(db.open_stored(&entries)?));
         }
         db.state
             .get_mut()
@@ -333,7 +448,7 @@ impl Database {
     fn from_parts(
         dir: &Path,
         manifest: Manifest,
-        files: BTreeMap<Tier, Arc<TierFile>>,
+        files: BTreeMap<Tier, Arc<Stored>>,
         options: Options,
     ) -> Database {
         Database {
@@ -358,11 +473,20 @@ impl Database {
         self.state.write().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Opens and checks a finished tier's files.
+    fn open_stored(&self, entries: &[Entry]) -> Result<Stored> {
+        let mut files = Vec::with_capacity(entries.len());
+        for &e in entries {
+            files.push(Arc::new(self.open_tier_file(e)?));
+        }
+        Ok(Stored::new(files))
+    }
+
     /// Opens and checks a finished tier's file; keeps it open if there is
     /// room.
     fn open_tier_file(&self, e: Entry) -> Result<TierFile> {
         let (tf, file) = TierFile::open(
-            self.tier_path(e.tier),
+            self.file_path(e.tier, e.shard),
             e,
             &self.game,
             self.rules_hash,
@@ -412,6 +536,19 @@ impl Database {
         self.dir.join(format!("tier-{tier}.gsdb"))
     }
 
+    /// Where shard `shard` of tier `tier` is (whether or not it exists).
+    #[must_use]
+    pub fn shard_path(&self, tier: Tier, shard: u32) -> PathBuf {
+        self.dir.join(format!("tier-{tier}.shard-{shard}.gsdb"))
+    }
+
+    pub(crate) fn file_path(&self, tier: Tier, shard: Option<u32>) -> PathBuf {
+        match shard {
+            None => self.tier_path(tier),
+            Some(k) => self.shard_path(tier, k),
+        }
+    }
+
     /// The finished tiers, in increasing order.
     #[must_use]
     pub fn finished_tiers(&self) -> Vec<Tier> {
@@ -425,7 +562,7 @@ impl Database {
         self.state().files.contains_key(&tier)
     }
 
-    fn tier_file(&self, tier: Tier) -> Result<Arc<TierFile>> {
+    fn tier_file(&self, tier: Tier) -> Result<Arc<Stored>> {
         self.state()
             .files
             .get(&tier)
@@ -449,21 +586,31 @@ impl Database {
     /// # Errors
     /// [`Error::TierNotFinished`].
     pub fn records(&self, tier: Tier) -> Result<u64> {
-        Ok(self.tier_file(tier)?.header.records)
+        Ok(self.tier_file(tier)?.records)
     }
 
-    /// Bytes of tier `tier`'s file.
+    /// Bytes of tier `tier`'s file (of all its shards).
     ///
     /// # Errors
     /// [`Error::TierNotFinished`].
     pub fn file_bytes(&self, tier: Tier) -> Result<u64> {
-        Ok(self.tier_file(tier)?.entry.bytes)
+        Ok(self
+            .tier_file(tier)?
+            .files
+            .iter()
+            .map(|f| f.entry.bytes)
+            .sum())
     }
 
     /// Bytes of all finished tiers' files together.
     #[must_use]
     pub fn total_bytes(&self) -> u64 {
-        self.state().files.values().map(|f| f.entry.bytes).sum()
+        self.state()
+            .files
+            .values()
+            .flat_map(|s| s.files.iter())
+            .map(|f| f.entry.bytes)
+            .sum()
     }
 
     /// The record at `index` of tier `tier`: `None` for an index that
@@ -474,24 +621,25 @@ impl Database {
     /// [`Error::TierNotFinished`], [`Error::IndexOutOfRange`];
     /// [`Error::BlockChecksum`] or [`Error::Corrupt`] if the block is
     /// damaged (never a wrong value); [`Error::Io`].
-    pub fn lookup(&self, tier: Tier, index: u64) -> Result<Option<Value>> {
-        let f = self.tier_file(tier)?;
-        let h = &f.header;
-        if index >= h.records {
+    pub fn lookup(&self, tier: Tier, global: u64) -> Result<Option<Value>> {
+        let stored = self.tier_file(tier)?;
+        if global >= stored.records {
             return Err(Error::IndexOutOfRange {
-                path: f.path.clone(),
+                path: stored.files[0].path.clone(),
                 tier,
-                index,
-                records: h.records,
+                index: global,
+                records: stored.records,
             });
         }
+        let (f, index) = stored.find(global);
+        let h = &f.header;
         let block = index / u64::from(h.block_records);
         let within = (index % u64::from(h.block_records)) as usize;
         let key = (f.serial, block);
         if let Some(raw) = lock(&self.cache).get(key) {
             return f.decode_at(&raw, within);
         }
-        let handle = self.handle(&f)?;
+        let handle = self.handle(f)?;
         SCRATCH.with(|s| -> Result<Option<Value>> {
             let s = &mut *s.borrow_mut();
             let dctx = match &mut s.dctx {
@@ -534,25 +682,63 @@ impl Database {
     ///
     /// # Errors
     /// [`Error::TierNotFinished`]; the first damaged block's error.
-    pub fn for_each_block(
+    pub fn for_each_block(&self, tier: Tier, f: impl FnMut(u64, &[Option<Value>])) -> Result<()> {
+        let records = self.records(tier)?;
+        self.for_each_block_in(tier, 0..records, f)
+    }
+
+    /// Calls `f` with the records of tier `tier` at the indices `range`, in
+    /// index order, a block (or the part of a block inside `range`) at a
+    /// time: the index of the first record passed and the records. Reads
+    /// only the blocks `range` overlaps, in whichever shards hold them.
+    ///
+    /// # Errors
+    /// [`Error::TierNotFinished`], [`Error::IndexOutOfRange`] for a range
+    /// past the tier's end; the first damaged block's error.
+    pub fn for_each_block_in(
         &self,
         tier: Tier,
+        range: std::ops::Range<u64>,
         mut f: impl FnMut(u64, &[Option<Value>]),
     ) -> Result<()> {
-        let file = self.tier_file(tier)?;
-        let handle = open_file(&file.path, tier)?;
-        let h = &file.header;
-        let mut dctx = zstd::bulk::Decompressor::new().map_err(|e| Error::io(&file.path, e))?;
+        let stored = self.tier_file(tier)?;
+        if range.end > stored.records {
+            return Err(Error::IndexOutOfRange {
+                path: stored.files[0].path.clone(),
+                tier,
+                index: range.end - 1,
+                records: stored.records,
+            });
+        }
+        let mut dctx = None;
         let mut compressed = Vec::new();
-        let mut raw = Vec::with_capacity(h.block_bytes());
-        let mut records = Vec::with_capacity(h.block_records as usize);
-        for block in 0..h.blocks {
-            file.read_block(&handle, block, &mut dctx, &mut compressed, &mut raw)?;
-            records.clear();
-            for i in 0..h.records_in(block) {
-                records.push(decode_at(&file.path, h.width, &raw, i)?);
+        let mut raw = Vec::new();
+        let mut records = Vec::new();
+        for file in &stored.files {
+            let (lo, hi) = (file.entry.first, file.entry.first + file.header.records);
+            let (from, to) = (range.start.max(lo), range.end.min(hi));
+            if from >= to {
+                continue;
             }
-            f(block * u64::from(h.block_records), &records);
+            let handle = open_file(&file.path, tier)?;
+            let h = &file.header;
+            let dctx = match &mut dctx {
+                Some(d) => d,
+                None => dctx
+                    .insert(zstd::bulk::Decompressor::new().map_err(|e| Error::io(&file.path, e))?),
+            };
+            let per = u64::from(h.block_records);
+            for block in (from - lo) / per..(to - lo).div_ceil(per) {
+                file.read_block(&handle, block, dctx, &mut compressed, &mut raw)?;
+                let start = lo + block * per;
+                let a = from.max(start) - start;
+                let b = to.min(start + h.records_in(block) as u64) - start;
+                records.clear();
+                for i in a..b {
+                    records.push(decode_at(&file.path, h.width, &raw, i as usize)?);
+                }
+                f(start + a, &records);
+            }
         }
         Ok(())
     }
@@ -564,22 +750,24 @@ impl Database {
     /// [`Error::TierNotFinished`]; [`Error::Corrupt`] or the block's error
     /// for a damaged file.
     pub fn verify(&self, tier: Tier) -> Result<()> {
-        let f = self.tier_file(tier)?;
-        let file = open_file(&f.path, tier)?;
-        let mut crc = crc32fast::Hasher::new();
+        let stored = self.tier_file(tier)?;
         let mut buf = vec![0u8; 1 << 20];
-        let mut at = 0;
-        while at < f.entry.bytes {
-            let n = (f.entry.bytes - at).min(buf.len() as u64) as usize;
-            read_at(&file, &f.path, &mut buf[..n], at)?;
-            crc.update(&buf[..n]);
-            at += n as u64;
-        }
-        if crc.finalize() != f.entry.file_crc {
-            return Err(Error::corrupt(
-                &f.path,
-                "the file's checksum differs from the manifest's",
-            ));
+        for f in &stored.files {
+            let file = open_file(&f.path, tier)?;
+            let mut crc = crc32fast::Hasher::new();
+            let mut at = 0;
+            while at < f.entry.bytes {
+                let n = (f.entry.bytes - at).min(buf.len() as u64) as usize;
+                read_at(&file, &f.path, &mut buf[..n], at)?;
+                crc.update(&buf[..n]);
+                at += n as u64;
+            }
+            if crc.finalize() != f.entry.file_crc {
+                return Err(Error::corrupt(
+                    &f.path,
+                    "the file's checksum differs from the manifest's",
+                ));
+            }
         }
         self.for_each_block(tier, |_, _| {})
     }
@@ -592,7 +780,7 @@ impl Database {
     /// # Errors
     /// [`Error::TierBusy`] if another writer has the tier; [`Error::Io`].
     pub fn writer(&self, tier: Tier) -> Result<TierWriter<'_>> {
-        if !lock(&self.writing).insert(tier) {
+        if !lock(&self.writing).insert((tier, None)) {
             return Err(Error::TierBusy {
                 path: self.tier_path(tier),
                 tier,
@@ -601,10 +789,109 @@ impl Database {
         let start = || -> Result<TierWriter<'_>> {
             self.unfinish(tier)?;
             let o = &self.options;
-            TierWriter::new(self, tier, o.width, o.block_bytes, o.level)
+            TierWriter::new(self, tier, None, o.width, o.block_bytes, o.level)
         };
         // On failure the writer never existed: release the tier here.
-        start().inspect_err(|_| self.release_writer(tier))
+        start().inspect_err(|_| self.release_writer(tier, None))
+    }
+
+    /// Starts writing shard `shard` of tier `tier`, the records from index
+    /// `first` on, into `tier-<N>.shard-<K>.gsdb` (crash-safe as a whole
+    /// tier: a temporary file renamed into place). Unlike
+    /// [`Database::writer`] it leaves the manifest alone, so that shards can
+    /// be written by several processes sharing the directory at once;
+    /// [`ShardWriter::finish`] returns what the manifest will record, and
+    /// [`Database::finish_sharded`] lists the tier once every shard is
+    /// written.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), game_db::Error> {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// use game_core::Value;
+    /// let db = game_db::Database::create(dir.path(), "example", "v1")?;
+    /// // Two writers (threads, processes or hosts sharing the directory),
+    /// // indices 0..600 and 600..1000.
+    /// let mut shards = Vec::new();
+    /// for (k, range) in [(0, 0..600u32), (1, 600..1000)] {
+    ///     let mut w = db.shard_writer(7, k, u64::from(range.start))?;
+    ///     for i in range {
+    ///         w.push(Some(Value::win(i % 5)))?;
+    ///     }
+    ///     shards.push(w.finish()?);
+    /// }
+    /// let info = db.finish_sharded(7, 1000, &shards)?;
+    /// assert_eq!((info.records, info.shards.len()), (1000, 2));
+    /// assert_eq!(db.lookup(7, 613)?, Some(Value::win(3)));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::TierFinished`] if the tier is finished (as this handle
+    /// sees it: a listed shard is never overwritten);
+    /// [`Error::TierBusy`] if another writer of this handle has the shard;
+    /// [`Error::Io`].
+    pub fn shard_writer(&self, tier: Tier, shard: u32, first: u64) -> Result<ShardWriter<'_>> {
+        if self.is_finished(tier) {
+            return Err(Error::TierFinished {
+                path: self.tier_path(tier),
+                tier,
+            });
+        }
+        if !lock(&self.writing).insert((tier, Some(shard))) {
+            return Err(Error::TierBusy {
+                path: self.shard_path(tier, shard),
+                tier,
+            });
+        }
+        let o = &self.options;
+        TierWriter::new(
+            self,
+            tier,
+            Some((shard, first)),
+            o.width,
+            o.block_bytes,
+            o.level,
+        )
+        .map(ShardWriter::new)
+        .inspect_err(|_| self.release_writer(tier, Some(shard)))
+    }
+
+    /// Lists tier `tier` of `records` records as finished, stored as the
+    /// shards `shards` (what each [`ShardWriter::finish`] returned, in any
+    /// order): they must be shards `0..k` of this tier, each starting where
+    /// the one before ends, the first at index 0, the last ending at
+    /// `records`. Each file is checked against its entry (length,
+    /// header and its checksum, block index) before the manifest is
+    /// rewritten, crash-safely, to list them; a tier that was finished is
+    /// replaced.
+    ///
+    /// # Errors
+    /// [`Error::InvalidShards`] for shards that do not tile the tier;
+    /// the errors of [`Database::open`] for a file that does not match its
+    /// entry; [`Error::Io`].
+    pub fn finish_sharded(
+        &self,
+        tier: Tier,
+        records: u64,
+        shards: &[ShardEntry],
+    ) -> Result<TierInfo> {
+        let mut entries: Vec<Entry> = shards.iter().map(ShardEntry::entry).collect();
+        entries.sort_by_key(|e| e.shard);
+        let bad = |why: String| Error::InvalidShards { tier, why };
+        if let Some(e) = entries.iter().find(|e| e.tier != tier) {
+            return Err(bad(format!("an entry of tier {}", e.tier)));
+        }
+        if entries.iter().any(|e| e.shard.is_none()) {
+            return Err(bad("an entry of a whole tier".into()));
+        }
+        crate::format::check_files(&entries).map_err(bad)?;
+        let covered: u64 = entries.iter().map(|e| e.records).sum();
+        if covered != records {
+            return Err(bad(format!(
+                "they hold {covered} records, the tier {records}"
+            )));
+        }
+        self.record_files(tier, entries)
     }
 
     /// Writes tier `tier` from an iterator of records in index order.
@@ -638,27 +925,45 @@ impl Database {
             s.files.remove(&tier)
         };
         if let Some(old) = old {
-            lock(&self.cache).forget_file(old.serial);
-            lock(&self.open_files).forget_file(old.serial);
+            self.forget(&old);
         }
         Ok(())
     }
 
+    /// Drops a replaced tier's blocks and open files.
+    fn forget(&self, old: &Stored) {
+        for f in &old.files {
+            lock(&self.cache).forget_file(f.serial);
+            lock(&self.open_files).forget_file(f.serial);
+        }
+    }
+
     /// Lists a tier whose file was just renamed into place.
     pub(crate) fn record_finished(&self, entry: Entry) -> Result<TierInfo> {
-        let file = Arc::new(self.open_tier_file(entry)?);
+        self.record_files(entry.tier, vec![entry])
+    }
+
+    /// Lists a tier as the files `entries` (checked by
+    /// [`crate::format::check_files`]), each opened and checked first.
+    fn record_files(&self, tier: Tier, entries: Vec<Entry>) -> Result<TierInfo> {
+        let stored = Arc::new(self.open_stored(&entries)?);
         let _guard = lock(&self.manifest_lock);
         let mut manifest = self.state().manifest.clone();
-        manifest.tiers.insert(entry.tier, entry);
+        manifest.tiers.insert(tier, entries);
         write_atomically(&self.dir.join(MANIFEST_FILE), manifest.to_text().as_bytes())?;
-        let info = TierInfo::of(&file);
-        let mut s = self.state_mut();
-        s.manifest = manifest;
-        s.files.insert(entry.tier, file);
+        let info = TierInfo::of(&stored);
+        let old = {
+            let mut s = self.state_mut();
+            s.manifest = manifest;
+            s.files.insert(tier, stored)
+        };
+        if let Some(old) = old {
+            self.forget(&old);
+        }
         Ok(info)
     }
 
-    pub(crate) fn release_writer(&self, tier: Tier) {
-        lock(&self.writing).remove(&tier);
+    pub(crate) fn release_writer(&self, tier: Tier, shard: Option<u32>) {
+        lock(&self.writing).remove(&(tier, shard));
     }
 }

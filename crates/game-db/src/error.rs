@@ -161,6 +161,25 @@ pub enum Error {
     /// Options out of range.
     #[error("invalid options: {0}")]
     InvalidOptions(String),
+    /// A shard of a finished tier was to be written (a listed file is
+    /// never overwritten; rewrite the tier with [`crate::Database::writer`]).
+    #[error("{}: tier {tier} is finished; its shards cannot be rewritten", path.display())]
+    TierFinished {
+        /// The tier's file.
+        path: PathBuf,
+        /// The tier.
+        tier: Tier,
+    },
+    /// Shards given to [`crate::Database::finish_sharded`] that do not
+    /// tile the tier: not shards `0..k` of it, or not contiguous from
+    /// index 0.
+    #[error("tier {tier}: the shards do not cover it: {why}")]
+    InvalidShards {
+        /// The tier.
+        tier: Tier,
+        /// What is wrong.
+        why: String,
+    },
     /// Another writer of this database is writing the tier.
     #[error("{}: tier {tier} is already being written", path.display())]
     TierBusy {

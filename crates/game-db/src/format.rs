@@ -7,8 +7,15 @@ use game_core::Tier;
 
 use crate::{Error, RecordWidth, Result};
 
-/// The version of the file format this library reads and writes.
+/// The version of the tier file format this library reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
+
+/// The highest manifest version this library reads and writes. Version 2
+/// adds tiers stored as shards (several files, each a contiguous range of
+/// the tier's indices); a manifest that lists no sharded tier is still
+/// written as version 1, so that databases of whole tiers stay readable by
+/// older versions of this library and byte-identical to what they wrote.
+pub const MANIFEST_VERSION: u32 = 2;
 
 /// The first eight bytes of every tier file.
 pub(crate) const MAGIC: [u8; 8] = *b"GSDB\r\n\x1a\n";
@@ -223,22 +230,66 @@ pub(crate) fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
 
-/// What the manifest says about one finished tier.
+/// What the manifest says about one file of a finished tier: the whole
+/// tier, or one shard of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Entry {
     pub tier: Tier,
+    /// `Some(k)` for shard `k` of a sharded tier (file `tier-N.shard-K`).
+    pub shard: Option<u32>,
+    /// The tier index of the file's first record (0 for a whole tier).
+    pub first: u64,
     pub records: u64,
     pub bytes: u64,
     pub header_crc: u32,
     pub file_crc: u32,
 }
 
-/// The manifest: the game, its rules and the finished tiers.
+/// The manifest: the game, its rules and the finished tiers, each as its
+/// files in index order (one for a whole tier).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Manifest {
     pub game: String,
     pub rules_hash: u64,
-    pub tiers: std::collections::BTreeMap<Tier, Entry>,
+    pub tiers: std::collections::BTreeMap<Tier, Vec<Entry>>,
+}
+
+/// Checks that `entries` are one whole-tier file, or shards `0..k` in
+/// order covering `0..records` contiguously; `Err` says what is wrong.
+pub(crate) fn check_files(entries: &[Entry]) -> std::result::Result<(), String> {
+    match entries {
+        [] => Err("no files".into()),
+        [e] if e.shard.is_none() => {
+            if e.first == 0 {
+                Ok(())
+            } else {
+                Err(format!("a whole tier starting at index {}", e.first))
+            }
+        }
+        _ => {
+            let mut next = 0u64;
+            for (k, e) in entries.iter().enumerate() {
+                if e.shard != Some(k as u32) || u32::try_from(k).is_err() {
+                    return Err(format!(
+                        "file {k} is {}, not shard {k}",
+                        e.shard
+                            .map_or_else(|| "a whole tier".to_string(), |s| format!("shard {s}"))
+                    ));
+                }
+                if e.first != next {
+                    return Err(format!(
+                        "shard {k} starts at index {}, not {next} where shard {} ends",
+                        e.first,
+                        k.saturating_sub(1)
+                    ));
+                }
+                next = next
+                    .checked_add(e.records)
+                    .ok_or_else(|| format!("shard {k} ends past 2^64"))?;
+            }
+            Ok(())
+        }
+    }
 }
 
 const MANIFEST_FIRST_LINE: &str = "gamesolve-db manifest";
@@ -246,14 +297,20 @@ const MANIFEST_FIRST_LINE: &str = "gamesolve-db manifest";
 impl Manifest {
     /// The manifest as text; its last line is a checksum of the others.
     pub fn to_text(&self) -> String {
-        let mut s = format!("{MANIFEST_FIRST_LINE} {FORMAT_VERSION}\n");
+        let sharded = self.tiers.values().flatten().any(|e| e.shard.is_some());
+        let version = if sharded { MANIFEST_VERSION } else { 1 };
+        let mut s = format!("{MANIFEST_FIRST_LINE} {version}\n");
         let _ = writeln!(s, "game {}", self.game);
         let _ = writeln!(s, "rules {:016x}", self.rules_hash);
-        for e in self.tiers.values() {
+        for e in self.tiers.values().flatten() {
+            let _ = write!(s, "tier {} ", e.tier);
+            if let Some(k) = e.shard {
+                let _ = write!(s, "shard {k} first {} ", e.first);
+            }
             let _ = writeln!(
                 s,
-                "tier {} records {} bytes {} header-crc32 {:08x} file-crc32 {:08x}",
-                e.tier, e.records, e.bytes, e.header_crc, e.file_crc
+                "records {} bytes {} header-crc32 {:08x} file-crc32 {:08x}",
+                e.records, e.bytes, e.header_crc, e.file_crc
             );
         }
         let crc = crc32fast::hash(s.as_bytes());
@@ -276,11 +333,11 @@ impl Manifest {
             });
         };
         let found: u32 = version.trim().parse().map_err(|_| bad("bad version"))?;
-        if found != FORMAT_VERSION || version != format!(" {found}") {
+        if !(1..=MANIFEST_VERSION).contains(&found) || version != format!(" {found}") {
             return Err(Error::UnsupportedVersion {
                 path: path.to_owned(),
                 found,
-                supported: FORMAT_VERSION,
+                supported: MANIFEST_VERSION,
             });
         }
         let body_end = text
@@ -309,12 +366,15 @@ impl Manifest {
             .and_then(|l| l.strip_prefix("rules "))
             .and_then(|s| hex(s, 16))
             .ok_or_else(|| bad("no rules line"))?;
-        let mut tiers = std::collections::BTreeMap::new();
+        let mut tiers: std::collections::BTreeMap<Tier, Vec<Entry>> = Default::default();
         for line in lines {
-            let e = parse_entry(line).ok_or_else(|| bad(&format!("bad line {line:?}")))?;
-            if tiers.insert(e.tier, e).is_some() {
-                return Err(bad(&format!("tier {} listed twice", e.tier)));
-            }
+            let e = parse_entry(line)
+                .filter(|e| e.shard.is_none() || found >= 2)
+                .ok_or_else(|| bad(&format!("bad line {line:?}")))?;
+            tiers.entry(e.tier).or_default().push(e);
+        }
+        for (t, files) in &tiers {
+            check_files(files).map_err(|why| bad(&format!("tier {t}: {why}")))?;
         }
         Ok(Manifest {
             game,
@@ -325,7 +385,15 @@ impl Manifest {
 }
 
 fn parse_entry(line: &str) -> Option<Entry> {
-    let f: Vec<&str> = line.split(' ').collect();
+    let mut f: Vec<&str> = line.split(' ').collect();
+    // `tier N shard K first F records …`: take the shard's fields out.
+    let mut shard = None;
+    if f.get(2) == Some(&"shard") && f.get(4) == Some(&"first") {
+        let k: u32 = f.get(3)?.parse().ok()?;
+        let first: u64 = f.get(5)?.parse().ok()?;
+        shard = Some((k, first));
+        f.drain(2..6);
+    }
     let [("tier", t), ("records", r), ("bytes", b), ("header-crc32", h), ("file-crc32", c)] = [
         (*f.first()?, *f.get(1)?),
         (*f.get(2)?, *f.get(3)?),
@@ -340,6 +408,8 @@ fn parse_entry(line: &str) -> Option<Entry> {
     }
     Some(Entry {
         tier: t.parse().ok()?,
+        shard: shard.map(|s| s.0),
+        first: shard.map_or(0, |s| s.1),
         records: r.parse().ok()?,
         bytes: b.parse().ok()?,
         header_crc: u32::try_from(hex(h, 8)?).ok()?,
@@ -418,21 +488,70 @@ mod tests {
         for t in [3u64, 1] {
             m.tiers.insert(
                 t,
-                Entry {
+                vec![Entry {
                     tier: t,
+                    shard: None,
+                    first: 0,
                     records: t * 10,
                     bytes: 99,
                     header_crc: 1,
                     file_crc: 0xffff_ffff,
-                },
+                }],
             );
         }
         let text = m.to_text();
+        assert!(text.starts_with("gamesolve-db manifest 1\n"));
         assert!(text
             .contains("\ntier 1 records 10 bytes 99 header-crc32 00000001 file-crc32 ffffffff\n"));
         assert_eq!(Manifest::parse(Path::new("m"), text.as_bytes()).unwrap(), m);
         let tampered = text.replace("records 30", "records 31");
         assert!(Manifest::parse(Path::new("m"), tampered.as_bytes()).is_err());
+    }
+
+    fn shard(k: u32, first: u64, records: u64) -> Entry {
+        Entry {
+            tier: 5,
+            shard: Some(k),
+            first,
+            records,
+            bytes: 80,
+            header_crc: 2,
+            file_crc: 3,
+        }
+    }
+
+    #[test]
+    fn sharded_tiers_round_trip_as_version_2() {
+        let mut m = Manifest {
+            game: "g".into(),
+            rules_hash: 1,
+            tiers: Default::default(),
+        };
+        m.tiers
+            .insert(5, vec![shard(0, 0, 10), shard(1, 10, 0), shard(2, 10, 7)]);
+        let text = m.to_text();
+        assert!(text.starts_with("gamesolve-db manifest 2\n"), "{text}");
+        assert!(text.contains(
+            "\ntier 5 shard 1 first 10 records 0 bytes 80 header-crc32 00000002 file-crc32 00000003\n"
+        ));
+        assert_eq!(Manifest::parse(Path::new("m"), text.as_bytes()).unwrap(), m);
+        // Shard lines in a version-1 manifest, gaps, overlaps and
+        // misnumbered shards are refused (a crafted manifest, checksum
+        // fixed up).
+        let fix = |t: &str| {
+            let body = &t[..t.trim_end().rfind('\n').unwrap() + 1];
+            format!("{body}crc32 {:08x}\n", crc32fast::hash(body.as_bytes()))
+        };
+        for bad in [
+            text.replacen("manifest 2", "manifest 1", 1),
+            text.replace("shard 2 first 10", "shard 2 first 11"),
+            text.replace("shard 1 first 10 records 0", "shard 1 first 10 records 1"),
+            text.replace("shard 2 first", "shard 3 first"),
+            text.replace("shard 0 first 0", "shard 0 first 1"),
+        ] {
+            let e = Manifest::parse(Path::new("m"), fix(&bad).as_bytes()).unwrap_err();
+            assert!(matches!(e, Error::Corrupt { .. }), "{e}");
+        }
     }
 
     #[test]

@@ -75,6 +75,23 @@
 //! per finished tier (`tier N records R bytes B header-crc32 H file-crc32
 //! F`) and a last line with the CRC-32 of all the lines before it.
 //!
+//! # Sharded tiers
+//!
+//! A tier may instead be stored as shards, `tier-<N>.shard-<K>.gsdb` for
+//! `K = 0..k`, each a tier file as above holding a contiguous range of the
+//! tier's indices (shard 0 from index 0, each next one from where the last
+//! ended; a shard may be empty): what a cluster writes, each worker its own
+//! range, into one directory its processes share
+//! ([`Database::shard_writer`]), after which one of them lists the tier
+//! ([`Database::finish_sharded`]). The manifest lists such a tier as one
+//! line a shard, `tier N shard K first F records R bytes …`, and is then
+//! of version 2 ([`MANIFEST_VERSION`]); a manifest without sharded tiers is
+//! still written as version 1. Readers see no difference: a lookup finds
+//! the shard that holds the index, [`Database::for_each_block`] walks the
+//! shards in order, [`Database::verify`] checks them all. The shard lines
+//! are checked at open (numbered `0..k`, contiguous from index 0) and each
+//! shard's file against its line, as for a whole tier.
+//!
 //! # Design
 //!
 //! * **Blocks.** A tier is cut into blocks of [`Options::block_bytes`]
@@ -173,10 +190,10 @@ mod tierfile;
 mod writer;
 
 pub use db::{
-    Database, Options, TierInfo, DEFAULT_BLOCK_BYTES, DEFAULT_CACHE_BYTES, DEFAULT_LEVEL,
-    DEFAULT_OPEN_FILES, MANIFEST_FILE,
+    Database, Options, ShardEntry, TierInfo, DEFAULT_BLOCK_BYTES, DEFAULT_CACHE_BYTES,
+    DEFAULT_LEVEL, DEFAULT_OPEN_FILES, MANIFEST_FILE,
 };
 pub use error::{Error, Result};
-pub use format::{rules_hash, FORMAT_VERSION, MAX_NAME_BYTES};
+pub use format::{rules_hash, FORMAT_VERSION, MANIFEST_VERSION, MAX_NAME_BYTES};
 pub use record::{decode16, decode32, encode16, encode32, RecordWidth, MAX_NARROW_REMOTENESS};
-pub use writer::TierWriter;
+pub use writer::{ShardWriter, TierWriter};

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use game_core::{Tier, Value};
 
-use crate::db::Database;
+use crate::db::{Database, ShardEntry};
 use crate::format::{Entry, Header, INDEX_ENTRY};
 use crate::fsio::{read_at, rename_durably};
 use crate::tierfile::compress_bound;
@@ -27,6 +27,8 @@ use crate::{Error, RecordWidth, Result, TierInfo};
 pub struct TierWriter<'db> {
     db: &'db Database,
     tier: Tier,
+    /// The shard's number and first index, for a shard.
+    shard: Option<(u32, u64)>,
     path: PathBuf,
     auto: bool,
     level: i32,
@@ -142,11 +144,12 @@ impl<'db> TierWriter<'db> {
     pub(crate) fn new(
         db: &'db Database,
         tier: Tier,
+        shard: Option<(u32, u64)>,
         width: Option<RecordWidth>,
         block_bytes: usize,
         level: i32,
     ) -> Result<TierWriter<'db>> {
-        let path = db.tier_path(tier);
+        let path = db.file_path(tier, shard.map(|s| s.0));
         let tmp = crate::fsio::temp_path(&path);
         let header_len = header_for(db, tier, RecordWidth::Narrow).len();
         // A wide temporary file left by a crash during widening.
@@ -161,6 +164,7 @@ impl<'db> TierWriter<'db> {
         Ok(TierWriter {
             db,
             tier,
+            shard,
             path,
             auto: width.is_none(),
             level,
@@ -263,6 +267,13 @@ impl<'db> TierWriter<'db> {
     /// # Errors
     /// [`Error::Io`] from the file system; the tier is then not finished.
     pub fn finish(mut self) -> Result<TierInfo> {
+        let entry = self.finish_file()?;
+        self.db.record_finished(entry)
+    }
+
+    /// Writes the index and header, syncs, renames into place; what the
+    /// manifest is to record.
+    fn finish_file(&mut self) -> Result<Entry> {
         let s = &mut self.sink;
         s.flush_block()?;
         let tmp = s.tmp.clone();
@@ -286,6 +297,8 @@ impl<'db> TierWriter<'db> {
         file_crc.combine(&s.body_crc);
         let entry = Entry {
             tier: self.tier,
+            shard: self.shard.map(|s| s.0),
+            first: self.shard.map_or(0, |s| s.1),
             records: s.records,
             bytes: header.file_len(),
             header_crc: u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().expect("4 bytes")),
@@ -293,7 +306,56 @@ impl<'db> TierWriter<'db> {
         };
         rename_durably(&tmp, &self.path)?;
         self.finished = true;
-        self.db.record_finished(entry)
+        Ok(entry)
+    }
+}
+
+/// Writes one shard of a tier (from [`Database::shard_writer`]): records in
+/// index order from the shard's first index, as a [`TierWriter`], into the
+/// shard's own file; [`ShardWriter::finish`] renames it into place but
+/// leaves the manifest alone, and returns the entry that
+/// [`Database::finish_sharded`] lists with the tier's other shards.
+#[derive(Debug)]
+pub struct ShardWriter<'db> {
+    inner: TierWriter<'db>,
+}
+
+impl<'db> ShardWriter<'db> {
+    pub(crate) fn new(inner: TierWriter<'db>) -> ShardWriter<'db> {
+        ShardWriter { inner }
+    }
+
+    /// Records taken so far.
+    #[must_use]
+    pub fn records(&self) -> u64 {
+        self.inner.records()
+    }
+
+    /// Appends one record (the next index).
+    ///
+    /// # Errors
+    /// As [`TierWriter::push`].
+    pub fn push(&mut self, record: Option<Value>) -> Result<()> {
+        self.inner.push(record)
+    }
+
+    /// Appends a chunk of records (the next indices, in order).
+    ///
+    /// # Errors
+    /// As [`TierWriter::push`].
+    pub fn write(&mut self, records: &[Option<Value>]) -> Result<()> {
+        self.inner.write(records)
+    }
+
+    /// Finishes the shard's file (index, header, sync, rename, directory
+    /// sync) and returns its entry for [`Database::finish_sharded`]. The
+    /// tier is not finished until that lists it.
+    ///
+    /// # Errors
+    /// [`Error::Io`] from the file system.
+    pub fn finish(mut self) -> Result<ShardEntry> {
+        let e = self.inner.finish_file()?;
+        Ok(ShardEntry::of(&e))
     }
 }
 
@@ -302,7 +364,7 @@ impl Drop for TierWriter<'_> {
         if !self.finished {
             let _ = std::fs::remove_file(&self.sink.tmp);
         }
-        self.db.release_writer(self.tier);
+        self.db.release_writer(self.tier, self.shard.map(|s| s.0));
     }
 }
 

@@ -197,13 +197,17 @@ fn another_game_other_rules_or_version_are_refused() {
     );
     std::fs::write(&path, &good).unwrap();
 
-    // A manifest of version 2.
+    // A manifest of version 3.
     let m = dir.path().join(MANIFEST_FILE);
     let text = std::fs::read_to_string(&m).unwrap();
-    std::fs::write(&m, text.replacen("manifest 1\n", "manifest 2\n", 1)).unwrap();
+    std::fs::write(&m, text.replacen("manifest 1\n", "manifest 3\n", 1)).unwrap();
     assert!(matches!(
         open(dir.path()),
-        Err(Error::UnsupportedVersion { found: 2, .. })
+        Err(Error::UnsupportedVersion {
+            found: 3,
+            supported: 2,
+            ..
+        })
     ));
     std::fs::write(&m, &text).unwrap();
 

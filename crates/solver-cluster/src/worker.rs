@@ -2,11 +2,11 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::sync::{mpsc, Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use game_core::{Outcome, ParentIndices, Tier};
-use game_db::Database;
+use game_db::{Database, ShardEntry};
 use rustc_hash::FxHashMap;
 use solver_retro::Progress;
 use timely::dataflow::operators::vec::Input;
@@ -27,6 +27,8 @@ const ID: u64 = LOST - 1;
 const NONE: u64 = u64::MAX;
 /// A summary that names a finished tier (by its place in the order).
 const DONE: u64 = u64::MAX;
+/// A summary that says whether its worker has a database (1) or not (0).
+const HAS_DB: u64 = u64::MAX - 1;
 /// Cells per message of a gathered tier.
 const GATHER: usize = 1 << 16;
 
@@ -87,8 +89,33 @@ impl Shared {
     }
 }
 
-/// A tier gathered whole, for the database writer.
-pub(crate) type Gathered = (Tier, Arc<Vec<u32>>);
+/// A written shard's manifest entry, to worker 0: the target worker, then
+/// tier, shard, first index, records, bytes, and the header's and file's
+/// CRC-32 as one word.
+type EntryMsg = (u64, [u64; 6]);
+
+fn entry_words(e: &ShardEntry) -> [u64; 6] {
+    [
+        e.tier,
+        u64::from(e.shard.unwrap_or(u32::MAX)),
+        e.first,
+        e.records,
+        e.bytes,
+        u64::from(e.header_crc32) << 32 | u64::from(e.file_crc32),
+    ]
+}
+
+fn entry_of(w: &[u64; 6]) -> ShardEntry {
+    ShardEntry {
+        tier: w[0],
+        shard: u32::try_from(w[1]).ok().filter(|&k| k != u32::MAX),
+        first: w[2],
+        records: w[3],
+        bytes: w[4],
+        header_crc32: (w[5] >> 32) as u32,
+        file_crc32: w[5] as u32,
+    }
+}
 
 /// A progress callback.
 pub(crate) type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
@@ -99,10 +126,8 @@ pub(crate) struct Ctx<S> {
     pub shared: Arc<Shared>,
     /// Workers a process.
     pub per_process: usize,
-    /// The database (process 0 only).
+    /// The database: the same directory on every process.
     pub db: Option<Arc<Database>>,
-    /// Finished tiers to the database writer (process 0 only).
-    pub writer: Mutex<Option<mpsc::Sender<Gathered>>>,
     pub progress: Option<ProgressFn>,
 }
 
@@ -129,10 +154,12 @@ struct Io {
     runs: InputHandleVec<u64, (u64, u64)>,
     summary: InputHandleVec<u64, (u64, u64, u64)>,
     gather: InputHandleVec<u64, (u64, Tier, u64, Vec<u32>)>,
+    entries: InputHandleVec<u64, EntryMsg>,
     probe: ProbeHandle<u64>,
     got_singles: Buf<u64>,
     got_runs: Buf<(u64, u64)>,
     got_summary: Buf<(u64, u64, u64)>,
+    got_entries: Buf<EntryMsg>,
     /// Ids a worker of the current tier owns.
     chunk: Rc<Cell<u64>>,
     round: u64,
@@ -165,19 +192,22 @@ impl Io {
             runs: InputHandleVec::new(),
             summary: InputHandleVec::new(),
             gather: InputHandleVec::new(),
+            entries: InputHandleVec::new(),
             probe: ProbeHandle::new(),
             got_singles: Rc::default(),
             got_runs: Rc::default(),
             got_summary: Rc::default(),
+            got_entries: Rc::default(),
             chunk: Rc::new(Cell::new(1)),
             round: 0,
             abort_at: abort_at(worker.index() / ctx.per_process.max(1)),
         };
         let (c1, c2) = (Rc::clone(&io.chunk), Rc::clone(&io.chunk));
-        let (gs, gr, gm) = (
+        let (gs, gr, gm, ge) = (
             collect(&io.got_singles),
             collect(&io.got_runs),
             collect(&io.got_summary),
+            collect(&io.got_entries),
         );
         let (shared, space) = (Arc::clone(&ctx.shared), Arc::clone(&ctx.space));
         let probe = io.probe.clone();
@@ -186,6 +216,7 @@ impl Io {
             runs,
             summary,
             gather,
+            entries,
             ..
         } = &mut io;
         worker.dataflow::<u64, _, _>(|scope| {
@@ -215,6 +246,11 @@ impl Io {
                     }
                 })
                 .probe_with(&probe);
+            scope
+                .input_from(entries)
+                .exchange(|x: &EntryMsg| x.0)
+                .inspect_core(ge)
+                .probe_with(&probe);
         });
         io
     }
@@ -232,6 +268,7 @@ impl Io {
         self.runs.advance_to(r);
         self.summary.advance_to(r);
         self.gather.advance_to(r);
+        self.entries.advance_to(r);
         let mut spins = 0u32;
         while self.probe.less_than(&r) {
             if let Some(msg) = crate::fault::get() {
@@ -297,8 +334,13 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
     let mut io = Io::new(worker, ctx);
     let space = &*ctx.space;
     let order = space.tiers();
-    // Round 1: which tiers the database holds finished (worker 0 alone
-    // reads it and tells everyone).
+    // Round 1: which tiers the database holds finished (worker 0 reads
+    // its manifest and tells everyone), and whether every worker has the
+    // database.
+    for w in 0..peers {
+        io.summary
+            .send((w as u64, HAS_DB, u64::from(ctx.db.is_some())));
+    }
     if let (true, Some(db)) = (lead, &ctx.db) {
         for (k, &t) in order.iter().enumerate() {
             if db.is_finished(t) {
@@ -312,15 +354,25 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
     let mut done = vec![false; order.len()];
     let mut summaries = Vec::new();
     take(&io.got_summary, io.round, &mut summaries);
+    let mut with_db = 0;
     for (_, a, k) in summaries.drain(..) {
-        if a == DONE {
+        if a == HAS_DB {
+            with_db += k;
+        } else if a == DONE {
             if let Some(d) = done.get_mut(k as usize) {
                 *d = true;
             }
         }
     }
+    if with_db != 0 && with_db != peers as u64 {
+        return Err(Error::Db(format!(
+            "{with_db} of {peers} workers have a database: give every process the same \
+             --db directory (shared by all processes)"
+        )));
+    }
     // Round 2: the finished tiers an unfinished one needs, from the
-    // database to every process.
+    // database to every process: each worker reads its range of the tier
+    // (in whatever shards hold it) and sends it on as after a solve.
     let place: FxHashMap<Tier, usize> = order.iter().enumerate().map(|(k, &t)| (t, k)).collect();
     let mut kids = Vec::new();
     let mut need = Vec::new();
@@ -336,9 +388,18 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
             }
         }
     }
-    if let (true, Some(db)) = (lead, &ctx.db) {
+    if let Some(db) = &ctx.db {
         for &c in &need {
             let size = space.size(c);
+            if !db.is_finished(c) {
+                return Err(Error::Db(format!(
+                    "process {} does not see tier {} finished in {}, which process 0 does: \
+                     every process must be given the same, shared --db directory",
+                    me / pp,
+                    space.name(c),
+                    db.dir().display()
+                )));
+            }
             if db.records(c)? != size {
                 return Err(Error::Db(format!(
                     "tier {} holds {} records, the game has {size} indices",
@@ -346,20 +407,16 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                     db.records(c)?
                 )));
             }
-            let mut cells = vec![cell::INVALID; size as usize];
-            db.for_each_block(c, |first, values| {
-                for (k, v) in values.iter().enumerate() {
-                    cells[first as usize + k] = cell::from_value(*v);
+            let (lo, hi) = shard_range(size, peers, me);
+            let mut cells = vec![cell::INVALID; (hi - lo) as usize];
+            db.for_each_block_in(c, lo..hi, |first, values| {
+                let at = (first - lo) as usize;
+                for (dst, v) in cells[at..at + values.len()].iter_mut().zip(values) {
+                    *dst = cell::from_value(*v);
                 }
             })?;
-            for q in 1..processes {
-                for (j, part) in cells.chunks(GATHER).enumerate() {
-                    let first = (j * GATHER) as u64;
-                    io.gather.send(((q * pp) as u64, c, first, part.to_vec()));
-                    traffic.gather_cells_remote += part.len() as u64;
-                }
-            }
-            ctx.shared.put(c, size, 0, &cells);
+            ctx.shared.put(c, size, lo, &cells);
+            gather(&mut io, &cells, c, lo, me, pp, processes, &mut traffic);
         }
     }
     io.barrier(worker)?;
@@ -372,8 +429,7 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
         let size = space.size(t);
         let chunk = size.div_ceil(peers as u64).max(1);
         io.chunk.set(chunk);
-        let lo = (me as u64 * chunk).min(size);
-        let hi = (lo + chunk).min(size);
+        let (lo, hi) = shard_range(size, peers, me);
         kids.clear();
         space.child_tiers(t, &mut kids);
         let held: Vec<(Tier, Arc<Vec<u32>>)> = kids
@@ -432,27 +488,30 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
             cells = shard.cells;
             scratch = shard.scratch;
         }
-        // The shard to every process: copied here, sent to one worker of
-        // each other process.
-        ctx.shared.put(t, size, lo, &cells);
-        let mine = me / pp;
-        for q in (0..processes).filter(|&q| q != mine) {
-            let target = (q * pp + me % pp) as u64;
-            for (j, part) in cells.chunks(GATHER).enumerate() {
-                let first = lo + (j * GATHER) as u64;
-                io.gather.send((target, t, first, part.to_vec()));
-                traffic.gather_cells_remote += part.len() as u64;
-            }
+        // The shard to the database (its own file; worker 0 lists the
+        // tier once every shard is written), and to every process: copied
+        // here, sent to one worker of each other process.
+        if let Some(db) = &ctx.db {
+            let e = write_shard(db, t, me, lo, &cells)?;
+            io.entries.send((0, entry_words(&e)));
         }
+        ctx.shared.put(t, size, lo, &cells);
+        gather(&mut io, &cells, t, lo, me, pp, processes, &mut traffic);
         drop(cells);
         io.barrier(worker)?;
         traffic.tiers += 1;
-        if lead {
-            if let Some(tx) = &*ctx.writer.lock().unwrap_or_else(PoisonError::into_inner) {
-                if let Some(table) = ctx.shared.get(t) {
-                    let _ = tx.send((t, table));
-                }
+        let mut entries = Vec::new();
+        take(&io.got_entries, io.round, &mut entries);
+        if let (true, Some(db)) = (lead, &ctx.db) {
+            let shards: Vec<ShardEntry> = entries.iter().map(|(_, w)| entry_of(w)).collect();
+            if shards.len() != peers {
+                return Err(Error::Db(format!(
+                    "{} of {peers} shards of tier {} were written",
+                    shards.len(),
+                    space.name(t)
+                )));
             }
+            db.finish_sharded(t, size, &shards)?;
         }
         report(Progress::Tier {
             done: k as u64 + 1,
@@ -462,6 +521,59 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
     }
     traffic.rounds = io.round;
     Ok(traffic)
+}
+
+/// The ids worker `me` of `peers` owns in a tier of `size`: contiguous
+/// chunks of `⌈size / peers⌉` (the last ones short or empty).
+fn shard_range(size: u64, peers: usize, me: usize) -> (u64, u64) {
+    let chunk = size.div_ceil(peers as u64).max(1);
+    let lo = (me as u64 * chunk).min(size);
+    (lo, (lo + chunk).min(size))
+}
+
+/// Sends the cells `lo..` of tier `t` to one worker of every other
+/// process (the worker of the same rank).
+#[allow(clippy::too_many_arguments)]
+fn gather(
+    io: &mut Io,
+    cells: &[u32],
+    t: Tier,
+    lo: u64,
+    me: usize,
+    pp: usize,
+    processes: usize,
+    traffic: &mut Traffic,
+) {
+    let mine = me / pp;
+    for q in (0..processes).filter(|&q| q != mine) {
+        let target = (q * pp + me % pp) as u64;
+        for (j, part) in cells.chunks(GATHER).enumerate() {
+            let first = lo + (j * GATHER) as u64;
+            io.gather.send((target, t, first, part.to_vec()));
+            traffic.gather_cells_remote += part.len() as u64;
+        }
+    }
+}
+
+/// Writes worker `me`'s shard of tier `t` (cells from index `lo`) as shard
+/// `me` of the tier in `db`.
+fn write_shard(
+    db: &Database,
+    t: Tier,
+    me: usize,
+    lo: u64,
+    cells: &[u32],
+) -> Result<ShardEntry, Error> {
+    let shard =
+        u32::try_from(me).map_err(|_| Error::Db(format!("worker {me}: too many shards")))?;
+    let mut w = db.shard_writer(t, shard, lo)?;
+    let mut buf = Vec::with_capacity(GATHER);
+    for chunk in cells.chunks(GATHER) {
+        buf.clear();
+        buf.extend(chunk.iter().map(|&c| cell::value(c)));
+        w.write(&buf)?;
+    }
+    Ok(w.finish()?)
 }
 
 impl<S: Space> Shard<'_, S> {
