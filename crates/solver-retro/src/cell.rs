@@ -115,11 +115,13 @@ impl<C: Cell> Cells<C> {
     /// `len` cells, all `value` (`None`: zero bits, for a caller that
     /// writes every cell itself); a refused mapping is [`Error::TooLarge`].
     pub(crate) fn new(len: usize, value: Option<C>, limit: u64) -> Result<Self, crate::Error> {
-        let mut cells = Self::zeroed(len).map_err(|_| crate::Error::TooLarge {
-            what: "the table (the system refused the memory)",
-            needed: len as u64 * std::mem::size_of::<C>() as u64,
-            limit,
-            hint: "",
+        let mut cells = Self::zeroed(len).map_err(|_| {
+            crate::error::too_large(
+                "the table (the system refused the memory)",
+                len as u64 * std::mem::size_of::<C>() as u64,
+                limit,
+                "",
+            )
         })?;
         if let Some(v) = value {
             cells.fill(v);
@@ -198,11 +200,8 @@ impl Table {
     /// # Errors
     /// [`crate::Error::TooLarge`] when the system refuses the memory.
     pub fn new(len: u64, wide: bool) -> Result<Table, crate::Error> {
-        let n = usize::try_from(len).map_err(|_| crate::Error::TooLarge {
-            what: "a table larger than the address space",
-            needed: len,
-            limit: u64::MAX,
-            hint: "",
+        let n = usize::try_from(len).map_err(|_| {
+            crate::error::too_large("a table larger than the address space", len, u64::MAX, "")
         })?;
         Ok(if wide {
             Table::wide(Cells::new(n, Some(u32::INVALID), u64::MAX)?)

@@ -4,21 +4,11 @@
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The solve would need more memory than the configured limit.
-    #[error(
-        "the game does not fit: {what} needs {needed} bytes, over the memory limit of {limit} \
-         bytes{hint}"
-    )]
-    TooLarge {
-        /// What was being stored.
-        what: &'static str,
-        /// Bytes it would take (a lower bound when the count stopped early).
-        needed: u64,
-        /// The limit in force.
-        limit: u64,
-        /// Advice, such as using the unmoves fast path.
-        hint: &'static str,
-    },
+    /// The solve would need more memory than the configured limit (the
+    /// shape every gamesolve crate shares: what, bytes needed, bytes
+    /// available, how to raise the limit).
+    #[error("the game does not fit: {0}")]
+    TooLarge(#[from] game_core::TooLarge),
     /// A remoteness too large for the table.
     #[error("a remoteness exceeds {max} plies")]
     TooDeep {
@@ -54,4 +44,26 @@ pub enum Error {
     /// An error about the game itself.
     #[error(transparent)]
     Game(#[from] game_core::Error),
+}
+
+/// A [`Error::TooLarge`] for memory: `what` needs `needed` bytes over the
+/// `limit`; `raise` says how to raise it (empty: the general advice).
+pub(crate) fn too_large(
+    what: impl Into<std::borrow::Cow<'static, str>>,
+    needed: u64,
+    limit: u64,
+    raise: impl Into<std::borrow::Cow<'static, str>>,
+) -> Error {
+    let raise = raise.into();
+    Error::TooLarge(game_core::TooLarge {
+        what: what.into(),
+        resource: game_core::budget::Resource::Memory,
+        needed,
+        available: limit,
+        raise: if raise.is_empty() {
+            "raise the memory limit (Config::memory_limit, --memory)".into()
+        } else {
+            raise
+        },
+    })
 }

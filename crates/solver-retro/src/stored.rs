@@ -10,7 +10,7 @@ use crate::solution::{IndexedSolution, Solution};
 use crate::walk::{explore, Explored};
 use crate::{Config, Error};
 
-const HINT: &str = "; implement Indexed and Unmoves for the graph-free path (solve_unmoves)";
+const HINT: &str = "implement Indexed and Unmoves for the graph-free path (solve_unmoves)";
 
 /// Bytes the stored-graph path takes for each distinct move at its peak:
 /// the forward edge list and the reverse edge list, a `u32` each. For
@@ -93,16 +93,11 @@ pub fn solve_with<'g, G: Game>(
         let needed = moves * BYTES_PER_MOVE + positions * per_position;
         (needed > limit || positions > u64::from(u32::MAX)).then_some(needed)
     })
-    .map_err(|needed| Error::TooLarge {
-        what: if needed == u64::MAX {
+    .map_err(|needed| crate::error::too_large(if needed == u64::MAX {
             "a game of more than 2^32 positions reachable (the stored graph numbers them with u32)"
         } else {
             "the stored game graph"
-        },
-        needed,
-        limit,
-        hint: HINT,
-    })?;
+        }, needed, limit, HINT))?;
     let Explored {
         ids,
         positions,
@@ -214,12 +209,12 @@ pub fn solve_indexed_with<'g, G: Indexed>(
         }
         let estimate = base + 4 * total * size / sampled.max(1);
         if estimate > limit.saturating_mul(2) {
-            return Err(Error::TooLarge {
-                what: "the stored reverse graph (estimated from a sample of positions)",
-                needed: estimate,
+            return Err(crate::error::too_large(
+                "the stored reverse graph (estimated from a sample of positions)",
+                estimate,
                 limit,
-                hint: HINT,
-            });
+                HINT,
+            ));
         }
     }
     let mut cells = Cells::new(n, Some(u32::INVALID), limit)?;
@@ -240,12 +235,12 @@ pub fn solve_indexed_with<'g, G: Indexed>(
         }
         total += kids.len() as u64;
         if base + total * 4 > limit {
-            return Err(Error::TooLarge {
-                what: "the stored reverse graph",
-                needed: base + total * 4,
+            return Err(crate::error::too_large(
+                "the stored reverse graph",
+                base + total * 4,
                 limit,
-                hint: HINT,
-            });
+                HINT,
+            ));
         }
     }
     for i in 0..n {
@@ -335,21 +330,16 @@ pub(crate) fn table_count(
     u32_ids: bool,
 ) -> Result<usize, Error> {
     if u32_ids && size > u64::from(u32::MAX) {
-        return Err(Error::TooLarge {
-            what: "a game of more than 2^32 positions",
-            needed: size.saturating_mul(bytes_each),
+        return Err(crate::error::too_large(
+            "a game of more than 2^32 positions",
+            size.saturating_mul(bytes_each),
             limit,
-            hint: "",
-        });
+            "",
+        ));
     }
     let needed = size.saturating_mul(bytes_each);
     if needed > limit || usize::try_from(size).is_err() {
-        return Err(Error::TooLarge {
-            what: "the table",
-            needed,
-            limit,
-            hint: "",
-        });
+        return Err(crate::error::too_large("the table", needed, limit, ""));
     }
     Ok(size as usize)
 }

@@ -389,12 +389,12 @@ where
             needed_by.insert(c, k);
         }
         if bytes > limit {
-            return Err(Error::TooLarge {
-                what: "a tier and its child tiers",
-                needed: bytes,
+            return Err(crate::error::too_large(
+                format!("tier {} with its child tiers", game.tier_name(t)),
+                bytes,
                 limit,
-                hint: tier_hint(game, t).leak(),
-            });
+                "raise the memory limit or split the tiers",
+            ));
         }
     }
     let mut tables: FxHashMap<Tier, Table> = FxHashMap::default();
@@ -452,13 +452,6 @@ where
     })
 }
 
-fn tier_hint<G: Tiered>(game: &G, t: Tier) -> String {
-    format!(
-        " (tier {}; raise the memory limit or split the tiers)",
-        game.tier_name(t)
-    )
-}
-
 /// Solves one tier with 2-byte cells, or 4 where 2 are too narrow.
 fn solve_tier<G>(
     game: &G,
@@ -513,11 +506,13 @@ where
     G::Move: Send,
 {
     let size = game.tier_size(tier);
-    let n = usize::try_from(size).map_err(|_| Error::TooLarge {
-        what: "a tier larger than the address space",
-        needed: u64::MAX,
-        limit: config.limit(),
-        hint: "",
+    let n = usize::try_from(size).map_err(|_| {
+        crate::error::too_large(
+            "a tier larger than the address space",
+            u64::MAX,
+            config.limit(),
+            "",
+        )
     })?;
     let mut cells: Cells<C> = Cells::new(n, Some(C::INVALID), config.limit())?;
     let leaves = game.leaves_tier(tier);
@@ -566,12 +561,12 @@ where
                 let bytes = found_bytes(&found);
                 let now = held.fetch_add(bytes, Ordering::Relaxed) + bytes;
                 if now.saturating_mul(2) > room {
-                    fault = Some(Error::TooLarge {
-                        what: "the seeds and events of a tier (levels, outside children)",
-                        needed: now.saturating_mul(2).saturating_add(table_bytes),
-                        limit: config.limit(),
-                        hint: " (raise the memory limit, or give the game finer tiers)",
-                    });
+                    fault = Some(crate::error::too_large(
+                        "the seeds and events of a tier (levels, outside children)",
+                        now.saturating_mul(2).saturating_add(table_bytes),
+                        config.limit(),
+                        "raise the memory limit, or give the game finer tiers",
+                    ));
                 }
             }
             match fault {

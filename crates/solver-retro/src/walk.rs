@@ -131,12 +131,12 @@ where
     let words = size.div_ceil(64);
     let needed = words.saturating_mul(8);
     if needed > config.limit() || usize::try_from(words).is_err() {
-        return Err(Error::TooLarge {
-            what: "the bitmap of reachable positions",
+        return Err(crate::error::too_large(
+            "the bitmap of reachable positions",
             needed,
-            limit: config.limit(),
-            hint: "",
-        });
+            config.limit(),
+            "",
+        ));
     }
     let seen: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
     let first = game.index(start);
@@ -336,12 +336,12 @@ where
             let words = game.tier_size(t).div_ceil(64);
             let held = words * 8 + bits.values().map(|b| b.len() as u64 * 8).sum::<u64>();
             if held > config.limit() {
-                return Err(Error::TooLarge {
-                    what: "the bitmaps of reachable positions",
-                    needed: held,
-                    limit: config.limit(),
-                    hint: "",
-                });
+                return Err(crate::error::too_large(
+                    "the bitmaps of reachable positions",
+                    held,
+                    config.limit(),
+                    "",
+                ));
             }
             bits.insert(t, (0..words).map(|_| AtomicU64::new(0)).collect());
             Ok(())
