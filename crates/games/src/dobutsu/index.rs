@@ -173,19 +173,54 @@ impl Tables {
 }
 
 impl Dobutsu {
-    /// The arrangement number of the non-lion pieces, the lions standing
-    /// on `taken`.
-    fn rest_rank(&self, pos: &DobutsuPosition, taken: u16) -> u64 {
-        let n = 12 - taken.count_ones();
-        let (mut g, mut e, mut ch) = (0u16, 0u16, 0u16);
+    /// The tier of `pos` and its index inside the tier, from one pass over
+    /// the board (lions, the squares of each kind and the owner bits
+    /// together: this is the hot path of every solve, walk and check).
+    #[inline]
+    pub(crate) fn locate(&self, pos: &DobutsuPosition) -> (Tier, u64) {
+        // Per kind (a hen counted as a chick): its squares, its pieces
+        // seen so far and their owner (and, for chicks, promotion) bits.
+        let mut mask = [0u16; 8];
+        let mut seen = [0u32; 8];
+        let mut bits = [0u64; 8];
+        let (mut my_lion, mut their_lion) = (0u16, 0u16);
         for (s, &cell) in pos.board.iter().enumerate() {
-            match cell & KIND {
-                GIRAFFE => g |= 1 << s,
-                ELEPHANT => e |= 1 << s,
-                CHICK | HEN => ch |= 1 << s,
-                _ => {}
-            }
+            let kind = cell & KIND;
+            let hen = kind == HEN;
+            let k = usize::from(if hen { CHICK } else { kind });
+            let theirs = u64::from(cell & THEIRS != 0);
+            let width = if hen || kind == CHICK { 2 } else { 1 };
+            bits[k] |= (theirs | u64::from(hen) << 1) << (seen[k] * width);
+            seen[k] += 1;
+            mask[k] |= 1 << s;
+            my_lion |= u16::from(cell == LION) << s;
+            their_lion |= u16::from(cell == LION | THEIRS) << s;
         }
+        let m = if my_lion == 0 {
+            12
+        } else {
+            my_lion.trailing_zeros() as usize
+        };
+        let o = if their_lion == 0 {
+            0
+        } else {
+            their_lion.trailing_zeros() as usize
+        };
+        let (tier, class) = self.index.lion_class[m][o];
+        // The mover's lion on rank 1 only follows a move played where the
+        // game was over; such positions have no index (the class is
+        // u16::MAX) and are given class 0 of their tier rather than a panic.
+        let class = if class == u16::MAX {
+            0
+        } else {
+            usize::from(class)
+        };
+        let taken = (1u16 << o) | if m < 12 { 1 << m } else { 0 };
+        let (g, e, ch) = (
+            mask[usize::from(GIRAFFE)],
+            mask[usize::from(ELEPHANT)],
+            mask[usize::from(CHICK)],
+        );
         let state = |slot: usize| {
             usize::from(STATE_OF[usize::from(pos.hands[0][slot])][usize::from(pos.hands[1][slot])])
         };
@@ -196,30 +231,17 @@ impl Dobutsu {
         let re = colex(compress(e, t1));
         let t2 = t1 | e;
         let rc = colex(compress(ch, t2));
-        let n = u64::from(n);
+        let n = u64::from(12 - taken.count_ones());
         let combo = (rg * c(n - u64::from(ng), ne) + re) * c(n - u64::from(ng + ne), nc) + rc;
         // Owner bits: giraffes, elephants, then (owner, hen) for chicks,
         // each kind by ascending square.
-        let mut colour = 0u64;
-        let mut bit = 0;
-        for mask in [g, e] {
-            let mut m = mask;
-            while m != 0 {
-                let s = m.trailing_zeros() as usize;
-                colour |= u64::from(pos.board[s] & THEIRS != 0) << bit;
-                bit += 1;
-                m &= m - 1;
-            }
-        }
-        let mut m = ch;
-        while m != 0 {
-            let s = m.trailing_zeros() as usize;
-            colour |= u64::from(pos.board[s] & THEIRS != 0) << bit;
-            colour |= u64::from(pos.board[s] & KIND == HEN) << (bit + 1);
-            bit += 2;
-            m &= m - 1;
-        }
-        self.index.sig_offset[n as usize - 10][sig] + (combo << bit) + colour
+        let colour = bits[usize::from(GIRAFFE)]
+            | bits[usize::from(ELEPHANT)] << ng
+            | bits[usize::from(CHICK)] << (ng + ne);
+        let rest =
+            self.index.sig_offset[n as usize - 10][sig] + (combo << (ng + ne + 2 * nc)) + colour;
+        let tier = Tier::from(tier);
+        (tier, self.index.base[tier as usize][class] + rest)
     }
 
     /// The position with the lions on `taken` (mover's `m`, 12 for none;
@@ -273,26 +295,18 @@ impl Dobutsu {
         }
     }
 
-    /// The tier, class and lion squares of `pos`.
+    /// The tier of `pos`, from where the lions stand.
     #[inline]
-    fn lion_class(&self, pos: &DobutsuPosition) -> (Tier, usize, u16) {
+    fn tier_of(&self, pos: &DobutsuPosition) -> Tier {
         let (mut m, mut o) = (12usize, 0usize);
         for (s, &cell) in pos.board.iter().enumerate() {
-            if cell & KIND == LION {
-                if cell & THEIRS == 0 {
-                    m = s;
-                } else {
-                    o = s;
-                }
+            if cell == LION {
+                m = s;
+            } else if cell == LION | THEIRS {
+                o = s;
             }
         }
-        let (tier, class) = self.index.lion_class[m][o];
-        // The mover's lion on rank 1 only follows a move played where the
-        // game was over; such positions have no index (the class is
-        // u16::MAX) and are given class 0 of their tier rather than a panic.
-        let class = if class == u16::MAX { 0 } else { class };
-        let taken = (1u16 << o) | if m < 12 { 1 << m } else { 0 };
-        (Tier::from(tier), usize::from(class), taken)
+        Tier::from(self.index.lion_class[m][o].0)
     }
 }
 
@@ -303,7 +317,7 @@ impl Tiered for Dobutsu {
     }
 
     fn tier(&self, pos: &DobutsuPosition) -> Tier {
-        self.lion_class(pos).0
+        self.tier_of(pos)
     }
 
     fn child_tiers(&self, tier: Tier, out: &mut Vec<Tier>) {
@@ -320,8 +334,7 @@ impl Tiered for Dobutsu {
     }
 
     fn tier_index(&self, pos: &DobutsuPosition) -> u64 {
-        let (tier, class, taken) = self.lion_class(pos);
-        self.index.base[tier as usize][class] + self.rest_rank(pos, taken)
+        self.locate(pos).1
     }
 
     fn tier_position(&self, tier: Tier, index: u64) -> Option<DobutsuPosition> {
@@ -356,13 +369,13 @@ impl Indexed for Dobutsu {
     }
 
     fn index(&self, pos: &DobutsuPosition) -> u64 {
-        let (tier, class, taken) = self.lion_class(pos);
+        let (tier, i) = self.locate(pos);
         let offset = if tier == PLAY {
             self.tier_size(OVER)
         } else {
             0
         };
-        offset + self.index.base[tier as usize][class] + self.rest_rank(pos, taken)
+        offset + i
     }
 
     fn position(&self, index: u64) -> Option<DobutsuPosition> {

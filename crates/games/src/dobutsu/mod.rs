@@ -300,4 +300,18 @@ impl Symmetric for Dobutsu {
     fn canonical(&self, pos: &DobutsuPosition) -> DobutsuPosition {
         (*pos).min(pos.mirrored())
     }
+
+    /// Each child's tier and index from one pass over its board.
+    fn canonical_child_tier_indices(
+        &self,
+        pos: &DobutsuPosition,
+        out: &mut Vec<(game_core::Tier, u64)>,
+        moves: &mut Vec<DobutsuMove>,
+    ) {
+        moves.clear();
+        self.moves(pos, moves);
+        for m in moves.iter() {
+            out.push(self.locate(&self.canonical(&self.play(pos, m))));
+        }
+    }
 }
