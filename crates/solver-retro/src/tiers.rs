@@ -375,7 +375,11 @@ where
 {
     let order = game.tiers();
     let limit = config.limit();
-    // Every tier's group must fit before anything is solved.
+    // Every tier's group must fit before anything is solved: 2 bytes a
+    // cell; a loopy tier adds its engine's two level lists (the level
+    // being stepped and the next), each at most an eighth of the cells in
+    // 8-byte ids before the engine scans the cells instead. The events
+    // the child tiers seed are counted as they are found (below).
     let mut kids = Vec::new();
     let mut needed_by: FxHashMap<Tier, usize> = FxHashMap::default();
     for (k, &t) in order.iter().enumerate() {
@@ -383,7 +387,7 @@ where
         game.child_tiers(t, &mut kids);
         let mut bytes =
             game.tier_size(t)
-                .saturating_mul(if game.leaves_tier(t) { 2 } else { 2 + 8 });
+                .saturating_mul(if game.leaves_tier(t) { 2 } else { 2 + 2 });
         for &c in &kids {
             bytes = bytes.saturating_add(game.tier_size(c).saturating_mul(2));
             needed_by.insert(c, k);
