@@ -12,6 +12,10 @@ use super::{Ctx, Error, Report};
 impl CliGame for Dobutsu {
     const NAME: &'static str = "dobutsu";
 
+    fn weight(&self, pos: &DobutsuPosition) -> u64 {
+        Dobutsu::orbit_size(self, pos)
+    }
+
     fn title(&self) -> String {
         "Dobutsu shogi".into()
     }

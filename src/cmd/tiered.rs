@@ -75,10 +75,10 @@ where
         config: &ClusterConfig,
         db: Option<Arc<Database>>,
     ) -> Result<ClusterSolution<Canonical<Self>>, solver_cluster::Error>;
-    /// How many positions the canonical `pos` stands for.
-    fn weight(&self, pos: &Self::Position) -> u64 {
-        game_core::orbit_size(self, pos, &mut Vec::with_capacity(8))
-    }
+    /// How many positions the canonical `pos` stands for
+    /// ([`game_core::orbit_size`], computed without a buffer: it is called
+    /// for every position reached).
+    fn weight(&self, pos: &Self::Position) -> u64;
 }
 
 fn value_json(v: Value) -> serde_json::Value {

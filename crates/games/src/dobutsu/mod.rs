@@ -132,6 +132,19 @@ impl Default for Dobutsu {
 }
 
 impl Dobutsu {
+    /// The number of distinct positions symmetric to `pos` (itself
+    /// included; 1 or 2, the board and its mirror image):
+    /// [`game_core::orbit_size`] without a buffer.
+    ///
+    /// ```
+    /// let game = games::Dobutsu::new();
+    /// assert_eq!(game.orbit_size(&games::DobutsuPosition::START), 2); // the elephant and giraffe swap sides
+    /// ```
+    #[must_use]
+    pub fn orbit_size(&self, pos: &DobutsuPosition) -> u64 {
+        1 + u64::from(pos.mirrored() != *pos)
+    }
+
     /// The game (builds its index tables, a few kilobytes).
     #[must_use]
     pub fn new() -> Self {

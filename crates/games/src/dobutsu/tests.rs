@@ -335,6 +335,11 @@ fn check_position(g: &Dobutsu, p: &DobutsuPosition) {
     assert!([*p, m].contains(&g.canonical(p)));
     assert_eq!(g.tier(&m), t);
     assert_eq!(g.outcome(&m), g.outcome(p));
+    assert_eq!(
+        g.orbit_size(p),
+        game_core::orbit_size(g, p, &mut Vec::new()),
+        "{p}"
+    );
     // Parents: distinct, live, and each with p among its children.
     let mut parents = Vec::new();
     g.unmoves(p, &mut parents);
