@@ -80,8 +80,44 @@ const MAX_EVENT_ID: u64 = (1 << ID_BITS) - 1;
 /// The largest level an event can carry.
 const MAX_EVENT_LEVEL: u64 = (1 << 22) - 1;
 
+/// The most positions and events a level may hold to run on one thread
+/// ([`level_is_small`]).
+const SMALL_LEVEL: usize = 512;
+
+/// Whether level `r` is small enough to run on the calling thread: no
+/// owner scans its cells, and its listed positions and events number at
+/// most [`SMALL_LEVEL`]. Under test, every other level regardless, so that
+/// both paths run in the unit tests' small games.
+fn level_is_small<C: Cell, S, P: Parents>(
+    parts: &[Owner<'_, C, S>],
+    step: &Step<'_, P>,
+    tie: bool,
+    r: u64,
+) -> bool {
+    if cfg!(test) {
+        return r % 2 == 1;
+    }
+    if parts.iter().any(|o| o.scan) {
+        return false;
+    }
+    let listed: usize = parts.iter().map(|o| o.level.len()).sum();
+    if listed > SMALL_LEVEL {
+        return false;
+    }
+    let events = if r <= MAX_EVENT_LEVEL {
+        let a = step.events.partition_point(|&e| e < key(tie, r, 0));
+        step.events[a..].partition_point(|&e| {
+            (e >> 63 == 1) == tie && (e >> (ID_BITS + 1)) & MAX_EVENT_LEVEL == r
+        })
+    } else {
+        0
+    };
+    listed + events <= SMALL_LEVEL
+}
+
 /// The sort key of the events of `level` for `id` (lost bit clear).
 fn key(tie: bool, level: u64, id: u64) -> u64 {
+    debug_assert!(level <= MAX_EVENT_LEVEL && id <= MAX_EVENT_ID + 1);
     (u64::from(tie) << 63) | (level << (ID_BITS + 1)) | (id << 1)
 }
 
@@ -300,6 +336,11 @@ fn run_phase<C: Cell, P: Parents>(
             .iter()
             .any(|o| o.scan || o.next_scan || !o.level.is_empty());
         if !busy {
+            // No event lies past the last level an event can carry (and a
+            // key for a deeper level would wrap onto a shallower one).
+            if r > MAX_EVENT_LEVEL {
+                return Ok(());
+            }
             // Skip to the next level an event waits for, if any.
             let k = step.events.partition_point(|&e| e < key(tie, r, 0));
             match step.events.get(k) {
@@ -319,14 +360,28 @@ fn run_phase<C: Cell, P: Parents>(
             o.fresh = true;
             o.made = 0;
         }
+        // A level of a few positions runs on this thread, owner after
+        // owner: waking the pool costs more than the work (a chain of
+        // millions of one-position levels spent most of its time in the
+        // pool's wake-ups). The same sends and receives in the same owner
+        // order, so the same result.
+        let small = level_is_small(parts, &step, tie, r);
         // Rounds: every owner takes its level until it has posted enough,
         // then every owner applies what it was sent.
         loop {
-            let done: Vec<Result<bool, Error>> = parts
-                .par_iter_mut()
-                .enumerate()
-                .map(|(t, o)| o.send(t, r, &step))
-                .collect();
+            let done: Vec<Result<bool, Error>> = if small {
+                parts
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(t, o)| o.send(t, r, &step))
+                    .collect()
+            } else {
+                parts
+                    .par_iter_mut()
+                    .enumerate()
+                    .map(|(t, o)| o.send(t, r, &step))
+                    .collect()
+            };
             let mut finished = true;
             for d in done {
                 finished &= d?;
@@ -336,11 +391,19 @@ fn run_phase<C: Cell, P: Parents>(
                 .iter_mut()
                 .map(|o| (std::mem::take(&mut o.out), o))
                 .unzip();
-            let errors: Vec<Result<(), Error>> = owned
-                .par_iter_mut()
-                .enumerate()
-                .map(|(t, o)| o.receive(t, &outs, &step))
-                .collect();
+            let errors: Vec<Result<(), Error>> = if small {
+                owned
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(t, o)| o.receive(t, &outs, &step))
+                    .collect()
+            } else {
+                owned
+                    .par_iter_mut()
+                    .enumerate()
+                    .map(|(t, o)| o.receive(t, &outs, &step))
+                    .collect()
+            };
             drop(owned);
             for (o, mut out) in parts.iter_mut().zip(outs) {
                 out.iter_mut().for_each(Inbox::clear);
@@ -377,12 +440,15 @@ impl<C: Cell, S> Owner<'_, C, S> {
         step: &Step<'_, P>,
     ) -> Result<bool, Error> {
         self.posted = 0;
-        if self.fresh {
-            self.fresh = false;
+        // Events only exist up to MAX_EVENT_LEVEL: past it their keys
+        // would wrap onto shallower levels' events.
+        if std::mem::take(&mut self.fresh) && r <= MAX_EVENT_LEVEL {
             let tie = step.phase == Phase::Ties;
             let end = self.base + self.cells.len() as u64;
-            let a = step.events.partition_point(|&e| e < key(tie, r, self.base));
-            let b = step.events.partition_point(|&e| e < key(tie, r, end));
+            // (Ids past MAX_EVENT_ID carry no event.)
+            let (lo, hi) = (self.base.min(MAX_EVENT_ID + 1), end.min(MAX_EVENT_ID + 1));
+            let a = step.events.partition_point(|&e| e < key(tie, r, lo));
+            let b = step.events.partition_point(|&e| e < key(tie, r, hi));
             for &e in &step.events[a..b] {
                 let i = (((e >> 1) & MAX_EVENT_ID) - self.base) as usize;
                 let cell = self.cells[i];

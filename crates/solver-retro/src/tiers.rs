@@ -375,19 +375,18 @@ where
 {
     let order = game.tiers();
     let limit = config.limit();
-    // Every tier's group must fit before anything is solved: 2 bytes a
-    // cell; a loopy tier adds its engine's two level lists (the level
-    // being stepped and the next), each at most an eighth of the cells in
-    // 8-byte ids before the engine scans the cells instead. The events
-    // the child tiers seed are counted as they are found (below).
+    // Every tier's group must fit before anything is solved: the tier at
+    // `per_index` bytes an index, its child tiers at 2. The events the
+    // child tiers seed and a stored graph's edges are counted as they are
+    // found (below).
     let mut kids = Vec::new();
     let mut needed_by: FxHashMap<Tier, usize> = FxHashMap::default();
     for (k, &t) in order.iter().enumerate() {
         kids.clear();
         game.child_tiers(t, &mut kids);
-        let mut bytes =
-            game.tier_size(t)
-                .saturating_mul(if game.leaves_tier(t) { 2 } else { 2 + 2 });
+        let mut bytes = game
+            .tier_size(t)
+            .saturating_mul(per_index(game.leaves_tier(t), stored));
         for &c in &kids {
             bytes = bytes.saturating_add(game.tier_size(c).saturating_mul(2));
             needed_by.insert(c, k);
@@ -487,6 +486,19 @@ fn found_bytes(f: &Found) -> u64 {
         + f.edges.capacity() * 16) as u64
 }
 
+/// Bytes an index of a tier takes while it is solved, besides its child
+/// tiers: 2 for the cell; a loopy tier adds the engine's two level lists
+/// (each at most an eighth of the cells in 8-byte ids before the engine
+/// scans the cells instead) and, with a stored inside graph, its offsets
+/// (8 bytes an index; the edges are counted as they are found).
+fn per_index(leaves: bool, stored: bool) -> u64 {
+    match (leaves, stored) {
+        (true, _) => 2,
+        (false, false) => 2 + 2,
+        (false, true) => 2 + 2 + 8,
+    }
+}
+
 /// What one block of a tier's seeding found.
 #[derive(Default)]
 struct Found {
@@ -533,8 +545,12 @@ where
         .filter_map(|&t| Some((t, solved.get(&t)?)))
         .collect();
     let table_bytes = size.saturating_mul(C::BYTES);
+    // What the seeds may grow to: the limit less the tables, and for a
+    // loopy tier less what the engine and the stored graph's offsets will
+    // take besides the cells.
     let room = config
         .limit()
+        .saturating_sub(size.saturating_mul(per_index(leaves, stored) - 2))
         .saturating_sub(table_bytes)
         .saturating_sub(children.iter().map(|(_, t)| t.bytes()).sum::<u64>());
     let held = AtomicU64::new(0);
