@@ -417,6 +417,8 @@ fn run_phase<C: Cell, P: Parents>(
         for o in parts.iter_mut() {
             std::mem::swap(&mut o.level, &mut o.next);
             o.next.clear();
+            // The seeds' level 0 is not capped: give back what it took.
+            o.next.shrink_to(o.cap);
             o.scan = o.next_scan;
             o.next_scan = false;
             *resolved += o.made;
