@@ -135,9 +135,11 @@
 mod cell;
 mod error;
 mod fault;
+mod local;
 mod net;
 mod solution;
 mod space;
+mod updates;
 mod worker;
 
 use std::sync::{mpsc, Arc, Mutex};
@@ -418,7 +420,7 @@ fn run<S: Space, G: Tiered>(
     fault::install();
     let ctx = Arc::new(worker::Ctx {
         space: Arc::new(space),
-        shared: Arc::new(worker::Shared::default()),
+        shared: Arc::new(worker::Shared::new(config.workers(), config.threads)),
         per_process: config.threads,
         db,
         progress: config.progress.clone(),
@@ -484,8 +486,8 @@ fn run<S: Space, G: Tiered>(
         r.map_err(Error::Failed)?;
     }
     let mut tables = rustc_hash::FxHashMap::default();
-    for (t, cells) in ctx.shared.take_all() {
-        tables.insert(t, Table::from_wide_cells(&cells)?);
+    for (t, cells) in ctx.shared.take_all(|t| ctx.space.size(t))? {
+        tables.insert(t, Table::from_wide_parts(&cells.parts())?);
     }
     Ok(ClusterSolution {
         game,

@@ -6,7 +6,7 @@
 
 use game_core::{Game, IndexedUnmoves, Outcome, ParentIndices, Tier, Tiered, Unmoves, Value};
 
-use crate::cell;
+use crate::cell::{self, TierCells};
 use crate::Error;
 
 /// What a child of `id` (outside the shard's tier) turned out to be.
@@ -43,8 +43,8 @@ pub(crate) enum After {
     },
 }
 
-/// A solved child tier, as cells.
-pub(crate) type Kids<'a> = [(Tier, &'a [u32])];
+/// The solved child tiers, as cells.
+pub(crate) type Kids<'a> = [(Tier, &'a TierCells)];
 
 /// The shape of what is solved, and the rules of seeding and parents.
 pub(crate) trait Space: Send + Sync + 'static {
@@ -58,8 +58,8 @@ pub(crate) trait Space: Send + Sync + 'static {
     fn size(&self, t: Tier) -> u64;
     /// The tier's name.
     fn name(&self, t: Tier) -> String;
-    /// Seeds cells `lo..lo + cells.len()` of `t` (all [`cell::INVALID`]
-    /// on entry).
+    /// Seeds cells `lo..lo + cells.len()` of `t` (all zero on entry):
+    /// writes every cell.
     fn seed(
         &self,
         t: Tier,
@@ -209,6 +209,7 @@ where
         }
         let mut fault = None;
         let hi = lo + cells.len() as u64;
+        cells.fill(cell::INVALID);
         game.visit_tier(tier, lo..hi, &mut |i, pos| {
             if fault.is_some() {
                 return;
@@ -297,16 +298,13 @@ fn seed_position<G: Tiered>(
             ))
             .into());
         };
-        let v: Value = table
-            .get(k as usize)
-            .and_then(|&c| cell::value(c))
-            .ok_or_else(|| {
-                solver_retro::Error::Broken(format!(
-                    "a move from tier {} reaches index {k} of tier {}, which is no position",
-                    game.tier_name(tier),
-                    game.tier_name(t)
-                ))
-            })?;
+        let v: Value = table.get(k).and_then(cell::value).ok_or_else(|| {
+            solver_retro::Error::Broken(format!(
+                "a move from tier {} reaches index {k} of tier {}, which is no position",
+                game.tier_name(tier),
+                game.tier_name(t)
+            ))
+        })?;
         outside = true;
         let r = u64::from(v.remoteness().unwrap_or(0));
         match v.outcome() {

@@ -1,0 +1,181 @@
+//! What the workers of one process exchange without timely: parent updates
+//! through shared mailboxes, and, when the process is the whole cluster,
+//! the level summaries and the barrier that ends a level.
+//!
+//! A level's mail is posted before the level's barrier and read after it,
+//! so mailboxes and summary slots are kept twice, by the parity of the
+//! round: a worker that has read its mail of round `r` and runs ahead
+//! posts round `r + 1`'s in the other half, and cannot post round `r + 2`'s
+//! before every worker has passed barrier `r + 1`, that is, read round
+//! `r`'s.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
+use std::time::Duration;
+
+use crate::Error;
+
+/// Mailboxes and the barrier of one process's workers.
+pub(crate) struct Local {
+    /// Workers in the process.
+    n: usize,
+    /// `[parity][from · n + to]`: updates encoded as in `updates.rs`.
+    boxes: [Vec<Mutex<Vec<u64>>>; 2],
+    /// `[parity][worker]`: the worker's summary (busy, next event).
+    summaries: [Vec<Mutex<(u64, u64)>>; 2],
+    barrier: Barrier,
+}
+
+impl Local {
+    /// For a process of `n` workers.
+    pub(crate) fn new(n: usize) -> Local {
+        let boxes = || (0..n * n).map(|_| Mutex::new(Vec::new())).collect();
+        let slots = || (0..n).map(|_| Mutex::new((0, 0))).collect();
+        Local {
+            n,
+            boxes: [boxes(), boxes()],
+            summaries: [slots(), slots()],
+            barrier: Barrier {
+                n,
+                state: Mutex::new(0),
+                generation: AtomicU64::new(0),
+                wake: Condvar::new(),
+            },
+        }
+    }
+
+    /// Posts `words` from local worker `from` to local worker `to` in
+    /// round `round`.
+    pub(crate) fn post(&self, round: u64, from: usize, to: usize, words: &mut Vec<u64>) {
+        let mut b = lock(&self.boxes[(round & 1) as usize][from * self.n + to]);
+        if b.is_empty() {
+            std::mem::swap(&mut *b, words);
+        } else {
+            b.append(words);
+        }
+    }
+
+    /// Takes what local worker `from` posted to `to` in round `round`.
+    pub(crate) fn take(&self, round: u64, from: usize, to: usize, out: &mut Vec<u64>) {
+        out.clear();
+        std::mem::swap(
+            &mut *lock(&self.boxes[(round & 1) as usize][from * self.n + to]),
+            out,
+        );
+    }
+
+    /// Sets local worker `w`'s summary of round `round`.
+    pub(crate) fn summarize(&self, round: u64, w: usize, summary: (u64, u64)) {
+        *lock(&self.summaries[(round & 1) as usize][w]) = summary;
+    }
+
+    /// Every local worker's summary of round `round`.
+    pub(crate) fn summaries(&self, round: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.summaries[(round & 1) as usize]
+            .iter()
+            .map(|s| *lock(s))
+    }
+
+    /// Waits until every local worker has reached this barrier (or a
+    /// failure is recorded anywhere: [`Error::Failed`]).
+    pub(crate) fn barrier(&self) -> Result<(), Error> {
+        self.barrier.wait()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A reusable barrier that spins briefly (a level of a few microseconds
+/// should not pay a sleep) and then sleeps, checking for failures.
+struct Barrier {
+    n: usize,
+    /// Workers arrived in the current generation.
+    state: Mutex<usize>,
+    generation: AtomicU64,
+    wake: Condvar,
+}
+
+/// Spins before sleeping.
+const SPINS: u32 = 1 << 14;
+
+impl Barrier {
+    fn wait(&self) -> Result<(), Error> {
+        let g = self.generation.load(Ordering::Acquire);
+        {
+            let mut arrived = lock(&self.state);
+            *arrived += 1;
+            if *arrived == self.n {
+                *arrived = 0;
+                self.generation.store(g + 1, Ordering::Release);
+                self.wake.notify_all();
+                return Ok(());
+            }
+        }
+        for k in 0..SPINS {
+            if self.generation.load(Ordering::Acquire) != g {
+                return Ok(());
+            }
+            if k % 64 == 63 {
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+        let mut arrived = lock(&self.state);
+        while self.generation.load(Ordering::Acquire) == g {
+            if let Some(m) = crate::fault::get() {
+                return Err(Error::Failed(m));
+            }
+            arrived = self
+                .wake
+                .wait_timeout(arrived, Duration::from_millis(50))
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn mail_and_summaries_cross_the_barrier_by_round() {
+        let n = 3;
+        let local = Arc::new(Local::new(n));
+        let handles: Vec<_> = (0..n)
+            .map(|me| {
+                let local = Arc::clone(&local);
+                std::thread::spawn(move || {
+                    let mut sums = Vec::new();
+                    let mut got = Vec::new();
+                    for round in 0..50u64 {
+                        for to in (0..n).filter(|&t| t != me) {
+                            let mut w = vec![round, me as u64, to as u64];
+                            local.post(round, me, to, &mut w);
+                        }
+                        local.summarize(round, me, (round, me as u64));
+                        local.barrier().expect("no failure");
+                        let mut total = 0;
+                        for from in (0..n).filter(|&f| f != me) {
+                            local.take(round, from, me, &mut got);
+                            assert_eq!(got, [round, from as u64, me as u64]);
+                            total += 1;
+                        }
+                        assert_eq!(total, n - 1);
+                        sums.push(local.summaries(round).map(|s| s.1).sum::<u64>());
+                        assert!(local.summaries(round).all(|s| s.0 == round));
+                    }
+                    sums
+                })
+            })
+            .collect();
+        for h in handles {
+            assert_eq!(h.join().expect("worker"), vec![3; 50]);
+        }
+    }
+}
