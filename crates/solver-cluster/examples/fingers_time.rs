@@ -36,10 +36,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let a = solver_retro::solve_unmoves_with(&game, &retro)?;
         rayon.push(t.elapsed().as_secs_f64());
         let t = Instant::now();
-        if std::env::var("ONLY_CLUSTER").is_ok() {
-            let _ = solver_cluster::solve_unmoves(game.clone(), &config, None)?;
-            continue;
-        }
         let b = solver_cluster::solve_unmoves(game.clone(), &config, None)?;
         cluster.push(t.elapsed().as_secs_f64());
         // A spot check (the tests compare every position).

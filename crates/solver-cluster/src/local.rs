@@ -2,6 +2,14 @@
 //! through shared mailboxes, and, when the process is the whole cluster,
 //! the level summaries and the barrier that ends a level.
 //!
+//! The workers of a process also share the work of a level: each
+//! publishes its part of the level (the children whose parents are to be
+//! found, each with its lost bit) and takes it in chunks; a worker done
+//! with its own part takes chunks of the others' parts. Only finding
+//! parents moves; every cell is still written by its owner alone (the
+//! updates a worker finds for another's shard go to that worker's
+//! mailbox).
+//!
 //! A level's mail is posted before the level's barrier and read after it,
 //! so mailboxes and summary slots are kept twice, by the parity of the
 //! round: a worker that has read its mail of round `r` and runs ahead
@@ -10,7 +18,7 @@
 //! `r`'s.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::Error;
@@ -23,18 +31,26 @@ pub(crate) struct Local {
     boxes: [Vec<Mutex<Vec<u64>>>; 2],
     /// `[parity][worker]`: the worker's summary (busy, next event).
     summaries: [Vec<Mutex<(u64, u64)>>; 2],
+    /// `[parity][worker]`: the worker's part of the level and how far
+    /// into it the workers have taken.
+    parts: [Vec<Mutex<(Arc<Vec<u64>>, usize)>>; 2],
     barrier: Barrier,
 }
+
+/// Children a worker takes from a part of a level at once.
+const TAKE: usize = 256;
 
 impl Local {
     /// For a process of `n` workers.
     pub(crate) fn new(n: usize) -> Local {
         let boxes = || (0..n * n).map(|_| Mutex::new(Vec::new())).collect();
         let slots = || (0..n).map(|_| Mutex::new((0, 0))).collect();
+        let parts = || (0..n).map(|_| Mutex::new((Arc::default(), 0))).collect();
         Local {
             n,
             boxes: [boxes(), boxes()],
             summaries: [slots(), slots()],
+            parts: [parts(), parts()],
             barrier: Barrier {
                 n,
                 state: Mutex::new(0),
@@ -74,6 +90,41 @@ impl Local {
         self.summaries[(round & 1) as usize]
             .iter()
             .map(|s| *lock(s))
+    }
+
+    /// Publishes local worker `w`'s part of the level of round `round`,
+    /// and takes back its part of two rounds before (every worker has
+    /// finished with it).
+    pub(crate) fn publish(&self, round: u64, w: usize, part: Vec<u64>) -> Vec<u64> {
+        let old = std::mem::replace(
+            &mut *lock(&self.parts[(round & 1) as usize][w]),
+            (Arc::new(part), 0),
+        );
+        let mut v = Arc::try_unwrap(old.0).unwrap_or_default();
+        v.clear();
+        v
+    }
+
+    /// Takes the next chunk of the level of round `round` for local worker
+    /// `me`: from its own part first, then from the others'; `None` once
+    /// every part is taken. Returns the part and the range taken.
+    pub(crate) fn take_work(
+        &self,
+        round: u64,
+        me: usize,
+    ) -> Option<(Arc<Vec<u64>>, std::ops::Range<usize>)> {
+        let parts = &self.parts[(round & 1) as usize];
+        for k in 0..self.n {
+            let w = (me + k) % self.n;
+            let mut slot = lock(&parts[w]);
+            let (part, at) = &mut *slot;
+            if *at < part.len() {
+                let start = *at;
+                *at = (start + TAKE).min(part.len());
+                return Some((Arc::clone(part), start..*at));
+            }
+        }
+        None
     }
 
     /// Waits until every local worker has reached this barrier (or a
@@ -177,5 +228,47 @@ mod tests {
         for h in handles {
             assert_eq!(h.join().expect("worker"), vec![3; 50]);
         }
+    }
+
+    #[test]
+    fn every_child_of_a_level_is_taken_once() {
+        let n = 3;
+        let local = Arc::new(Local::new(n));
+        let handles: Vec<_> = (0..n)
+            .map(|me| {
+                let local = Arc::clone(&local);
+                std::thread::spawn(move || {
+                    let mut taken = Vec::new();
+                    let mut mine = Vec::new();
+                    for round in 0..20u64 {
+                        // Worker 0 has a large part, the others small ones.
+                        let len = if me == 0 { 5000 } else { 10 * me as u64 };
+                        mine.extend((0..len).map(|i| round << 32 | (me as u64) << 16 | i));
+                        mine = local.publish(round, me, std::mem::take(&mut mine));
+                        assert!(mine.is_empty());
+                        while let Some((part, range)) = local.take_work(round, me) {
+                            taken.extend_from_slice(&part[range]);
+                        }
+                        local.barrier().expect("no failure");
+                    }
+                    taken
+                })
+            })
+            .collect();
+        let mut all: Vec<u64> = handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker"))
+            .collect();
+        all.sort_unstable();
+        let mut want: Vec<u64> = (0..20u64)
+            .flat_map(|round| {
+                (0..n as u64).flat_map(move |me| {
+                    let len = if me == 0 { 5000 } else { 10 * me };
+                    (0..len).map(move |i| round << 32 | me << 16 | i)
+                })
+            })
+            .collect();
+        want.sort_unstable();
+        assert_eq!(all, want);
     }
 }

@@ -21,9 +21,14 @@ use crate::space::{After, Event, Seeds, Space};
 use crate::updates::{self, Encoder, Span};
 use crate::{Error, Traffic};
 
-/// Words of updates a worker gathers for one destination before sending
-/// them on (a level's messages stay a few hundred kilobytes each).
+/// Words of updates a worker gathers for a worker of another process
+/// before sending them on (a level's messages stay a few hundred kilobytes
+/// each).
 const MESSAGE: usize = 1 << 15;
+/// Words of updates a worker gathers for a worker of its own process
+/// before posting them: small, so that the owner applies them while the
+/// level is still being expanded.
+const POST: usize = 1 << 11;
 /// "No event left" in a summary.
 const NONE: u64 = u64::MAX;
 /// A summary that names a finished tier (by its place in the order).
@@ -682,6 +687,16 @@ impl<S: Space> Shard<'_, S> {
         let pp = self.per_process as usize;
         let first_local = (self.me / self.per_process) as usize * pp;
         let mine = self.me as usize - first_local;
+        // Level entries carry the lost bit: a worker that takes another's
+        // children cannot read their cells.
+        if phase == Phase::Decisive {
+            for x in &mut level {
+                let c = self.cells[(*x - self.lo) as usize];
+                if cell::value(c).is_some_and(|v| v.outcome() == Outcome::Lose) {
+                    *x |= updates::LOST;
+                }
+            }
+        }
         loop {
             let next = r + 1;
             if next > cell::MAX_REMOTENESS {
@@ -705,15 +720,25 @@ impl<S: Space> Shard<'_, S> {
                 )?;
             }
             let sent_before = traffic.bytes;
-            for &child in &level {
-                let lost = phase == Phase::Decisive
-                    && cell::value(self.cells[(child - self.lo) as usize])
-                        .is_some_and(|v| v.outcome() == Outcome::Lose);
-                self.send(child, lost, phase, next, io, traffic)?;
+            // The level's children, shared among this process's workers.
+            let round = io.round;
+            level = self.shared.local.publish(round, mine, level);
+            while let Some((part, range)) = self.shared.local.take_work(round, mine) {
+                for &x in &part[range] {
+                    self.send(
+                        x & updates::ID,
+                        x & updates::LOST != 0,
+                        phase,
+                        next,
+                        io,
+                        traffic,
+                    )?;
+                }
+                // What the others posted so far, applied while they work.
+                self.drain(round, phase, next)?;
             }
             // What is left for other workers: to the mailboxes of this
             // process's, by timely to other processes'.
-            let round = io.round;
             for w in 0..peers {
                 if w == self.me as usize || self.out[w].words.is_empty() {
                     continue;
@@ -734,13 +759,7 @@ impl<S: Space> Shard<'_, S> {
                 io.barrier(worker)?;
             }
             traffic.levels += 1;
-            for from in (0..pp).filter(|&f| f != mine) {
-                let mut inbox = std::mem::take(&mut self.inbox);
-                self.shared.local.take(round, from, mine, &mut inbox);
-                let r = self.apply(&inbox, phase, next);
-                self.inbox = inbox;
-                r?;
-            }
+            self.drain(round, phase, next)?;
             if !alone {
                 take(&io.got_updates, io.round, &mut got_updates);
                 for (_, words) in got_updates.drain(..) {
@@ -778,6 +797,21 @@ impl<S: Space> Shard<'_, S> {
         }
     }
 
+    /// Applies what this process's other workers have posted to this one
+    /// in round `round` so far.
+    fn drain(&mut self, round: u64, phase: Phase, next: u64) -> Result<(), Error> {
+        let pp = self.per_process as usize;
+        let mine = self.me as usize % pp;
+        for from in (0..pp).filter(|&f| f != mine) {
+            let mut inbox = std::mem::take(&mut self.inbox);
+            self.shared.local.take(round, from, mine, &mut inbox);
+            let r = self.apply(&inbox, phase, next);
+            self.inbox = inbox;
+            r?;
+        }
+        Ok(())
+    }
+
     /// Sends the updates gathered for worker `w`: to its mailbox if it is
     /// a worker of this process, else by timely.
     fn flush(&mut self, w: usize, io: &mut Io, traffic: &mut Traffic) {
@@ -793,6 +827,16 @@ impl<S: Space> Shard<'_, S> {
         } else {
             traffic.remote_bytes += bytes;
             io.updates.send((w as u64, words.take()));
+        }
+    }
+
+    /// Words gathered for worker `w` before they are sent.
+    #[inline]
+    fn limit(&self, w: usize) -> usize {
+        if w as u64 / self.per_process == self.me / self.per_process {
+            POST
+        } else {
+            MESSAGE
         }
     }
 
@@ -849,7 +893,7 @@ impl<S: Space> Shard<'_, S> {
             for i in lo..hi {
                 if self.cells[i] == 0 {
                     self.cells[i] = lose;
-                    self.next.push(self.lo + i as u64);
+                    self.next.push((self.lo + i as u64) | updates::LOST);
                 }
             }
         }
@@ -894,7 +938,7 @@ impl<S: Space> Shard<'_, S> {
                 let o = (p / self.chunk) as usize;
                 self.out[o].push(p, p + 1, lost);
                 traffic.singles += 1;
-                if self.out[o].words.len() >= MESSAGE {
+                if self.out[o].words.len() >= self.limit(o) {
                     self.flush(o, io, traffic);
                 }
             }
@@ -921,7 +965,7 @@ impl<S: Space> Shard<'_, S> {
                         self.out[o].push(start, end, lost);
                         traffic.runs += 1;
                         traffic.run_parents += end - start;
-                        if self.out[o].words.len() >= MESSAGE {
+                        if self.out[o].words.len() >= self.limit(o) {
                             self.flush(o, io, traffic);
                         }
                     }
@@ -941,9 +985,9 @@ impl<S: Space> Shard<'_, S> {
         let Some(mut open) = cell::open(c) else {
             return Ok(());
         };
-        let new = match phase {
-            Phase::Ties => cell::resolved(Outcome::Tie, next),
-            Phase::Decisive if lost => cell::resolved(Outcome::Win, next),
+        let (new, flag) = match phase {
+            Phase::Ties => (cell::resolved(Outcome::Tie, next), 0),
+            Phase::Decisive if lost => (cell::resolved(Outcome::Win, next), 0),
             Phase::Decisive => {
                 if open == cell::UNCOUNTED {
                     open = self
@@ -965,7 +1009,7 @@ impl<S: Space> Shard<'_, S> {
                         ))
                         .into())
                     }
-                    1 => cell::resolved(Outcome::Lose, next),
+                    1 => (cell::resolved(Outcome::Lose, next), updates::LOST),
                     _ => {
                         self.cells[i] = cell::counter(open - 1);
                         return Ok(());
@@ -974,7 +1018,7 @@ impl<S: Space> Shard<'_, S> {
             }
         };
         self.cells[i] = new;
-        self.next.push(self.lo + i as u64);
+        self.next.push((self.lo + i as u64) | flag);
         Ok(())
     }
 }
