@@ -39,5 +39,5 @@ print(f"{name}: rayon median {mr:.3f} s, cluster 1x{w} median {mc:.3f} s, "
 PY
 }
 measure "fingers F=64" fingers solve --fingers 64
-measure "fingers F=128" fingers solve --fingers 128 --max-work 1e12
+# measure "fingers F=128" fingers solve --fingers 128 --max-work 1e12
 measure "connect4 6x4" connect4 solve --width 6 --height 4 --no-certify --max-work 1e12

@@ -10,6 +10,12 @@
 //! updates a worker finds for another's shard go to that worker's
 //! mailbox).
 //!
+//! Seeding is shared the same way: the process's ids are cut in blocks,
+//! any worker seeds any block into a buffer of its own and copies it into
+//! the owner's shard, handing the owner the block's seeds; an index's
+//! cost varies so much along a tier (Connect Four's later indices hold
+//! more positions) that equal ranges alone leave one worker idle.
+//!
 //! A level's mail is posted before the level's barrier and read after it,
 //! so mailboxes and summary slots are kept twice, by the parity of the
 //! round: a worker that has read its mail of round `r` and runs ahead
@@ -21,6 +27,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
+use crate::cell::Piece;
+use crate::space::{After, Seeds};
 use crate::Error;
 
 /// Mailboxes and the barrier of one process's workers.
@@ -34,6 +42,13 @@ pub(crate) struct Local {
     /// `[parity][worker]`: the worker's part of the level and how far
     /// into it the workers have taken.
     parts: [Vec<Mutex<(Arc<Vec<u64>>, usize)>>; 2],
+    /// The seeding under way: its round, the next block to take, and how
+    /// the tier goes on.
+    seeding: Mutex<(u64, usize, Option<After>)>,
+    /// `[worker]`: its shard while it is seeded.
+    pieces: Vec<Mutex<Option<Piece>>>,
+    /// `[worker]`: the seeds found in its shard.
+    seeds: Vec<Mutex<Seeds>>,
     barrier: Barrier,
 }
 
@@ -51,6 +66,9 @@ impl Local {
             boxes: [boxes(), boxes()],
             summaries: [slots(), slots()],
             parts: [parts(), parts()],
+            seeding: Mutex::new((u64::MAX, 0, None)),
+            pieces: (0..n).map(|_| Mutex::new(None)).collect(),
+            seeds: (0..n).map(|_| Mutex::default()).collect(),
             barrier: Barrier {
                 n,
                 state: Mutex::new(0),
@@ -125,6 +143,72 @@ impl Local {
             }
         }
         None
+    }
+
+    /// The next of `blocks` blocks to seed in round `round`, if any is
+    /// left.
+    pub(crate) fn claim_block(&self, round: u64, blocks: usize) -> Option<usize> {
+        let mut s = lock(&self.seeding);
+        if s.0 != round {
+            *s = (round, 0, None);
+        }
+        (s.1 < blocks).then(|| {
+            s.1 += 1;
+            s.1 - 1
+        })
+    }
+
+    /// Records how the tier seeded in round `round` goes on.
+    pub(crate) fn set_after(&self, round: u64, after: After) {
+        let mut s = lock(&self.seeding);
+        if s.0 == round {
+            s.2 = Some(after);
+        }
+    }
+
+    /// How the tier seeded in round `round` goes on (`None`: no block).
+    pub(crate) fn after(&self, round: u64) -> Option<After> {
+        let s = lock(&self.seeding);
+        if s.0 == round {
+            s.2
+        } else {
+            None
+        }
+    }
+
+    /// Copies a seeded block into local worker `w`'s shard (of `len`
+    /// cells) at offset `at`, and hands it the block's seeds.
+    pub(crate) fn deliver(
+        &self,
+        w: usize,
+        len: usize,
+        at: usize,
+        cells: &[u32],
+        seeds: &mut Seeds,
+    ) -> Result<(), Error> {
+        {
+            let mut slot = lock(&self.pieces[w]);
+            if slot.is_none() {
+                *slot = Some(Piece::zeroed(len)?);
+            }
+            if let Some(piece) = slot.as_mut() {
+                piece[at..at + cells.len()].copy_from_slice(cells);
+            }
+        }
+        let mut mine = lock(&self.seeds[w]);
+        mine.decisive.append(&mut seeds.decisive);
+        mine.ties.append(&mut seeds.ties);
+        mine.events.append(&mut seeds.events);
+        Ok(())
+    }
+
+    /// Local worker `w`'s seeded shard and seeds (after the barrier that
+    /// ends the seeding).
+    pub(crate) fn seeded(&self, w: usize) -> (Option<Piece>, Seeds) {
+        (
+            lock(&self.pieces[w]).take(),
+            std::mem::take(&mut *lock(&self.seeds[w])),
+        )
     }
 
     /// Waits until every local worker has reached this barrier (or a

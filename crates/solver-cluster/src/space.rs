@@ -58,8 +58,8 @@ pub(crate) trait Space: Send + Sync + 'static {
     fn size(&self, t: Tier) -> u64;
     /// The tier's name.
     fn name(&self, t: Tier) -> String;
-    /// Seeds cells `lo..lo + cells.len()` of `t` (all zero on entry):
-    /// writes every cell.
+    /// Seeds cells `lo..lo + cells.len()` of `t` (whatever they hold on
+    /// entry): writes every cell, and adds to `seeds`.
     fn seed(
         &self,
         t: Tier,
@@ -379,7 +379,9 @@ pub(crate) struct IndexedScratch<G: Game> {
     positions: Vec<G::Position>,
     moves: Vec<G::Move>,
     counts: Vec<u32>,
-    listed: Option<Vec<u64>>,
+    /// The game's terminal list, sorted and checked (`None` inside: the
+    /// game lists none), kept from the first block seeded.
+    listed: Option<Option<Vec<u64>>>,
 }
 
 impl<G: Game> Default for IndexedScratch<G> {
@@ -433,8 +435,17 @@ where
     ) -> Result<After, Error> {
         let game = &self.game;
         let size = game.size();
-        let mut listed = Vec::new();
-        let listed_ends = game.terminal_indices(&mut listed);
+        if s.listed.is_none() {
+            let mut listed = Vec::new();
+            let ends = game.terminal_indices(&mut listed);
+            if let Some(&i) = listed.iter().find(|&&i| i >= size || game.position(i).is_none()) {
+                return Err(solver_retro::Error::BadIndex { index: i, size }.into());
+            }
+            listed.sort_unstable();
+            s.listed = Some(ends.then_some(listed));
+        }
+        let listed = s.listed.take().flatten();
+        let listed_ends = listed.is_some();
         let bulk = game.child_counts(0, &mut [0u32; 1]);
         if !bulk && listed_ends {
             cells.fill(cell::counter(cell::UNCOUNTED));
@@ -491,16 +502,14 @@ where
                 .push(i);
             }
         }
-        if listed_ends {
+        if let Some(listed) = &listed {
             let hi = lo + cells.len() as u64;
-            for &i in &listed {
+            let from = listed.partition_point(|&i| i < lo);
+            let to = listed.partition_point(|&i| i < hi);
+            for &i in &listed[from..to] {
                 let pos = game
                     .position(i)
-                    .filter(|_| i < size)
                     .ok_or(solver_retro::Error::BadIndex { index: i, size })?;
-                if !(lo..hi).contains(&i) {
-                    continue;
-                }
                 let outcome = terminal(game, &pos, false)?.unwrap_or(Outcome::Lose);
                 let c = &mut cells[(i - lo) as usize];
                 if cell::value(*c).is_some_and(|v| v != Value::DRAW) {
@@ -515,7 +524,7 @@ where
                 .push(i);
             }
         }
-        s.listed = None;
+        s.listed = Some(listed);
         Ok(After::Levels {
             lazy: listed_ends && !bulk,
         })

@@ -21,6 +21,9 @@ use crate::space::{After, Event, Seeds, Space};
 use crate::updates::{self, Encoder, Span};
 use crate::{Error, Traffic};
 
+/// Ids seeded at once (the unit of work the process's workers share).
+const SEED_BLOCK: u64 = 1 << 14;
+
 /// Words of updates a worker gathers for a worker of another process
 /// before sending them on (a level's messages stay a few hundred kilobytes
 /// each).
@@ -503,6 +506,8 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
     io.barrier(worker)?;
     let total = order.len() as u64;
     let mut scratch = S::Scratch::default();
+    let mut seed_buf: Vec<u32> = Vec::new();
+    let mut block_seeds = Seeds::default();
     for (k, &t) in order.iter().enumerate() {
         if done[k] {
             continue;
@@ -519,11 +524,36 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
             }
         }
         let tables: Vec<(Tier, &TierCells)> = held.iter().map(|(c, v)| (*c, &**v)).collect();
-        let mut cells = Piece::zeroed((hi - lo) as usize)?;
-        let mut seeds = Seeds::default();
-        let after = space.seed(t, lo, &mut cells, &tables, &mut seeds, &mut scratch)?;
+        // Seeding, shared by the process's workers block by block.
+        let local = &ctx.shared.local;
+        let first_local = me / pp * pp;
+        let seed_round = io.round;
+        let blocks: Vec<(usize, u64, u64, u64)> = (0..pp)
+            .flat_map(|w| {
+                let (a, b) = shard_range(size, peers, first_local + w);
+                (a..b)
+                    .step_by(SEED_BLOCK as usize)
+                    .map(move |s| (w, a, s, (s + SEED_BLOCK).min(b)))
+            })
+            .collect();
+        while let Some(k) = local.claim_block(seed_round, blocks.len()) {
+            let (w, a, s, e) = blocks[k];
+            let (_, b) = shard_range(size, peers, first_local + w);
+            seed_buf.clear();
+            seed_buf.resize((e - s) as usize, 0);
+            let after = space.seed(t, s, &mut seed_buf, &tables, &mut block_seeds, &mut scratch)?;
+            local.set_after(seed_round, after);
+            local.deliver(w, (b - a) as usize, (s - a) as usize, &seed_buf, &mut block_seeds)?;
+        }
         drop(tables);
         drop(held);
+        io.local_barrier(local)?;
+        let after = local.after(seed_round).unwrap_or(After::Done);
+        let (cells, mut seeds) = local.seeded(me - first_local);
+        let mut cells = match cells {
+            Some(c) => c,
+            None => Piece::filled((hi - lo) as usize, cell::INVALID)?,
+        };
         if let After::Levels { lazy } = after {
             let mut shard = Shard {
                 space,
