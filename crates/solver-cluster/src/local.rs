@@ -31,6 +31,10 @@ use crate::cell::Piece;
 use crate::space::{After, Seeds};
 use crate::Error;
 
+/// A worker's part of a level, and how far into it the workers have
+/// taken.
+type Part = (Arc<Vec<u64>>, usize);
+
 /// Mailboxes and the barrier of one process's workers.
 pub(crate) struct Local {
     /// Workers in the process.
@@ -41,7 +45,7 @@ pub(crate) struct Local {
     summaries: [Vec<Mutex<(u64, u64)>>; 2],
     /// `[parity][worker]`: the worker's part of the level and how far
     /// into it the workers have taken.
-    parts: [Vec<Mutex<(Arc<Vec<u64>>, usize)>>; 2],
+    parts: [Vec<Mutex<Part>>; 2],
     /// The seeding under way: its round, the next block to take, and how
     /// the tier goes on.
     seeding: Mutex<(u64, usize, Option<After>)>,

@@ -438,7 +438,10 @@ where
         if s.listed.is_none() {
             let mut listed = Vec::new();
             let ends = game.terminal_indices(&mut listed);
-            if let Some(&i) = listed.iter().find(|&&i| i >= size || game.position(i).is_none()) {
+            if let Some(&i) = listed
+                .iter()
+                .find(|&&i| i >= size || game.position(i).is_none())
+            {
                 return Err(solver_retro::Error::BadIndex { index: i, size }.into());
             }
             listed.sort_unstable();

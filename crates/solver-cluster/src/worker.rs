@@ -543,7 +543,13 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
             seed_buf.resize((e - s) as usize, 0);
             let after = space.seed(t, s, &mut seed_buf, &tables, &mut block_seeds, &mut scratch)?;
             local.set_after(seed_round, after);
-            local.deliver(w, (b - a) as usize, (s - a) as usize, &seed_buf, &mut block_seeds)?;
+            local.deliver(
+                w,
+                (b - a) as usize,
+                (s - a) as usize,
+                &seed_buf,
+                &mut block_seeds,
+            )?;
         }
         drop(tables);
         drop(held);
