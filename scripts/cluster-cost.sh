@@ -4,8 +4,9 @@
 #
 #   scripts/cluster-cost.sh [REPEATS] [W]
 #
-# For each game (Fingers F = 64 and 128, Connect Four 6×4 without the
-# certificate) runs `gamesolve --json <game> solve …` and the same with
+# For each game (Fingers F = 64, Connect Four 6×4 without the certificate,
+# and Fingers F = 128 when F128=1: its certificate takes a minute a run)
+# runs `gamesolve --json <game> solve …` and the same with
 # `--cluster -w W` (default 2), REPEATS times (default 5) alternating, and
 # prints every pair, then each side's median and the ratio of the medians.
 # GAMESOLVE names the binary (default: this checkout's release build, else
@@ -39,5 +40,7 @@ print(f"{name}: rayon median {mr:.3f} s, cluster 1x{w} median {mc:.3f} s, "
 PY
 }
 measure "fingers F=64" fingers solve --fingers 64
-# measure "fingers F=128" fingers solve --fingers 128 --max-work 1e12
 measure "connect4 6x4" connect4 solve --width 6 --height 4 --no-certify --max-work 1e12
+if [ "${F128:-0}" = 1 ]; then
+    measure "fingers F=128" fingers solve --fingers 128 --max-work 1e12
+fi
