@@ -39,7 +39,7 @@ print(f"{name}: rayon median {mr:.3f} s, cluster 1x{w} median {mc:.3f} s, "
       f"ratio of medians {mc / mr:.2f}x (pairs {ratios[0]:.2f}-{ratios[-1]:.2f}x)")
 PY
 }
-measure "fingers F=64" fingers solve --fingers 64
+[ "${SKIP_F64:-0}" = 1 ] || measure "fingers F=64" fingers solve --fingers 64
 measure "connect4 6x4" connect4 solve --width 6 --height 4 --no-certify --max-work 1e12
 if [ "${F128:-0}" = 1 ]; then
     measure "fingers F=128" fingers solve --fingers 128 --max-work 1e12

@@ -135,22 +135,44 @@ impl std::ops::DerefMut for Piece {
 /// shard is moved here when its levels end, never copied, and the shards
 /// of other processes' workers arrive by the gather.
 pub(crate) struct TierCells {
-    pub chunk: u64,
-    pub size: u64,
-    pub pieces: Vec<Arc<Piece>>,
+    chunk: u64,
+    /// `⌊(2⁶⁴ − 1) / chunk⌋`: a shard's number by a multiplication.
+    magic: u64,
+    size: u64,
+    pieces: Vec<Arc<Piece>>,
 }
 
 impl TierCells {
+    /// A tier of `size` ids from its shards of `chunk` ids each (`chunk` at
+    /// least 1).
+    pub(crate) fn new(chunk: u64, size: u64, pieces: Vec<Arc<Piece>>) -> TierCells {
+        let chunk = chunk.max(1);
+        TierCells {
+            chunk,
+            magic: u64::MAX / chunk,
+            size,
+            pieces,
+        }
+    }
+
+    /// The shard holding index `i` (below 2⁶³), without a division: the
+    /// product falls short of `i / chunk` by at most one.
+    #[inline]
+    fn shard_of(&self, i: u64) -> u64 {
+        let q = ((u128::from(i) * u128::from(self.magic)) >> 64) as u64;
+        q + u64::from((q + 1) * self.chunk <= i)
+    }
+
     /// The cell of index `i` (`None` past the end).
     #[inline]
     pub(crate) fn get(&self, i: u64) -> Option<u32> {
         if i >= self.size {
             return None;
         }
-        let k = (i / self.chunk) as usize;
+        let k = self.shard_of(i);
         self.pieces
-            .get(k)?
-            .get((i - k as u64 * self.chunk) as usize)
+            .get(k as usize)?
+            .get((i - k * self.chunk) as usize)
             .copied()
     }
 
@@ -186,11 +208,7 @@ mod tests {
         let mut a = Piece::filled(3, INVALID).expect("memory");
         a[1] = counter(2);
         let b = Piece::zeroed(2).expect("memory");
-        let t = TierCells {
-            chunk: 3,
-            size: 5,
-            pieces: vec![Arc::new(a), Arc::new(b)],
-        };
+        let t = TierCells::new(3, 5, vec![Arc::new(a), Arc::new(b)]);
         assert_eq!(
             (0..6).map(|i| t.get(i)).collect::<Vec<_>>(),
             [
@@ -203,5 +221,31 @@ mod tests {
             ]
         );
         assert_eq!(t.parts().concat(), [INVALID, 2, INVALID, 0, 0]);
+    }
+
+    #[test]
+    fn shards_by_multiplication_match_division() {
+        for chunk in [
+            1u64,
+            2,
+            3,
+            7,
+            1000,
+            65_537,
+            (1 << 32) + 1,
+            3 << 40,
+            (1 << 62) - 1,
+        ] {
+            let t = TierCells::new(chunk, u64::MAX, Vec::new());
+            let mut probes = vec![0, 1, 2, (1 << 63) - 1];
+            for k in [1u64, 2, 3, 1000, 1 << 20] {
+                if let Some(b) = k.checked_mul(chunk).filter(|&b| b < 1 << 63) {
+                    probes.extend([b - 1, b, b + 1]);
+                }
+            }
+            for i in probes.into_iter().filter(|&i| i < 1 << 63) {
+                assert_eq!(t.shard_of(i), i / chunk, "index {i}, chunk {chunk}");
+            }
+        }
     }
 }

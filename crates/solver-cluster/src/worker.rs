@@ -153,11 +153,7 @@ fn assemble(pieces: Vec<Option<Piece>>, size: u64, peers: usize) -> Result<TierC
             _ => Piece::filled((hi - lo) as usize, cell::INVALID)?,
         }));
     }
-    Ok(TierCells {
-        chunk,
-        size,
-        pieces: out,
-    })
+    Ok(TierCells::new(chunk, size, out))
 }
 
 /// A written shard's manifest entry, to worker 0: the target worker, then
