@@ -126,15 +126,15 @@
 //!   solved tier is 4 bytes an index to every other process (Connect Four
 //!   5×5: 344 MB from each of two processes, its only traffic, since every
 //!   move leaves its tier). Inside a process nothing is serialized.
-//! * **Cost against rayon** (1 process × 2 workers, 2 cores, measured
-//!   alternately in one run): Fingers F = 64 1.2–1.5× the rayon engine's
-//!   time (was 3–5×: a timely barrier a level, updates applied one by one,
-//!   updates routed through timely and the tier copied between workers of
-//!   one process); Connect Four 6×4 within 1.0–1.3× (seeding shared in
-//!   blocks; equal ranges left one worker idle); Fingers F = 128 1.5–1.8×:
-//!   a shard's owner applies every update to it, and in Fingers' levels
-//!   most land in one shard, which the rayon engine balances by cutting
-//!   the table into more owners than threads.
+//! * **Cost against rayon** (1 process × 2 workers, 2 cores, medians of
+//!   runs alternating with the rayon engine): Connect Four 6×4 1.32× and
+//!   1.36× its time (seeding shared in blocks: equal ranges left one worker
+//!   idle at every tier's end); Fingers F = 64 1.44–1.72× (was 2.6–3.5×: a
+//!   timely barrier a level, updates applied one by one, routed through
+//!   timely and the tier copied between the workers of one process);
+//!   F = 128 1.5–2.4×. What is left: a shard's owner applies every update
+//!   to it, and in Fingers' levels most land in one shard; the rayon
+//!   engine cuts the table into more owners than threads.
 //! * **Faults.** A process killed mid-solve (`kill -9`, Connect Four 5×5,
 //!   6 of 26 tiers finished) stopped its peer 0.24 s later with one line;
 //!   the rerun resumed at the first tier not finished on every shard and
