@@ -5,6 +5,8 @@
 //! position. Cluster cells are always wide: a narrow table would have to be
 //! retried on every worker at once when one shard overflows it.
 
+use std::sync::Arc;
+
 use game_core::{Outcome, Value};
 
 /// An index that stands for no position.
@@ -78,6 +80,108 @@ pub(crate) fn count_or_invalid(k: u32) -> u32 {
     }
 }
 
+/// The cells of one shard: a flat array in an anonymous memory map, which
+/// reads as zeros until written (no pass to clear it) and is advised to use
+/// huge pages where the system offers them (the levels read parents
+/// scattered over the shard).
+pub(crate) struct Piece {
+    map: memmap2::MmapMut,
+    len: usize,
+}
+
+impl Piece {
+    /// `len` cells of zero bits.
+    pub(crate) fn zeroed(len: usize) -> Result<Piece, crate::Error> {
+        let bytes = (len * 4).max(4);
+        let map = memmap2::MmapMut::map_anon(bytes).map_err(|e| {
+            solver_retro::Error::TooLarge(game_core::TooLarge {
+                what: format!("a shard of {len} cells (the system refused the memory: {e})").into(),
+                resource: game_core::budget::Resource::Memory,
+                needed: bytes as u64,
+                available: 0,
+                raise: "run on more workers or processes, or free memory".into(),
+            })
+        })?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Ok(Piece { map, len })
+    }
+
+    /// `len` cells, all `c`.
+    pub(crate) fn filled(len: usize, c: u32) -> Result<Piece, crate::Error> {
+        let mut p = Piece::zeroed(len)?;
+        if c != 0 {
+            p.fill(c);
+        }
+        Ok(p)
+    }
+}
+
+impl std::ops::Deref for Piece {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        &bytemuck::cast_slice(&self.map[..])[..self.len]
+    }
+}
+
+impl std::ops::DerefMut for Piece {
+    fn deref_mut(&mut self) -> &mut [u32] {
+        &mut bytemuck::cast_slice_mut(&mut self.map[..])[..self.len]
+    }
+}
+
+/// A solved tier as one process holds it: the shards of every worker,
+/// `chunk` ids each (the last ones short or empty), in place — a worker's
+/// shard is moved here when its levels end, never copied, and the shards
+/// of other processes' workers arrive by the gather.
+pub(crate) struct TierCells {
+    chunk: u64,
+    /// `⌊(2⁶⁴ − 1) / chunk⌋`: a shard's number by a multiplication.
+    magic: u64,
+    size: u64,
+    pieces: Vec<Arc<Piece>>,
+}
+
+impl TierCells {
+    /// A tier of `size` ids from its shards of `chunk` ids each (`chunk` at
+    /// least 1).
+    pub(crate) fn new(chunk: u64, size: u64, pieces: Vec<Arc<Piece>>) -> TierCells {
+        let chunk = chunk.max(1);
+        TierCells {
+            chunk,
+            magic: u64::MAX / chunk,
+            size,
+            pieces,
+        }
+    }
+
+    /// The shard holding index `i` (below 2⁶³), without a division: the
+    /// product falls short of `i / chunk` by at most one.
+    #[inline]
+    fn shard_of(&self, i: u64) -> u64 {
+        let q = ((u128::from(i) * u128::from(self.magic)) >> 64) as u64;
+        q + u64::from((q + 1) * self.chunk <= i)
+    }
+
+    /// The cell of index `i` (`None` past the end).
+    #[inline]
+    pub(crate) fn get(&self, i: u64) -> Option<u32> {
+        if i >= self.size {
+            return None;
+        }
+        let k = self.shard_of(i);
+        self.pieces
+            .get(k as usize)?
+            .get((i - k * self.chunk) as usize)
+            .copied()
+    }
+
+    /// The shards in order, as slices.
+    pub(crate) fn parts(&self) -> Vec<&[u32]> {
+        self.pieces.iter().map(|p| &p[..]).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +201,51 @@ mod tests {
         assert_eq!(value(counter(7)), Some(Value::DRAW));
         assert_eq!(open(counter(UNCOUNTED)), Some(UNCOUNTED));
         assert_eq!(from_value(None), INVALID);
+    }
+
+    #[test]
+    fn pieces_make_a_tier() {
+        let mut a = Piece::filled(3, INVALID).expect("memory");
+        a[1] = counter(2);
+        let b = Piece::zeroed(2).expect("memory");
+        let t = TierCells::new(3, 5, vec![Arc::new(a), Arc::new(b)]);
+        assert_eq!(
+            (0..6).map(|i| t.get(i)).collect::<Vec<_>>(),
+            [
+                Some(INVALID),
+                Some(2),
+                Some(INVALID),
+                Some(0),
+                Some(0),
+                None
+            ]
+        );
+        assert_eq!(t.parts().concat(), [INVALID, 2, INVALID, 0, 0]);
+    }
+
+    #[test]
+    fn shards_by_multiplication_match_division() {
+        for chunk in [
+            1u64,
+            2,
+            3,
+            7,
+            1000,
+            65_537,
+            (1 << 32) + 1,
+            3 << 40,
+            (1 << 62) - 1,
+        ] {
+            let t = TierCells::new(chunk, u64::MAX, Vec::new());
+            let mut probes = vec![0, 1, 2, (1 << 63) - 1];
+            for k in [1u64, 2, 3, 1000, 1 << 20] {
+                if let Some(b) = k.checked_mul(chunk).filter(|&b| b < 1 << 63) {
+                    probes.extend([b - 1, b, b + 1]);
+                }
+            }
+            for i in probes.into_iter().filter(|&i| i < 1 << 63) {
+                assert_eq!(t.shard_of(i), i / chunk, "index {i}, chunk {chunk}");
+            }
+        }
     }
 }

@@ -31,8 +31,13 @@
 //! 1. **Shards.** Worker `w` of `W` owns the ids `w·c .. (w+1)·c` with
 //!    `c = ⌈size / W⌉`, and their cells (4 bytes an id: a counter while
 //!    open, then outcome and remoteness, laid out as solver-retro's wide
-//!    cells).
-//! 2. **Seeding.** Each worker seeds its ids with solver-retro's rules:
+//!    cells), in an anonymous memory map advised to use huge pages. A
+//!    shard stays where it is for good: the workers of a process hold the
+//!    tier as their shards side by side, so nothing is copied or gathered
+//!    inside a process.
+//! 2. **Seeding.** The workers of a process seed its ids together, in
+//!    blocks of 16 Ki ids taken in turn (a block's cost varies along a
+//!    tier), each block into the owner's shard, with solver-retro's rules:
 //!    terminal positions at level 0; in a tier every move leaves, the value
 //!    from the children at once; otherwise a counter of distinct inside
 //!    children plus one for "the children outside", and up to three
@@ -41,23 +46,31 @@
 //!    are read from the solved child tiers, which **every process holds
 //!    whole** (see *Child tiers* below).
 //! 3. **Levels.** Level `r` holds the positions resolved with remoteness
-//!    `r`. A worker takes its part of the level and the events due at `r`,
-//!    asks the game for each position's parents (unmoves), updates the
-//!    parents it owns at once and sends the others to their owners through
-//!    a timely exchange: one `u64` a parent (the id, and a bit for "the
-//!    child was lost"), or `(start, end)` for a run of consecutive parents
-//!    such as Magic Fingers gives. Each worker also sends every worker a
-//!    summary (how busy it was, its next event level). Then it advances its
-//!    inputs to the next round and steps the dataflow until the probe says
-//!    the round is complete — every update sent in it has arrived — and
-//!    applies what arrived. The summaries tell every worker alike whether
-//!    the phase is over or which level comes next, so all run the same
-//!    rounds. Wins and losses first, then ties; what stays open is a draw.
-//!    Because a level is complete before the next starts, every
-//!    remoteness is exact whatever the order of updates inside it.
-//! 4. **Gather.** Each worker copies its shard into its process's table of
-//!    the tier and sends it to one worker of every other process; a
-//!    barrier later every process holds the tier whole.
+//!    `r`. The workers of a process share the level's children (each
+//!    publishes its part, with a bit for "lost", and all take chunks of
+//!    every part), ask the game for each child's parents (unmoves), update
+//!    the parents in their own shard at once and gather the others for
+//!    their owners as one list of words a destination, run-length encoded
+//!    (a parent is 8 bytes, its id and a bit for "the child was lost"; a
+//!    run of consecutive parents with the same bit is 16, however long;
+//!    neighbours join into runs as they are added). Lists for a worker of
+//!    the same process go to its mailbox, in posts of 2 Ki words that it
+//!    applies while the level is still being expanded; lists for workers of
+//!    other processes go through one timely exchange. Runs of won children
+//!    are applied in bulk: one pass decrements the counters, a second
+//!    resolves those that reached zero. A level ends with a barrier: when
+//!    the process is the whole cluster, among its threads (spinning
+//!    briefly, then sleeping); otherwise timely's, which also carries each
+//!    worker's summary (how busy it was, its next event level) — the round
+//!    is complete when every update sent in it has arrived. The summaries
+//!    tell every worker alike whether the phase is over or which level
+//!    comes next, so all run the same rounds. Wins and losses first, then
+//!    ties; what stays open is a draw. Because a level is complete before
+//!    the next starts, every remoteness is exact whatever the order of
+//!    updates inside it.
+//! 4. **Gather.** Each worker sends its shard to one worker of every other
+//!    process; a barrier later every process holds the tier whole (in the
+//!    shards of its own workers and copies of the others').
 //!
 //! # Child tiers: gathered, not requested
 //!
@@ -107,16 +120,21 @@
 //! # Scaling (measured; details in BENCHMARKS.md, issue 11)
 //!
 //! * **Bytes.** A parent update is 8 bytes (16 for a run of parents); a
-//!   level also sends every worker a 24-byte summary. Fingers F = 64 on two
-//!   processes: 2.4 bytes of updates a position owned, 35 KB a level on
-//!   average and 1.62 MB at most; the gather of a solved tier is 4 bytes
-//!   an index to every other process (Connect Four 5×5: 344 MB from each
-//!   of two processes, its only traffic, since every move leaves its tier).
-//! * **Cost against rayon** (1 process × 2 workers, same machine):
-//!   Connect Four 6×4 1.19–1.36× the rayon engine's time; Fingers F = 64
-//!   and 128 3× (a barrier a level, ~0.3 ms, and updates applied one by
-//!   one where rayon decrements runs in bulk). Two processes on 5×5: 7.5 s
-//!   against 6.7 s.
+//!   level also sends every worker a 24-byte summary across processes.
+//!   Fingers F = 64 on two processes: 2.2 bytes of updates a position
+//!   owned, 32 KB a level on average and 1.62 MB at most; the gather of a
+//!   solved tier is 4 bytes an index to every other process (Connect Four
+//!   5×5: 344 MB from each of two processes, its only traffic, since every
+//!   move leaves its tier). Inside a process nothing is serialized.
+//! * **Cost against rayon** (1 process × 2 workers, 2 cores, medians of
+//!   runs alternating with the rayon engine): Connect Four 6×4 1.32× and
+//!   1.36× its time (seeding shared in blocks: equal ranges left one worker
+//!   idle at every tier's end); Fingers F = 64 1.44–1.72× (was 2.6–3.5×: a
+//!   timely barrier a level, updates applied one by one, routed through
+//!   timely and the tier copied between the workers of one process);
+//!   F = 128 1.5–2.4×. What is left: a shard's owner applies every update
+//!   to it, and in Fingers' levels most land in one shard; the rayon
+//!   engine cuts the table into more owners than threads.
 //! * **Faults.** A process killed mid-solve (`kill -9`, Connect Four 5×5,
 //!   6 of 26 tiers finished) stopped its peer 0.24 s later with one line;
 //!   the rerun resumed at the first tier not finished on every shard and
@@ -135,9 +153,11 @@
 mod cell;
 mod error;
 mod fault;
+mod local;
 mod net;
 mod solution;
 mod space;
+mod updates;
 mod worker;
 
 use std::sync::{mpsc, Arc, Mutex};
@@ -158,21 +178,26 @@ use space::{IndexedSpace, Space, TierSpace};
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Traffic {
-    /// Parent updates sent one by one to another worker (8 bytes each).
+    /// Parents the game gave one by one, sent to another worker (8 bytes
+    /// each, or none when one joins the run or single before it).
     pub singles: u64,
-    /// Runs of parents sent to another worker (16 bytes each).
+    /// Runs of parents the game gave, sent to another worker (16 bytes
+    /// each, or none when one extends the run before it).
     pub runs: u64,
     /// Parents those runs cover.
     pub run_parents: u64,
     /// Parent updates a worker applied to its own shard (nothing sent).
     pub local_updates: u64,
-    /// Bytes of parent updates sent to other workers.
+    /// Bytes of parent updates sent to other workers, as encoded (to
+    /// mailboxes inside the process or by timely to other processes).
     pub bytes: u64,
     /// Of those, bytes to workers of other processes (over the network).
     pub remote_bytes: u64,
     /// The most bytes of parent updates one worker sent in one level.
     pub max_level_bytes: u64,
-    /// Summaries sent (24 bytes each, one to every worker a level).
+    /// Summaries sent (one to every worker a level; 24 bytes each by
+    /// timely, or a slot each in memory when the process is the whole
+    /// cluster).
     pub summaries: u64,
     /// Cells of solved tiers sent to other processes (4 bytes each).
     pub gather_cells_remote: u64,
@@ -418,7 +443,7 @@ fn run<S: Space, G: Tiered>(
     fault::install();
     let ctx = Arc::new(worker::Ctx {
         space: Arc::new(space),
-        shared: Arc::new(worker::Shared::default()),
+        shared: Arc::new(worker::Shared::new(config.workers(), config.threads)),
         per_process: config.threads,
         db,
         progress: config.progress.clone(),
@@ -484,8 +509,8 @@ fn run<S: Space, G: Tiered>(
         r.map_err(Error::Failed)?;
     }
     let mut tables = rustc_hash::FxHashMap::default();
-    for (t, cells) in ctx.shared.take_all() {
-        tables.insert(t, Table::from_wide_cells(&cells)?);
+    for (t, cells) in ctx.shared.take_all(|t| ctx.space.size(t))? {
+        tables.insert(t, Table::from_wide_parts(&cells.parts())?);
     }
     Ok(ClusterSolution {
         game,

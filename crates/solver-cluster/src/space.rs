@@ -6,7 +6,7 @@
 
 use game_core::{Game, IndexedUnmoves, Outcome, ParentIndices, Tier, Tiered, Unmoves, Value};
 
-use crate::cell;
+use crate::cell::{self, TierCells};
 use crate::Error;
 
 /// What a child of `id` (outside the shard's tier) turned out to be.
@@ -43,8 +43,8 @@ pub(crate) enum After {
     },
 }
 
-/// A solved child tier, as cells.
-pub(crate) type Kids<'a> = [(Tier, &'a [u32])];
+/// The solved child tiers, as cells.
+pub(crate) type Kids<'a> = [(Tier, &'a TierCells)];
 
 /// The shape of what is solved, and the rules of seeding and parents.
 pub(crate) trait Space: Send + Sync + 'static {
@@ -58,8 +58,8 @@ pub(crate) trait Space: Send + Sync + 'static {
     fn size(&self, t: Tier) -> u64;
     /// The tier's name.
     fn name(&self, t: Tier) -> String;
-    /// Seeds cells `lo..lo + cells.len()` of `t` (all [`cell::INVALID`]
-    /// on entry).
+    /// Seeds cells `lo..lo + cells.len()` of `t` (whatever they hold on
+    /// entry): writes every cell, and adds to `seeds`.
     fn seed(
         &self,
         t: Tier,
@@ -209,6 +209,7 @@ where
         }
         let mut fault = None;
         let hi = lo + cells.len() as u64;
+        cells.fill(cell::INVALID);
         game.visit_tier(tier, lo..hi, &mut |i, pos| {
             if fault.is_some() {
                 return;
@@ -297,16 +298,13 @@ fn seed_position<G: Tiered>(
             ))
             .into());
         };
-        let v: Value = table
-            .get(k as usize)
-            .and_then(|&c| cell::value(c))
-            .ok_or_else(|| {
-                solver_retro::Error::Broken(format!(
-                    "a move from tier {} reaches index {k} of tier {}, which is no position",
-                    game.tier_name(tier),
-                    game.tier_name(t)
-                ))
-            })?;
+        let v: Value = table.get(k).and_then(cell::value).ok_or_else(|| {
+            solver_retro::Error::Broken(format!(
+                "a move from tier {} reaches index {k} of tier {}, which is no position",
+                game.tier_name(tier),
+                game.tier_name(t)
+            ))
+        })?;
         outside = true;
         let r = u64::from(v.remoteness().unwrap_or(0));
         match v.outcome() {
@@ -381,7 +379,9 @@ pub(crate) struct IndexedScratch<G: Game> {
     positions: Vec<G::Position>,
     moves: Vec<G::Move>,
     counts: Vec<u32>,
-    listed: Option<Vec<u64>>,
+    /// The game's terminal list, sorted and checked (`None` inside: the
+    /// game lists none), kept from the first block seeded.
+    listed: Option<Option<Vec<u64>>>,
 }
 
 impl<G: Game> Default for IndexedScratch<G> {
@@ -435,8 +435,20 @@ where
     ) -> Result<After, Error> {
         let game = &self.game;
         let size = game.size();
-        let mut listed = Vec::new();
-        let listed_ends = game.terminal_indices(&mut listed);
+        if s.listed.is_none() {
+            let mut listed = Vec::new();
+            let ends = game.terminal_indices(&mut listed);
+            if let Some(&i) = listed
+                .iter()
+                .find(|&&i| i >= size || game.position(i).is_none())
+            {
+                return Err(solver_retro::Error::BadIndex { index: i, size }.into());
+            }
+            listed.sort_unstable();
+            s.listed = Some(ends.then_some(listed));
+        }
+        let listed = s.listed.take().flatten();
+        let listed_ends = listed.is_some();
         let bulk = game.child_counts(0, &mut [0u32; 1]);
         if !bulk && listed_ends {
             cells.fill(cell::counter(cell::UNCOUNTED));
@@ -493,16 +505,14 @@ where
                 .push(i);
             }
         }
-        if listed_ends {
+        if let Some(listed) = &listed {
             let hi = lo + cells.len() as u64;
-            for &i in &listed {
+            let from = listed.partition_point(|&i| i < lo);
+            let to = listed.partition_point(|&i| i < hi);
+            for &i in &listed[from..to] {
                 let pos = game
                     .position(i)
-                    .filter(|_| i < size)
                     .ok_or(solver_retro::Error::BadIndex { index: i, size })?;
-                if !(lo..hi).contains(&i) {
-                    continue;
-                }
                 let outcome = terminal(game, &pos, false)?.unwrap_or(Outcome::Lose);
                 let c = &mut cells[(i - lo) as usize];
                 if cell::value(*c).is_some_and(|v| v != Value::DRAW) {
@@ -517,7 +527,7 @@ where
                 .push(i);
             }
         }
-        s.listed = None;
+        s.listed = Some(listed);
         Ok(After::Levels {
             lazy: listed_ends && !bulk,
         })

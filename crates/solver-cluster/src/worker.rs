@@ -1,6 +1,6 @@
 //! One timely worker: its shard of every tier, the levels, the exchanges.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -15,14 +15,23 @@ use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::progress::Stamp;
 use timely::worker::Worker;
 
-use crate::cell;
+use crate::cell::{self, Piece, TierCells};
+use crate::local::Local;
 use crate::space::{After, Event, Seeds, Space};
+use crate::updates::{self, Encoder, Span};
 use crate::{Error, Traffic};
 
-/// The bit of an update that says "the child was lost".
-const LOST: u64 = 1 << 63;
-/// The id bits of an update.
-const ID: u64 = LOST - 1;
+/// Ids seeded at once (the unit of work the process's workers share).
+const SEED_BLOCK: u64 = 1 << 14;
+
+/// Words of updates a worker gathers for a worker of another process
+/// before sending them on (a level's messages stay a few hundred kilobytes
+/// each).
+const MESSAGE: usize = 1 << 15;
+/// Words of updates a worker gathers for a worker of its own process
+/// before posting them: small, so that the owner applies them while the
+/// level is still being expanded.
+const POST: usize = 1 << 11;
 /// "No event left" in a summary.
 const NONE: u64 = u64::MAX;
 /// A summary that names a finished tier (by its place in the order).
@@ -33,60 +42,118 @@ const HAS_DB: u64 = u64::MAX - 1;
 const GATHER: usize = 1 << 16;
 
 /// Solved tiers in full, shared by the workers of one process: every
-/// worker copies its shard in and the shards of other processes arrive by
-/// the exchange.
-#[derive(Default)]
+/// worker moves its shard in when its levels end, and the shards of other
+/// processes arrive by the gather. Also the process's mailboxes.
 pub(crate) struct Shared {
-    building: Mutex<FxHashMap<Tier, Vec<u32>>>,
-    ready: Mutex<FxHashMap<Tier, Arc<Vec<u32>>>>,
+    /// Workers in the cluster.
+    peers: usize,
+    building: Mutex<FxHashMap<Tier, Vec<Option<Piece>>>>,
+    ready: Mutex<FxHashMap<Tier, Arc<TierCells>>>,
+    pub(crate) local: Local,
 }
 
 impl Shared {
-    /// Copies `cells` to `first..` of `tier` (of `size` indices).
-    fn put(&self, tier: Tier, size: u64, first: u64, cells: &[u32]) {
+    /// For a cluster of `peers` workers, `per_process` in each process.
+    pub(crate) fn new(peers: usize, per_process: usize) -> Shared {
+        Shared {
+            peers,
+            building: Mutex::default(),
+            ready: Mutex::default(),
+            local: Local::new(per_process),
+        }
+    }
+
+    /// Files `piece` as worker `k`'s shard of `tier`.
+    fn put_piece(&self, tier: Tier, k: usize, piece: Piece) {
         let mut b = self.building.lock().unwrap_or_else(PoisonError::into_inner);
         let v = b
             .entry(tier)
-            .or_insert_with(|| vec![cell::INVALID; size as usize]);
-        let first = first as usize;
-        if let Some(dst) = v.get_mut(first..first + cells.len()) {
-            dst.copy_from_slice(cells);
+            .or_insert_with(|| (0..self.peers).map(|_| None).collect());
+        if let Some(slot) = v.get_mut(k) {
+            *slot = Some(piece);
         }
+    }
+
+    /// Copies `cells` to `first..` of `tier` (of `size` indices), into the
+    /// shard that holds them (a shard of another process, gathered).
+    fn put_cells(&self, tier: Tier, size: u64, first: u64, cells: &[u32]) -> Result<(), Error> {
+        let mut b = self.building.lock().unwrap_or_else(PoisonError::into_inner);
+        let v = b
+            .entry(tier)
+            .or_insert_with(|| (0..self.peers).map(|_| None).collect());
+        let chunk = size.div_ceil(self.peers as u64).max(1);
+        let k = (first / chunk) as usize;
+        let (lo, hi) = shard_range(size, self.peers, k);
+        let Some(slot) = v.get_mut(k) else {
+            return Ok(());
+        };
+        if slot.is_none() {
+            *slot = Some(Piece::filled((hi - lo) as usize, cell::INVALID)?);
+        }
+        if let Some(piece) = slot {
+            let at = (first - lo) as usize;
+            if let Some(dst) = piece.get_mut(at..at + cells.len()) {
+                dst.copy_from_slice(cells);
+            }
+        }
+        Ok(())
     }
 
     /// The whole of `tier`, once every shard is in (after a barrier).
-    pub(crate) fn get(&self, tier: Tier) -> Option<Arc<Vec<u32>>> {
+    pub(crate) fn get(&self, tier: Tier, size: u64) -> Result<Option<Arc<TierCells>>, Error> {
         let mut r = self.ready.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(v) = r.get(&tier) {
-            return Some(Arc::clone(v));
+            return Ok(Some(Arc::clone(v)));
         }
-        let v = Arc::new(
-            self.building
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .remove(&tier)?,
-        );
+        let Some(pieces) = self
+            .building
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&tier)
+        else {
+            return Ok(None);
+        };
+        let v = Arc::new(assemble(pieces, size, self.peers)?);
         r.insert(tier, Arc::clone(&v));
-        Some(v)
+        Ok(Some(v))
     }
 
     /// Every tier held, for the caller once the workers are done.
-    pub(crate) fn take_all(&self) -> Vec<(Tier, Arc<Vec<u32>>)> {
-        let mut out: Vec<(Tier, Arc<Vec<u32>>)> = self
+    pub(crate) fn take_all(
+        &self,
+        size: impl Fn(Tier) -> u64,
+    ) -> Result<Vec<(Tier, Arc<TierCells>)>, Error> {
+        let mut out: Vec<(Tier, Arc<TierCells>)> = self
             .ready
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .drain()
             .collect();
-        out.extend(
-            self.building
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .drain()
-                .map(|(t, v)| (t, Arc::new(v))),
-        );
-        out
+        let building: Vec<_> = self
+            .building
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drain()
+            .collect();
+        for (t, pieces) in building {
+            out.push((t, Arc::new(assemble(pieces, size(t), self.peers)?)));
+        }
+        Ok(out)
     }
+}
+
+/// A tier from its shards (a shard never filed: no positions).
+fn assemble(pieces: Vec<Option<Piece>>, size: u64, peers: usize) -> Result<TierCells, Error> {
+    let chunk = size.div_ceil(peers as u64).max(1);
+    let mut out = Vec::with_capacity(pieces.len());
+    for (k, p) in pieces.into_iter().enumerate() {
+        let (lo, hi) = shard_range(size, peers, k);
+        out.push(Arc::new(match p {
+            Some(p) if p.len() as u64 == hi - lo => p,
+            _ => Piece::filled((hi - lo) as usize, cell::INVALID)?,
+        }));
+    }
+    Ok(TierCells::new(chunk, size, out))
 }
 
 /// A written shard's manifest entry, to worker 0: the target worker, then
@@ -150,18 +217,16 @@ fn take<T>(buf: &Buf<T>, round: u64, out: &mut Vec<T>) {
 
 /// The worker's inputs, what arrived for it, and the round (timestamp).
 struct Io {
-    singles: InputHandleVec<u64, u64>,
-    runs: InputHandleVec<u64, (u64, u64)>,
+    /// Parent updates to workers of other processes: the target worker
+    /// and the words (see `updates.rs`).
+    updates: InputHandleVec<u64, (u64, Vec<u64>)>,
     summary: InputHandleVec<u64, (u64, u64, u64)>,
     gather: InputHandleVec<u64, (u64, Tier, u64, Vec<u32>)>,
     entries: InputHandleVec<u64, EntryMsg>,
     probe: ProbeHandle<u64>,
-    got_singles: Buf<u64>,
-    got_runs: Buf<(u64, u64)>,
+    got_updates: Buf<(u64, Vec<u64>)>,
     got_summary: Buf<(u64, u64, u64)>,
     got_entries: Buf<EntryMsg>,
-    /// Ids a worker of the current tier owns.
-    chunk: Rc<Cell<u64>>,
     round: u64,
     /// A crash to simulate at this round (tests of faults).
     abort_at: Option<u64>,
@@ -188,32 +253,26 @@ fn collect<T: Clone + 'static>(
 impl Io {
     fn new<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Io {
         let mut io = Io {
-            singles: InputHandleVec::new(),
-            runs: InputHandleVec::new(),
+            updates: InputHandleVec::new(),
             summary: InputHandleVec::new(),
             gather: InputHandleVec::new(),
             entries: InputHandleVec::new(),
             probe: ProbeHandle::new(),
-            got_singles: Rc::default(),
-            got_runs: Rc::default(),
+            got_updates: Rc::default(),
             got_summary: Rc::default(),
             got_entries: Rc::default(),
-            chunk: Rc::new(Cell::new(1)),
             round: 0,
             abort_at: abort_at(worker.index() / ctx.per_process.max(1)),
         };
-        let (c1, c2) = (Rc::clone(&io.chunk), Rc::clone(&io.chunk));
-        let (gs, gr, gm, ge) = (
-            collect(&io.got_singles),
-            collect(&io.got_runs),
+        let (gu, gm, ge) = (
+            collect(&io.got_updates),
             collect(&io.got_summary),
             collect(&io.got_entries),
         );
         let (shared, space) = (Arc::clone(&ctx.shared), Arc::clone(&ctx.space));
         let probe = io.probe.clone();
         let Io {
-            singles,
-            runs,
+            updates,
             summary,
             gather,
             entries,
@@ -221,14 +280,9 @@ impl Io {
         } = &mut io;
         worker.dataflow::<u64, _, _>(|scope| {
             scope
-                .input_from(singles)
-                .exchange(move |x: &u64| (x & ID) / c1.get())
-                .inspect_core(gs)
-                .probe_with(&probe);
-            scope
-                .input_from(runs)
-                .exchange(move |x: &(u64, u64)| (x.0 & ID) / c2.get())
-                .inspect_core(gr)
+                .input_from(updates)
+                .exchange(|x: &(u64, Vec<u64>)| x.0)
+                .inspect_core(gu)
                 .probe_with(&probe);
             scope
                 .input_from(summary)
@@ -241,7 +295,11 @@ impl Io {
                 .inspect_core(move |ev| {
                     if let Ok((_, data)) = ev {
                         for (_, tier, first, cells) in data {
-                            shared.put(*tier, space.size(*tier), *first, cells);
+                            if let Err(e) =
+                                shared.put_cells(*tier, space.size(*tier), *first, cells)
+                            {
+                                crate::fault::set(e.to_string());
+                            }
                         }
                     }
                 })
@@ -255,17 +313,31 @@ impl Io {
         io
     }
 
-    /// Ends the round: every message sent in it has arrived when this
-    /// returns (timely's progress tracking says so).
-    fn barrier(&mut self, worker: &mut Worker) -> Result<(), Error> {
+    /// Starts the next round, crashing here if asked to.
+    fn advance(&mut self) -> u64 {
         self.round += 1;
         let r = self.round;
         if self.abort_at == Some(r) {
             eprintln!("solver-cluster: SOLVER_CLUSTER_ABORT_AT: this process crashes at round {r}");
             std::process::abort();
         }
-        self.singles.advance_to(r);
-        self.runs.advance_to(r);
+        r
+    }
+
+    /// Ends the round among this process's workers only (a process that is
+    /// the whole cluster): what they posted each other has arrived.
+    fn local_barrier(&mut self, local: &Local) -> Result<(), Error> {
+        self.advance();
+        local.barrier()
+    }
+
+    /// Ends the round: every message sent in it, by timely or to a
+    /// mailbox, has arrived when this returns (timely's progress tracking
+    /// says so: every worker has advanced its inputs past the round, after
+    /// posting its mail).
+    fn barrier(&mut self, worker: &mut Worker) -> Result<(), Error> {
+        let r = self.advance();
+        self.updates.advance_to(r);
         self.summary.advance_to(r);
         self.gather.advance_to(r);
         self.entries.advance_to(r);
@@ -305,6 +377,7 @@ enum Phase {
 /// A worker's shard of the tier being solved.
 struct Shard<'a, S: Space> {
     space: &'a S,
+    shared: &'a Shared,
     tier: Tier,
     size: u64,
     lo: u64,
@@ -312,10 +385,17 @@ struct Shard<'a, S: Space> {
     me: u64,
     chunk: u64,
     per_process: u64,
-    cells: Vec<u32>,
+    /// Processes in the cluster.
+    processes: u64,
+    lazy: bool,
+    cells: Piece,
     next: Vec<u64>,
     scratch: S::Scratch,
     buf: ParentIndices,
+    /// Updates for every other worker, this level.
+    out: Vec<Encoder>,
+    /// Mail read.
+    inbox: Vec<u64>,
 }
 
 /// Runs worker `worker` to the end of the solve.
@@ -408,44 +488,78 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                 )));
             }
             let (lo, hi) = shard_range(size, peers, me);
-            let mut cells = vec![cell::INVALID; (hi - lo) as usize];
+            let mut cells = Piece::filled((hi - lo) as usize, cell::INVALID)?;
             db.for_each_block_in(c, lo..hi, |first, values| {
                 let at = (first - lo) as usize;
                 for (dst, v) in cells[at..at + values.len()].iter_mut().zip(values) {
                     *dst = cell::from_value(*v);
                 }
             })?;
-            ctx.shared.put(c, size, lo, &cells);
             gather(&mut io, &cells, c, lo, me, pp, processes, &mut traffic);
+            ctx.shared.put_piece(c, me, cells);
         }
     }
     io.barrier(worker)?;
     let total = order.len() as u64;
     let mut scratch = S::Scratch::default();
+    let mut seed_buf: Vec<u32> = Vec::new();
+    let mut block_seeds = Seeds::default();
     for (k, &t) in order.iter().enumerate() {
         if done[k] {
             continue;
         }
         let size = space.size(t);
         let chunk = size.div_ceil(peers as u64).max(1);
-        io.chunk.set(chunk);
         let (lo, hi) = shard_range(size, peers, me);
         kids.clear();
         space.child_tiers(t, &mut kids);
-        let held: Vec<(Tier, Arc<Vec<u32>>)> = kids
-            .iter()
-            .filter_map(|&c| Some((c, ctx.shared.get(c)?)))
+        let mut held: Vec<(Tier, Arc<TierCells>)> = Vec::with_capacity(kids.len());
+        for &c in &kids {
+            if let Some(v) = ctx.shared.get(c, space.size(c))? {
+                held.push((c, v));
+            }
+        }
+        let tables: Vec<(Tier, &TierCells)> = held.iter().map(|(c, v)| (*c, &**v)).collect();
+        // Seeding, shared by the process's workers block by block.
+        let local = &ctx.shared.local;
+        let first_local = me / pp * pp;
+        let seed_round = io.round;
+        let blocks: Vec<(usize, u64, u64, u64)> = (0..pp)
+            .flat_map(|w| {
+                let (a, b) = shard_range(size, peers, first_local + w);
+                (a..b)
+                    .step_by(SEED_BLOCK as usize)
+                    .map(move |s| (w, a, s, (s + SEED_BLOCK).min(b)))
+            })
             .collect();
-        let tables: Vec<(Tier, &[u32])> = held.iter().map(|(c, v)| (*c, v.as_slice())).collect();
-        let mut cells = vec![cell::INVALID; (hi - lo) as usize];
-        let mut seeds = Seeds::default();
-        let after = space.seed(t, lo, &mut cells, &tables, &mut seeds, &mut scratch)?;
+        while let Some(k) = local.claim_block(seed_round, blocks.len()) {
+            let (w, a, s, e) = blocks[k];
+            let (_, b) = shard_range(size, peers, first_local + w);
+            seed_buf.clear();
+            seed_buf.resize((e - s) as usize, 0);
+            let after = space.seed(t, s, &mut seed_buf, &tables, &mut block_seeds, &mut scratch)?;
+            local.set_after(seed_round, after);
+            local.deliver(
+                w,
+                (b - a) as usize,
+                (s - a) as usize,
+                &seed_buf,
+                &mut block_seeds,
+            )?;
+        }
         drop(tables);
         drop(held);
+        io.local_barrier(local)?;
+        let after = local.after(seed_round).unwrap_or(After::Done);
+        let (cells, mut seeds) = local.seeded(me - first_local);
+        let mut cells = match cells {
+            Some(c) => c,
+            None => Piece::filled((hi - lo) as usize, cell::INVALID)?,
+        };
         if let After::Levels { lazy } = after {
-            let _ = lazy;
             let mut shard = Shard {
                 space,
+                shared: &ctx.shared,
                 tier: t,
                 size,
                 lo,
@@ -453,10 +567,14 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                 me: me as u64,
                 chunk,
                 per_process: pp as u64,
+                processes: processes as u64,
+                lazy,
                 cells,
                 next: Vec::new(),
                 scratch,
                 buf: ParentIndices::default(),
+                out: (0..peers).map(|_| Encoder::default()).collect(),
+                inbox: Vec::new(),
             };
             let mut events = std::mem::take(&mut seeds.events);
             events.sort_unstable_by_key(|e| (e.level, e.id));
@@ -489,15 +607,15 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
             scratch = shard.scratch;
         }
         // The shard to the database (its own file; worker 0 lists the
-        // tier once every shard is written), and to every process: copied
-        // here, sent to one worker of each other process.
+        // tier once every shard is written), and to every process: moved
+        // into this process's table, sent to one worker of each other
+        // process.
         if let Some(db) = &ctx.db {
             let e = write_shard(db, t, me, lo, &cells)?;
             io.entries.send((0, entry_words(&e)));
         }
-        ctx.shared.put(t, size, lo, &cells);
         gather(&mut io, &cells, t, lo, me, pp, processes, &mut traffic);
-        drop(cells);
+        ctx.shared.put_piece(t, me, cells);
         io.barrier(worker)?;
         traffic.tiers += 1;
         let mut entries = Vec::new();
@@ -577,7 +695,9 @@ fn write_shard(
 }
 
 impl<S: Space> Shard<'_, S> {
-    /// The levels of one phase, each ended by a barrier.
+    /// The levels of one phase, each ended by a barrier: among the
+    /// process's workers when the process is the whole cluster, else
+    /// timely's.
     #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
@@ -593,9 +713,22 @@ impl<S: Space> Shard<'_, S> {
     ) -> Result<(), Error> {
         let mut at = 0;
         let mut r = 0u64;
-        let mut got_singles = Vec::new();
-        let mut got_runs = Vec::new();
+        let mut got_updates = Vec::new();
         let mut got_summary = Vec::new();
+        let alone = self.processes == 1;
+        let pp = self.per_process as usize;
+        let first_local = (self.me / self.per_process) as usize * pp;
+        let mine = self.me as usize - first_local;
+        // Level entries carry the lost bit: a worker that takes another's
+        // children cannot read their cells.
+        if phase == Phase::Decisive {
+            for x in &mut level {
+                let c = self.cells[(*x - self.lo) as usize];
+                if cell::value(c).is_some_and(|v| v.outcome() == Outcome::Lose) {
+                    *x |= updates::LOST;
+                }
+            }
+        }
         loop {
             let next = r + 1;
             if next > cell::MAX_REMOTENESS {
@@ -619,43 +752,64 @@ impl<S: Space> Shard<'_, S> {
                 )?;
             }
             let sent_before = traffic.bytes;
-            for &child in &level {
-                let lost = phase == Phase::Decisive
-                    && cell::value(self.cells[(child - self.lo) as usize])
-                        .is_some_and(|v| v.outcome() == Outcome::Lose);
-                self.send(child, lost, phase, next, io, traffic)?;
+            // The level's children, shared among this process's workers.
+            let round = io.round;
+            level = self.shared.local.publish(round, mine, level);
+            while let Some((part, range)) = self.shared.local.take_work(round, mine) {
+                for &x in &part[range] {
+                    self.send(
+                        x & updates::ID,
+                        x & updates::LOST != 0,
+                        phase,
+                        next,
+                        io,
+                        traffic,
+                    )?;
+                }
+                // What the others posted so far, applied while they work.
+                self.drain(round, phase, next)?;
+            }
+            // What is left for other workers: to the mailboxes of this
+            // process's, by timely to other processes'.
+            for w in 0..peers {
+                if w == self.me as usize || self.out[w].words.is_empty() {
+                    continue;
+                }
+                self.flush(w, io, traffic);
             }
             traffic.max_level_bytes = traffic.max_level_bytes.max(traffic.bytes - sent_before);
             let next_event = events.get(at).map_or(NONE, |e| e.level);
-            for w in 0..peers {
-                io.summary.send((w as u64, busy, next_event));
+            if alone {
+                self.shared.local.summarize(round, mine, (busy, next_event));
+                traffic.summaries += pp as u64;
+                io.local_barrier(&self.shared.local)?;
+            } else {
+                for w in 0..peers {
+                    io.summary.send((w as u64, busy, next_event));
+                }
+                traffic.summaries += peers as u64;
+                io.barrier(worker)?;
             }
-            traffic.summaries += peers as u64;
-            io.barrier(worker)?;
             traffic.levels += 1;
-            take(&io.got_singles, io.round, &mut got_singles);
-            take(&io.got_runs, io.round, &mut got_runs);
-            for &x in &got_singles {
-                let p = x & ID;
-                self.own(p)?;
-                self.update((p - self.lo) as usize, x & LOST != 0, phase, next)?;
-            }
-            for &(start, end) in &got_runs {
-                let lost = start & LOST != 0;
-                let start = start & ID;
-                self.own(start)?;
-                self.own(end - 1)?;
-                for p in start..end {
-                    self.update((p - self.lo) as usize, lost, phase, next)?;
+            self.drain(round, phase, next)?;
+            if !alone {
+                take(&io.got_updates, io.round, &mut got_updates);
+                for (_, words) in got_updates.drain(..) {
+                    self.apply(&words, phase, next)?;
                 }
             }
-            got_singles.clear();
-            got_runs.clear();
             let (mut all_busy, mut first_event) = (0u64, NONE);
-            take(&io.got_summary, io.round, &mut got_summary);
-            for (_, b, e) in got_summary.drain(..) {
-                all_busy += b;
-                first_event = first_event.min(e);
+            if alone {
+                for (b, e) in self.shared.local.summaries(round) {
+                    all_busy += b;
+                    first_event = first_event.min(e);
+                }
+            } else {
+                take(&io.got_summary, io.round, &mut got_summary);
+                for (_, b, e) in got_summary.drain(..) {
+                    all_busy += b;
+                    first_event = first_event.min(e);
+                }
             }
             *resolved += all_busy;
             report(Progress::Level {
@@ -675,20 +829,111 @@ impl<S: Space> Shard<'_, S> {
         }
     }
 
-    /// Checks that `p` is an id of this shard.
-    fn own(&self, p: u64) -> Result<(), Error> {
-        if p < self.lo || p >= self.hi {
-            return Err(solver_retro::Error::Broken(format!(
-                "worker {} was sent parent id {p}, outside its shard {}..{}",
-                self.me, self.lo, self.hi
-            ))
-            .into());
+    /// Applies what this process's other workers have posted to this one
+    /// in round `round` so far.
+    fn drain(&mut self, round: u64, phase: Phase, next: u64) -> Result<(), Error> {
+        let pp = self.per_process as usize;
+        let mine = self.me as usize % pp;
+        for from in (0..pp).filter(|&f| f != mine) {
+            let mut inbox = std::mem::take(&mut self.inbox);
+            self.shared.local.take(round, from, mine, &mut inbox);
+            let r = self.apply(&inbox, phase, next);
+            self.inbox = inbox;
+            r?;
         }
         Ok(())
     }
 
-    /// The parents of `child`: own ones updated at once, others sent to
-    /// their owners.
+    /// Sends the updates gathered for worker `w`: to its mailbox if it is
+    /// a worker of this process, else by timely.
+    fn flush(&mut self, w: usize, io: &mut Io, traffic: &mut Traffic) {
+        let pp = self.per_process as usize;
+        let words = &mut self.out[w];
+        let bytes = 8 * words.words.len() as u64;
+        traffic.bytes += bytes;
+        if w / pp == self.me as usize / pp {
+            let mut v = words.take();
+            self.shared
+                .local
+                .post(io.round, self.me as usize % pp, w % pp, &mut v);
+        } else {
+            traffic.remote_bytes += bytes;
+            io.updates.send((w as u64, words.take()));
+        }
+    }
+
+    /// Words gathered for worker `w` before they are sent.
+    #[inline]
+    fn limit(&self, w: usize) -> usize {
+        if w as u64 / self.per_process == self.me / self.per_process {
+            POST
+        } else {
+            MESSAGE
+        }
+    }
+
+    /// Applies the updates of `words`, all for this shard.
+    fn apply(&mut self, words: &[u64], phase: Phase, next: u64) -> Result<(), Error> {
+        let broken = |m: String| Error::from(solver_retro::Error::Broken(m));
+        updates::decode(
+            words,
+            |Span { start, end, lost }| {
+                if start < self.lo || end > self.hi {
+                    return Err(broken(format!(
+                        "worker {} was sent parent ids {start}..{end}, outside its shard {}..{}",
+                        self.me, self.lo, self.hi
+                    )));
+                }
+                self.apply_run(
+                    (start - self.lo) as usize,
+                    (end - self.lo) as usize,
+                    lost,
+                    phase,
+                    next,
+                )
+            },
+            broken,
+        )
+    }
+
+    /// Parents at offsets `lo..hi`: won children's runs decrement their
+    /// counters in one tight pass, then resolve the counters that reached
+    /// zero (as the rayon engine); anything else goes one by one.
+    fn apply_run(
+        &mut self,
+        lo: usize,
+        hi: usize,
+        lost: bool,
+        phase: Phase,
+        next: u64,
+    ) -> Result<(), Error> {
+        if hi - lo == 1 || lost || self.lazy || phase == Phase::Ties {
+            for i in lo..hi {
+                self.update(i, lost, phase, next)?;
+            }
+            return Ok(());
+        }
+        let mut zero = false;
+        for c in &mut self.cells[lo..hi] {
+            // Open cells (top bit clear) above zero lose one; resolved and
+            // invalid cells (top bit set) stay.
+            *c -= u32::from((*c as i32) > 0);
+            zero |= *c == 0;
+        }
+        if zero {
+            let lose = cell::resolved(Outcome::Lose, next);
+            for i in lo..hi {
+                if self.cells[i] == 0 {
+                    self.cells[i] = lose;
+                    self.next.push((self.lo + i as u64) | updates::LOST);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The parents of `child`: own ones updated at once, others gathered
+    /// for their owners.
     fn send(
         &mut self,
         child: u64,
@@ -698,7 +943,6 @@ impl<S: Space> Shard<'_, S> {
         io: &mut Io,
         traffic: &mut Traffic,
     ) -> Result<(), Error> {
-        let flag = if lost { LOST } else { 0 };
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
         self.space
@@ -710,50 +954,59 @@ impl<S: Space> Shard<'_, S> {
                 space.name(tier)
             )))
         };
-        let mine = self.me / self.per_process;
+        let mut result = Ok(());
         for &p in &buf.singles {
             if p >= self.size {
-                return Err(past(p));
+                result = Err(past(p));
+                break;
             }
             if p >= self.lo && p < self.hi {
                 traffic.local_updates += 1;
-                self.update((p - self.lo) as usize, lost, phase, next)?;
+                if let Err(e) = self.update((p - self.lo) as usize, lost, phase, next) {
+                    result = Err(e);
+                    break;
+                }
             } else {
-                io.singles.send(p | flag);
+                let o = (p / self.chunk) as usize;
+                self.out[o].push(p, p + 1, lost);
                 traffic.singles += 1;
-                traffic.bytes += 8;
-                if p / self.chunk / self.per_process != mine {
-                    traffic.remote_bytes += 8;
+                if self.out[o].words.len() >= self.limit(o) {
+                    self.flush(o, io, traffic);
                 }
             }
         }
-        for run in &buf.runs {
-            if run.end > self.size {
-                return Err(past(run.end - 1));
-            }
-            let mut start = run.start;
-            while start < run.end {
-                let o = start / self.chunk;
-                let end = run.end.min((o + 1) * self.chunk);
-                if o == self.me {
-                    for p in start..end {
-                        traffic.local_updates += 1;
-                        self.update((p - self.lo) as usize, lost, phase, next)?;
-                    }
-                } else {
-                    io.runs.send((start | flag, end));
-                    traffic.runs += 1;
-                    traffic.run_parents += end - start;
-                    traffic.bytes += 16;
-                    if o / self.per_process != mine {
-                        traffic.remote_bytes += 16;
-                    }
+        if result.is_ok() {
+            'runs: for run in &buf.runs {
+                if run.end > self.size {
+                    result = Err(past(run.end - 1));
+                    break;
                 }
-                start = end;
+                let mut start = run.start;
+                while start < run.end {
+                    let o = start / self.chunk;
+                    let end = run.end.min((o + 1) * self.chunk);
+                    if o == self.me {
+                        traffic.local_updates += end - start;
+                        let (a, b) = ((start - self.lo) as usize, (end - self.lo) as usize);
+                        if let Err(e) = self.apply_run(a, b, lost, phase, next) {
+                            result = Err(e);
+                            break 'runs;
+                        }
+                    } else {
+                        let o = o as usize;
+                        self.out[o].push(start, end, lost);
+                        traffic.runs += 1;
+                        traffic.run_parents += end - start;
+                        if self.out[o].words.len() >= self.limit(o) {
+                            self.flush(o, io, traffic);
+                        }
+                    }
+                    start = end;
+                }
             }
         }
         self.buf = buf;
-        Ok(())
+        result
     }
 
     /// One parent (at offset `i`) of a child resolved at the current
@@ -764,9 +1017,9 @@ impl<S: Space> Shard<'_, S> {
         let Some(mut open) = cell::open(c) else {
             return Ok(());
         };
-        let new = match phase {
-            Phase::Ties => cell::resolved(Outcome::Tie, next),
-            Phase::Decisive if lost => cell::resolved(Outcome::Win, next),
+        let (new, flag) = match phase {
+            Phase::Ties => (cell::resolved(Outcome::Tie, next), 0),
+            Phase::Decisive if lost => (cell::resolved(Outcome::Win, next), 0),
             Phase::Decisive => {
                 if open == cell::UNCOUNTED {
                     open = self
@@ -788,7 +1041,7 @@ impl<S: Space> Shard<'_, S> {
                         ))
                         .into())
                     }
-                    1 => cell::resolved(Outcome::Lose, next),
+                    1 => (cell::resolved(Outcome::Lose, next), updates::LOST),
                     _ => {
                         self.cells[i] = cell::counter(open - 1);
                         return Ok(());
@@ -797,7 +1050,7 @@ impl<S: Space> Shard<'_, S> {
             }
         };
         self.cells[i] = new;
-        self.next.push(self.lo + i as u64);
+        self.next.push((self.lo + i as u64) | flag);
         Ok(())
     }
 }

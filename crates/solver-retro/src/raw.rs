@@ -27,33 +27,68 @@ impl Table {
     /// # Errors
     /// [`crate::Error::TooLarge`] when the system refuses the memory.
     pub fn from_wide_cells(cells: &[u32]) -> Result<Table, crate::Error> {
+        Table::from_wide_parts(&[cells])
+    }
+
+    /// The table of `parts` one after the other, each laid out as in
+    /// [`Table::from_wide_cells`]: one pass over the parts, however they
+    /// were cut (an executor's shards, say), without joining them first.
+    ///
+    /// ```
+    /// use solver_retro::{Table, Value};
+    /// let win3 = (1u32 << 31) | (2 << 29) | 3;
+    /// let t = Table::from_wide_parts(&[&[win3], &[], &[5, u32::MAX]])?;
+    /// assert_eq!(t.len(), 3);
+    /// assert_eq!(t.value(0), Some(Value::win(3)));
+    /// assert_eq!(t.value(1), Some(Value::DRAW));
+    /// assert_eq!(t.value(2), None);
+    /// # Ok::<(), solver_retro::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`crate::Error::TooLarge`] when the system refuses the memory.
+    pub fn from_wide_parts(parts: &[&[u32]]) -> Result<Table, crate::Error> {
         const BLOCK: usize = 1 << 16;
         let narrow_max = u16::MAX_REMOTENESS as u32;
-        let fits = cells.par_chunks(BLOCK).all(|c| {
-            c.iter()
-                .all(|&x| x >> 31 == 0 || x == u32::INVALID || x & ((1 << 29) - 1) <= narrow_max)
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        let fits = parts.iter().all(|cells| {
+            cells.par_chunks(BLOCK).all(|c| {
+                c.iter().all(|&x| {
+                    x >> 31 == 0 || x == u32::INVALID || x & ((1 << 29) - 1) <= narrow_max
+                })
+            })
         });
         if fits {
-            let mut out = Cells::<u16>::new(cells.len(), None, u64::MAX)?;
-            out.par_chunks_mut(BLOCK)
-                .zip(cells.par_chunks(BLOCK))
-                .for_each(|(o, c)| {
-                    for (o, &x) in o.iter_mut().zip(c) {
-                        *o = if x == u32::INVALID {
-                            u16::INVALID
-                        } else if x >> 31 == 0 {
-                            u16::counter(0)
-                        } else {
-                            (1 << 15) | (((x >> 29) & 3) as u16) << 13 | (x & 0x1fff) as u16
-                        };
-                    }
-                });
+            let mut out = Cells::<u16>::new(len, None, u64::MAX)?;
+            let mut rest: &mut [u16] = &mut out;
+            for cells in parts {
+                let (here, after) = rest.split_at_mut(cells.len());
+                rest = after;
+                here.par_chunks_mut(BLOCK)
+                    .zip(cells.par_chunks(BLOCK))
+                    .for_each(|(o, c)| {
+                        for (o, &x) in o.iter_mut().zip(c) {
+                            *o = if x == u32::INVALID {
+                                u16::INVALID
+                            } else if x >> 31 == 0 {
+                                u16::counter(0)
+                            } else {
+                                (1 << 15) | (((x >> 29) & 3) as u16) << 13 | (x & 0x1fff) as u16
+                            };
+                        }
+                    });
+            }
             Ok(Table::narrow(out))
         } else {
-            let mut out = Cells::<u32>::new(cells.len(), None, u64::MAX)?;
-            out.par_chunks_mut(BLOCK)
-                .zip(cells.par_chunks(BLOCK))
-                .for_each(|(o, c)| o.copy_from_slice(c));
+            let mut out = Cells::<u32>::new(len, None, u64::MAX)?;
+            let mut rest: &mut [u32] = &mut out;
+            for cells in parts {
+                let (here, after) = rest.split_at_mut(cells.len());
+                rest = after;
+                here.par_chunks_mut(BLOCK)
+                    .zip(cells.par_chunks(BLOCK))
+                    .for_each(|(o, c)| o.copy_from_slice(c));
+            }
             Ok(Table::wide(out))
         }
     }

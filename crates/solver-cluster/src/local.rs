@@ -1,0 +1,362 @@
+//! What the workers of one process exchange without timely: parent updates
+//! through shared mailboxes, and, when the process is the whole cluster,
+//! the level summaries and the barrier that ends a level.
+//!
+//! The workers of a process also share the work of a level: each
+//! publishes its part of the level (the children whose parents are to be
+//! found, each with its lost bit) and takes it in chunks; a worker done
+//! with its own part takes chunks of the others' parts. Only finding
+//! parents moves; every cell is still written by its owner alone (the
+//! updates a worker finds for another's shard go to that worker's
+//! mailbox).
+//!
+//! Seeding is shared the same way: the process's ids are cut in blocks,
+//! any worker seeds any block into a buffer of its own and copies it into
+//! the owner's shard, handing the owner the block's seeds; an index's
+//! cost varies so much along a tier (Connect Four's later indices hold
+//! more positions) that equal ranges alone leave one worker idle.
+//!
+//! A level's mail is posted before the level's barrier and read after it,
+//! so mailboxes and summary slots are kept twice, by the parity of the
+//! round: a worker that has read its mail of round `r` and runs ahead
+//! posts round `r + 1`'s in the other half, and cannot post round `r + 2`'s
+//! before every worker has passed barrier `r + 1`, that is, read round
+//! `r`'s.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Duration;
+
+use crate::cell::Piece;
+use crate::space::{After, Seeds};
+use crate::Error;
+
+/// A worker's part of a level, and how far into it the workers have
+/// taken.
+type Part = (Arc<Vec<u64>>, usize);
+
+/// Mailboxes and the barrier of one process's workers.
+pub(crate) struct Local {
+    /// Workers in the process.
+    n: usize,
+    /// `[parity][from · n + to]`: updates encoded as in `updates.rs`.
+    boxes: [Vec<Mutex<Vec<u64>>>; 2],
+    /// `[parity][worker]`: the worker's summary (busy, next event).
+    summaries: [Vec<Mutex<(u64, u64)>>; 2],
+    /// `[parity][worker]`: the worker's part of the level and how far
+    /// into it the workers have taken.
+    parts: [Vec<Mutex<Part>>; 2],
+    /// The seeding under way: its round, the next block to take, and how
+    /// the tier goes on.
+    seeding: Mutex<(u64, usize, Option<After>)>,
+    /// `[worker]`: its shard while it is seeded.
+    pieces: Vec<Mutex<Option<Piece>>>,
+    /// `[worker]`: the seeds found in its shard.
+    seeds: Vec<Mutex<Seeds>>,
+    barrier: Barrier,
+}
+
+/// Children a worker takes from a part of a level at once.
+const TAKE: usize = 256;
+
+impl Local {
+    /// For a process of `n` workers.
+    pub(crate) fn new(n: usize) -> Local {
+        let boxes = || (0..n * n).map(|_| Mutex::new(Vec::new())).collect();
+        let slots = || (0..n).map(|_| Mutex::new((0, 0))).collect();
+        let parts = || (0..n).map(|_| Mutex::new((Arc::default(), 0))).collect();
+        Local {
+            n,
+            boxes: [boxes(), boxes()],
+            summaries: [slots(), slots()],
+            parts: [parts(), parts()],
+            seeding: Mutex::new((u64::MAX, 0, None)),
+            pieces: (0..n).map(|_| Mutex::new(None)).collect(),
+            seeds: (0..n).map(|_| Mutex::default()).collect(),
+            barrier: Barrier {
+                n,
+                state: Mutex::new(0),
+                generation: AtomicU64::new(0),
+                wake: Condvar::new(),
+            },
+        }
+    }
+
+    /// Posts `words` from local worker `from` to local worker `to` in
+    /// round `round`.
+    pub(crate) fn post(&self, round: u64, from: usize, to: usize, words: &mut Vec<u64>) {
+        let mut b = lock(&self.boxes[(round & 1) as usize][from * self.n + to]);
+        if b.is_empty() {
+            std::mem::swap(&mut *b, words);
+        } else {
+            b.append(words);
+        }
+    }
+
+    /// Takes what local worker `from` posted to `to` in round `round`.
+    pub(crate) fn take(&self, round: u64, from: usize, to: usize, out: &mut Vec<u64>) {
+        out.clear();
+        std::mem::swap(
+            &mut *lock(&self.boxes[(round & 1) as usize][from * self.n + to]),
+            out,
+        );
+    }
+
+    /// Sets local worker `w`'s summary of round `round`.
+    pub(crate) fn summarize(&self, round: u64, w: usize, summary: (u64, u64)) {
+        *lock(&self.summaries[(round & 1) as usize][w]) = summary;
+    }
+
+    /// Every local worker's summary of round `round`.
+    pub(crate) fn summaries(&self, round: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.summaries[(round & 1) as usize]
+            .iter()
+            .map(|s| *lock(s))
+    }
+
+    /// Publishes local worker `w`'s part of the level of round `round`,
+    /// and takes back its part of two rounds before (every worker has
+    /// finished with it).
+    pub(crate) fn publish(&self, round: u64, w: usize, part: Vec<u64>) -> Vec<u64> {
+        let old = std::mem::replace(
+            &mut *lock(&self.parts[(round & 1) as usize][w]),
+            (Arc::new(part), 0),
+        );
+        let mut v = Arc::try_unwrap(old.0).unwrap_or_default();
+        v.clear();
+        v
+    }
+
+    /// Takes the next chunk of the level of round `round` for local worker
+    /// `me`: from its own part first, then from the others'; `None` once
+    /// every part is taken. Returns the part and the range taken.
+    pub(crate) fn take_work(
+        &self,
+        round: u64,
+        me: usize,
+    ) -> Option<(Arc<Vec<u64>>, std::ops::Range<usize>)> {
+        let parts = &self.parts[(round & 1) as usize];
+        for k in 0..self.n {
+            let w = (me + k) % self.n;
+            let mut slot = lock(&parts[w]);
+            let (part, at) = &mut *slot;
+            if *at < part.len() {
+                let start = *at;
+                *at = (start + TAKE).min(part.len());
+                return Some((Arc::clone(part), start..*at));
+            }
+        }
+        None
+    }
+
+    /// The next of `blocks` blocks to seed in round `round`, if any is
+    /// left.
+    pub(crate) fn claim_block(&self, round: u64, blocks: usize) -> Option<usize> {
+        let mut s = lock(&self.seeding);
+        if s.0 != round {
+            *s = (round, 0, None);
+        }
+        (s.1 < blocks).then(|| {
+            s.1 += 1;
+            s.1 - 1
+        })
+    }
+
+    /// Records how the tier seeded in round `round` goes on.
+    pub(crate) fn set_after(&self, round: u64, after: After) {
+        let mut s = lock(&self.seeding);
+        if s.0 == round {
+            s.2 = Some(after);
+        }
+    }
+
+    /// How the tier seeded in round `round` goes on (`None`: no block).
+    pub(crate) fn after(&self, round: u64) -> Option<After> {
+        let s = lock(&self.seeding);
+        if s.0 == round {
+            s.2
+        } else {
+            None
+        }
+    }
+
+    /// Copies a seeded block into local worker `w`'s shard (of `len`
+    /// cells) at offset `at`, and hands it the block's seeds.
+    pub(crate) fn deliver(
+        &self,
+        w: usize,
+        len: usize,
+        at: usize,
+        cells: &[u32],
+        seeds: &mut Seeds,
+    ) -> Result<(), Error> {
+        {
+            let mut slot = lock(&self.pieces[w]);
+            if slot.is_none() {
+                *slot = Some(Piece::zeroed(len)?);
+            }
+            if let Some(piece) = slot.as_mut() {
+                piece[at..at + cells.len()].copy_from_slice(cells);
+            }
+        }
+        let mut mine = lock(&self.seeds[w]);
+        mine.decisive.append(&mut seeds.decisive);
+        mine.ties.append(&mut seeds.ties);
+        mine.events.append(&mut seeds.events);
+        Ok(())
+    }
+
+    /// Local worker `w`'s seeded shard and seeds (after the barrier that
+    /// ends the seeding).
+    pub(crate) fn seeded(&self, w: usize) -> (Option<Piece>, Seeds) {
+        (
+            lock(&self.pieces[w]).take(),
+            std::mem::take(&mut *lock(&self.seeds[w])),
+        )
+    }
+
+    /// Waits until every local worker has reached this barrier (or a
+    /// failure is recorded anywhere: [`Error::Failed`]).
+    pub(crate) fn barrier(&self) -> Result<(), Error> {
+        self.barrier.wait()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A reusable barrier that spins briefly (a level of a few microseconds
+/// should not pay a sleep) and then sleeps, checking for failures.
+struct Barrier {
+    n: usize,
+    /// Workers arrived in the current generation.
+    state: Mutex<usize>,
+    generation: AtomicU64,
+    wake: Condvar,
+}
+
+/// Spins before sleeping.
+const SPINS: u32 = 1 << 14;
+
+impl Barrier {
+    fn wait(&self) -> Result<(), Error> {
+        let g = self.generation.load(Ordering::Acquire);
+        {
+            let mut arrived = lock(&self.state);
+            *arrived += 1;
+            if *arrived == self.n {
+                *arrived = 0;
+                self.generation.store(g + 1, Ordering::Release);
+                self.wake.notify_all();
+                return Ok(());
+            }
+        }
+        for k in 0..SPINS {
+            if self.generation.load(Ordering::Acquire) != g {
+                return Ok(());
+            }
+            if k % 64 == 63 {
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+        let mut arrived = lock(&self.state);
+        while self.generation.load(Ordering::Acquire) == g {
+            if let Some(m) = crate::fault::get() {
+                return Err(Error::Failed(m));
+            }
+            arrived = self
+                .wake
+                .wait_timeout(arrived, Duration::from_millis(50))
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn mail_and_summaries_cross_the_barrier_by_round() {
+        let n = 3;
+        let local = Arc::new(Local::new(n));
+        let handles: Vec<_> = (0..n)
+            .map(|me| {
+                let local = Arc::clone(&local);
+                std::thread::spawn(move || {
+                    let mut sums = Vec::new();
+                    let mut got = Vec::new();
+                    for round in 0..50u64 {
+                        for to in (0..n).filter(|&t| t != me) {
+                            let mut w = vec![round, me as u64, to as u64];
+                            local.post(round, me, to, &mut w);
+                        }
+                        local.summarize(round, me, (round, me as u64));
+                        local.barrier().expect("no failure");
+                        let mut total = 0;
+                        for from in (0..n).filter(|&f| f != me) {
+                            local.take(round, from, me, &mut got);
+                            assert_eq!(got, [round, from as u64, me as u64]);
+                            total += 1;
+                        }
+                        assert_eq!(total, n - 1);
+                        sums.push(local.summaries(round).map(|s| s.1).sum::<u64>());
+                        assert!(local.summaries(round).all(|s| s.0 == round));
+                    }
+                    sums
+                })
+            })
+            .collect();
+        for h in handles {
+            assert_eq!(h.join().expect("worker"), vec![3; 50]);
+        }
+    }
+
+    #[test]
+    fn every_child_of_a_level_is_taken_once() {
+        let n = 3;
+        let local = Arc::new(Local::new(n));
+        let handles: Vec<_> = (0..n)
+            .map(|me| {
+                let local = Arc::clone(&local);
+                std::thread::spawn(move || {
+                    let mut taken = Vec::new();
+                    let mut mine = Vec::new();
+                    for round in 0..20u64 {
+                        // Worker 0 has a large part, the others small ones.
+                        let len = if me == 0 { 5000 } else { 10 * me as u64 };
+                        mine.extend((0..len).map(|i| round << 32 | (me as u64) << 16 | i));
+                        mine = local.publish(round, me, std::mem::take(&mut mine));
+                        assert!(mine.is_empty());
+                        while let Some((part, range)) = local.take_work(round, me) {
+                            taken.extend_from_slice(&part[range]);
+                        }
+                        local.barrier().expect("no failure");
+                    }
+                    taken
+                })
+            })
+            .collect();
+        let mut all: Vec<u64> = handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker"))
+            .collect();
+        all.sort_unstable();
+        let mut want: Vec<u64> = (0..20u64)
+            .flat_map(|round| {
+                (0..n as u64).flat_map(move |me| {
+                    let len = if me == 0 { 5000 } else { 10 * me };
+                    (0..len).map(move |i| round << 32 | me << 16 | i)
+                })
+            })
+            .collect();
+        want.sort_unstable();
+        assert_eq!(all, want);
+    }
+}
