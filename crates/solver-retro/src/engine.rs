@@ -26,9 +26,11 @@
 //! shape carries over to owners on other machines: one exchange per level.
 //!
 //! A level's posts are bounded: an owner stops taking its level once it
-//! has posted [`POST_CAP`] updates, the owners apply what was posted, and
-//! the step goes on in another round. Posts never take more than a few
-//! megabytes, however large the level.
+//! has posted its share of updates ([`POST_CAP`], less with many owners),
+//! the owners apply what was posted, and the step goes on in another
+//! round. Posts take some 16 MiB at most over all owners, however large
+//! the level (more only past 512 owners, at 4,096 updates an owner), and
+//! an inbox gives back room far beyond what its last round used.
 //!
 //! # Levels in memory
 //!
@@ -61,6 +63,18 @@ use crate::Error;
 /// (tiny under test, so that the unit tests' small games run steps of many
 /// rounds).
 pub(crate) const POST_CAP: usize = if cfg!(test) { 3 } else { 1 << 16 };
+
+/// The most updates an owner posts in one round with `owners` owners:
+/// [`POST_CAP`] for up to 32 owners (two threads' worth), then less, so
+/// that all owners' posts together stay near 2²¹ updates (16 MiB),
+/// however many threads; never below 4,096 an owner.
+fn post_cap(owners: usize) -> usize {
+    if cfg!(test) {
+        POST_CAP
+    } else {
+        ((1 << 21) / owners.max(1)).clamp(1 << 12, POST_CAP)
+    }
+}
 
 /// The longest list a level of an owner of `cells` cells is kept in
 /// before it is found by a scan instead (small under test, so that the
@@ -184,10 +198,21 @@ struct Inbox {
 }
 
 impl Inbox {
+    /// Empties the inbox for the next round, keeping the room it used
+    /// (steady traffic reallocates nothing) but giving back room far beyond
+    /// what this round used: when the traffic moves to other owners, the
+    /// room it left does not stay held for the rest of the solve.
     fn clear(&mut self) {
-        self.lost.clear();
-        self.won.clear();
-        self.runs.clear();
+        fn recycle<T>(v: &mut Vec<T>) {
+            let keep = 2 * v.len().max(1 << 10);
+            v.clear();
+            if v.capacity() > 2 * keep {
+                v.shrink_to(keep);
+            }
+        }
+        recycle(&mut self.lost);
+        recycle(&mut self.won);
+        recycle(&mut self.runs);
     }
 }
 
@@ -232,6 +257,8 @@ struct Step<'p, P> {
     events: &'p [u64],
     shift: u32,
     owners: usize,
+    /// The most updates an owner posts in a round ([`post_cap`]).
+    post_cap: usize,
     lazy: bool,
     phase: Phase,
     /// The level being produced.
@@ -303,6 +330,7 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
                 events: &events,
                 shift,
                 owners,
+                post_cap: post_cap(owners),
                 lazy,
                 phase,
                 next: 0,
@@ -469,7 +497,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
                 lose
             };
             while self.cursor < self.cells.len() {
-                if self.posted >= POST_CAP {
+                if self.posted >= step.post_cap {
                     return Ok(false);
                 }
                 let i = self.cursor;
@@ -485,7 +513,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
         let level = std::mem::take(&mut self.level);
         let mut result = Ok(true);
         while self.cursor < level.len() {
-            if self.posted >= POST_CAP {
+            if self.posted >= step.post_cap {
                 result = Ok(false);
                 break;
             }
