@@ -93,8 +93,11 @@
 //! parents it owns at once and posts the others to their owners; then each
 //! owner applies what was posted to it. Owners run on the rayon pool (a few
 //! per thread, so uneven levels keep all threads busy); no locks, no
-//! atomics, and with one owner nothing is posted. The same exchange, one
-//! per level, is what a cluster executor would route over the network.
+//! atomics, and with one owner nothing is posted. A level of a few hundred
+//! positions runs on the calling thread, owner after owner, in the same
+//! order (waking the pool would cost more than the work). The same
+//! exchange, one per level, is what the cluster executor (`solver-cluster`)
+//! routes over the network.
 //!
 //! **Tiers.** A tier is solved after its child tiers. Its seeding pass
 //! reads each position's children outside the tier from the solved child
@@ -108,8 +111,12 @@
 //! **Cost.** Time O(positions + moves): one child count a position, one
 //! parent generation a resolved position (or a stored reverse graph), one
 //! update a move into a resolved position. Memory as in the table above,
-//! plus 8 bytes a position of the widest level. The certificate below stays
-//! the independent check: it shares no code with the engine.
+//! plus the level lists — 8-byte ids until a list passes an eighth of its
+//! owner's cells, when the level is found by scanning the cells instead,
+//! so at most a byte a cell — the events (8 bytes each, packed: phase,
+//! level, id, lost) and the posts of a round (some 16 MiB in all). The
+//! certificate below stays the independent check: it shares no code with
+//! the engine.
 //!
 //! # Proofs and pictures
 //!
