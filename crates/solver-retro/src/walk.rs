@@ -368,12 +368,18 @@ where
         // The positions reached from parent tiers, as they stand now;
         // moves inside the tier mark `mine` and go on level by level.
         let snapshot: Vec<u64> = mine.iter().map(|w| w.load(Ordering::Relaxed)).collect();
+        // The bitmaps a move may mark: this tier's and its declared child
+        // tiers', found once here, not in the map for every move.
+        let maps: Vec<(Tier, &[AtomicU64])> = std::iter::once((t, &mine[..]))
+            .chain(
+                kids.iter()
+                    .filter_map(|&c| Some((c, bits.get(&c)?.as_slice()))),
+            )
+            .collect();
         let step = Step {
             game,
             tier: t,
-            mine: &mine,
-            bits,
-            kids,
+            maps: &maps,
             table,
             weight,
         };
@@ -491,9 +497,8 @@ impl<M> Acc<M> {
 struct Step<'a, G: Tiered> {
     game: &'a G,
     tier: Tier,
-    mine: &'a [AtomicU64],
-    bits: &'a rustc_hash::FxHashMap<Tier, Vec<AtomicU64>>,
-    kids: &'a [Tier],
+    /// The bitmaps of this tier (first) and of its declared child tiers.
+    maps: &'a [(Tier, &'a [AtomicU64])],
     table: Option<&'a crate::Table>,
     weight: &'a (dyn Fn(&G::Position) -> u64 + Sync),
 }
@@ -519,19 +524,12 @@ impl<G: Tiered> Step<'_, G> {
         out.clear();
         game.child_tier_indices(pos, &mut out, &mut acc.moves);
         for &(ct, ci) in &out {
-            let map = if ct == self.tier {
-                self.mine
-            } else {
-                match self.bits.get(&ct).filter(|_| self.kids.contains(&ct)) {
-                    Some(m) => m.as_slice(),
-                    None => {
-                        return Err(Error::Broken(format!(
-                            "a move from tier {} reaches tier {}, which is not among its declared child tiers",
-                            game.tier_name(self.tier),
-                            game.tier_name(ct)
-                        )))
-                    }
-                }
+            let Some(&(_, map)) = self.maps.iter().find(|m| m.0 == ct) else {
+                return Err(Error::Broken(format!(
+                    "a move from tier {} reaches tier {}, which is not among its declared child tiers",
+                    game.tier_name(self.tier),
+                    game.tier_name(ct)
+                )));
             };
             let Some(word) = map.get((ci / 64) as usize) else {
                 return Err(Error::BadIndex {
