@@ -311,9 +311,23 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         o.out.resize_with(owners, Inbox::default);
     }
     let owner_of = |id: u64| (id >> shift) as usize;
-    for &id in &seeds.decisive {
+    let mut resolved = (seeds.decisive.len() + seeds.ties.len()) as u64 + seeds.settled_at_one;
+    // The seeds move into the owners' lists and are freed, not kept
+    // beside them for the whole solve.
+    for id in seeds.decisive {
         parts[owner_of(id)].level.push(id);
     }
+    // The tied seeds wait through the decisive phase. Past an eighth of
+    // the cells (like any level) they are dropped now, and the ties'
+    // level 0 is found by scanning for Tie(0) cells instead: only a tied
+    // seed holds Tie(0) (what ties later does so at level 1 or more).
+    let ties_by_scan = seeds.ties.len() as u64 > if cfg!(test) { 1 } else { n / 8 };
+    let ties = if ties_by_scan {
+        drop(seeds.ties);
+        Vec::new()
+    } else {
+        seeds.ties
+    };
     let mut events = seeds.events;
     events.par_sort_unstable();
     if seeds.settled_at_one > 0 {
@@ -321,7 +335,6 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
             o.next_scan = true;
         }
     }
-    let mut resolved = (seeds.decisive.len() + seeds.ties.len()) as u64 + seeds.settled_at_one;
     let mut run = |parts: &mut [Owner<'_, C, P::Scratch>], phase| {
         run_phase(
             parts,
@@ -345,8 +358,13 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         o.scan = false;
         o.next_scan = false;
     }
-    for &id in &seeds.ties {
+    for id in ties {
         parts[owner_of(id)].level.push(id);
+    }
+    if ties_by_scan {
+        for o in &mut parts {
+            o.scan = true;
+        }
     }
     run(&mut parts, Phase::Ties)
 }
