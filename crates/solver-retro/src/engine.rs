@@ -118,21 +118,53 @@ fn level_is_small<C: Cell, S, P: Parents>(
     if listed > SMALL_LEVEL {
         return false;
     }
-    let events = if r <= MAX_EVENT_LEVEL {
-        let a = step.events.partition_point(|&e| e < key(tie, r, 0));
-        step.events[a..].partition_point(|&e| {
-            (e >> 63 == 1) == tie && (e >> (ID_BITS + 1)) & MAX_EVENT_LEVEL == r
-        })
+    listed + level_events(step.events, tie, r).len() <= SMALL_LEVEL
+}
+
+/// `f(t, owner)` for every owner in order, its results in owner order: on
+/// the rayon pool, or on this thread for a `small` level.
+fn each_owner<T: Send, R: Send>(
+    small: bool,
+    owners: &mut [T],
+    f: impl Fn(usize, &mut T) -> R + Sync + Send,
+) -> Vec<R> {
+    if small {
+        owners
+            .iter_mut()
+            .enumerate()
+            .map(|(t, o)| f(t, o))
+            .collect()
     } else {
-        0
-    };
-    listed + events <= SMALL_LEVEL
+        owners
+            .par_iter_mut()
+            .enumerate()
+            .map(|(t, o)| f(t, o))
+            .collect()
+    }
 }
 
 /// The sort key of the events of `level` for `id` (lost bit clear).
 fn key(tie: bool, level: u64, id: u64) -> u64 {
-    debug_assert!(level <= MAX_EVENT_LEVEL && id <= MAX_EVENT_ID + 1);
+    debug_assert!(level <= MAX_EVENT_LEVEL && id <= MAX_EVENT_ID);
     (u64::from(tie) << 63) | (level << (ID_BITS + 1)) | (id << 1)
+}
+
+/// The id an event is for.
+fn event_id(e: u64) -> u64 {
+    (e >> 1) & MAX_EVENT_ID
+}
+
+/// The events of level `r` of a phase (`tie`), in id order: a run of the
+/// sorted `events`, found by its phase and level bits rather than by a key
+/// past it (which would wrap past the last level an event can carry).
+fn level_events(events: &[u64], tie: bool, r: u64) -> &[u64] {
+    if r > MAX_EVENT_LEVEL {
+        return &[];
+    }
+    let a = events.partition_point(|&e| e < key(tie, r, 0));
+    let n = events[a..]
+        .partition_point(|&e| (e >> 63 == 1) == tie && (e >> (ID_BITS + 1)) & MAX_EVENT_LEVEL == r);
+    &events[a..a + n]
 }
 
 /// Adds to `events` the event "a child of `id` resolved at `level` with
@@ -415,19 +447,7 @@ fn run_phase<C: Cell, P: Parents>(
         // Rounds: every owner takes its level until it has posted enough,
         // then every owner applies what it was sent.
         loop {
-            let done: Vec<Result<bool, Error>> = if small {
-                parts
-                    .iter_mut()
-                    .enumerate()
-                    .map(|(t, o)| o.send(t, r, &step))
-                    .collect()
-            } else {
-                parts
-                    .par_iter_mut()
-                    .enumerate()
-                    .map(|(t, o)| o.send(t, r, &step))
-                    .collect()
-            };
+            let done = each_owner(small, parts, |t, o| o.send(t, r, &step));
             let mut finished = true;
             for d in done {
                 finished &= d?;
@@ -437,19 +457,7 @@ fn run_phase<C: Cell, P: Parents>(
                 .iter_mut()
                 .map(|o| (std::mem::take(&mut o.out), o))
                 .unzip();
-            let errors: Vec<Result<(), Error>> = if small {
-                owned
-                    .iter_mut()
-                    .enumerate()
-                    .map(|(t, o)| o.receive(t, &outs, &step))
-                    .collect()
-            } else {
-                owned
-                    .par_iter_mut()
-                    .enumerate()
-                    .map(|(t, o)| o.receive(t, &outs, &step))
-                    .collect()
-            };
+            let errors = each_owner(small, &mut owned, |t, o| o.receive(t, &outs, &step));
             drop(owned);
             for (o, mut out) in parts.iter_mut().zip(outs) {
                 out.iter_mut().for_each(Inbox::clear);
@@ -488,17 +496,13 @@ impl<C: Cell, S> Owner<'_, C, S> {
         step: &Step<'_, P>,
     ) -> Result<bool, Error> {
         self.posted = 0;
-        // Events only exist up to MAX_EVENT_LEVEL: past it their keys
-        // would wrap onto shallower levels' events.
-        if std::mem::take(&mut self.fresh) && r <= MAX_EVENT_LEVEL {
-            let tie = step.phase == Phase::Ties;
+        if std::mem::take(&mut self.fresh) {
+            let level = level_events(step.events, step.phase == Phase::Ties, r);
             let end = self.base + self.cells.len() as u64;
-            // (Ids past MAX_EVENT_ID carry no event.)
-            let (lo, hi) = (self.base.min(MAX_EVENT_ID + 1), end.min(MAX_EVENT_ID + 1));
-            let a = step.events.partition_point(|&e| e < key(tie, r, lo));
-            let b = step.events.partition_point(|&e| e < key(tie, r, hi));
-            for &e in &step.events[a..b] {
-                let i = (((e >> 1) & MAX_EVENT_ID) - self.base) as usize;
+            let a = level.partition_point(|&e| event_id(e) < self.base);
+            let b = level.partition_point(|&e| event_id(e) < end);
+            for &e in &level[a..b] {
+                let i = (event_id(e) - self.base) as usize;
                 let cell = self.cells[i];
                 self.update(step, i, cell, e & 1 == 1)?;
             }
