@@ -58,37 +58,38 @@ impl Table {
                 })
             })
         });
-        if fits {
-            let mut out = Cells::<u16>::new(len, None, u64::MAX)?;
-            let mut rest: &mut [u16] = &mut out;
+        // Each part into its place in `out`, block by block on all threads.
+        fn convert<C: Send>(
+            out: &mut [C],
+            parts: &[&[u32]],
+            block: impl Fn(&mut [C], &[u32]) + Sync + Send,
+        ) {
+            let mut rest = out;
             for cells in parts {
                 let (here, after) = rest.split_at_mut(cells.len());
                 rest = after;
                 here.par_chunks_mut(BLOCK)
                     .zip(cells.par_chunks(BLOCK))
-                    .for_each(|(o, c)| {
-                        for (o, &x) in o.iter_mut().zip(c) {
-                            *o = if x == u32::INVALID {
-                                u16::INVALID
-                            } else if x >> 31 == 0 {
-                                u16::counter(0)
-                            } else {
-                                (1 << 15) | (((x >> 29) & 3) as u16) << 13 | (x & 0x1fff) as u16
-                            };
-                        }
-                    });
+                    .for_each(|(o, c)| block(o, c));
             }
+        }
+        if fits {
+            let mut out = Cells::<u16>::new(len, None, u64::MAX)?;
+            convert(&mut out, parts, |o, c| {
+                for (o, &x) in o.iter_mut().zip(c) {
+                    *o = if x == u32::INVALID {
+                        u16::INVALID
+                    } else if x >> 31 == 0 {
+                        u16::counter(0)
+                    } else {
+                        (1 << 15) | (((x >> 29) & 3) as u16) << 13 | (x & 0x1fff) as u16
+                    };
+                }
+            });
             Ok(Table::narrow(out))
         } else {
             let mut out = Cells::<u32>::new(len, None, u64::MAX)?;
-            let mut rest: &mut [u32] = &mut out;
-            for cells in parts {
-                let (here, after) = rest.split_at_mut(cells.len());
-                rest = after;
-                here.par_chunks_mut(BLOCK)
-                    .zip(cells.par_chunks(BLOCK))
-                    .for_each(|(o, c)| o.copy_from_slice(c));
-            }
+            convert(&mut out, parts, |o, c| o.copy_from_slice(c));
             Ok(Table::wide(out))
         }
     }
