@@ -25,8 +25,14 @@
 //! locks, no atomics, and with one owner nothing is posted at all. The same
 //! shape carries over to owners on other machines: one exchange per level.
 //!
+//! An owner takes its level in batches of [`BATCH`] children: the
+//! parents of a whole batch are found first and their cells read in one
+//! tight pass, so that the cache misses of the batch overlap, and then
+//! updated child by child.
+//!
 //! A level's posts are bounded: an owner stops taking its level once it
-//! has posted its share of updates ([`POST_CAP`], less with many owners),
+//! has posted its share of updates ([`POST_CAP`], less with many owners;
+//! checked between batches),
 //! the owners apply what was posted, and the step goes on in another
 //! round. Posts take some 16 MiB at most over all owners, however large
 //! the level (more only past 512 owners, at 4,096 updates an owner), and
@@ -93,6 +99,9 @@ const ID_BITS: u32 = 40;
 const MAX_EVENT_ID: u64 = (1 << ID_BITS) - 1;
 /// The largest level an event can carry.
 const MAX_EVENT_LEVEL: u64 = (1 << 22) - 1;
+
+/// Children expanded together ([`Owner::expand_batch`]).
+const BATCH: usize = if cfg!(test) { 4 } else { 32 };
 
 /// The most positions and events a level may hold to run on one thread
 /// ([`level_is_small`]).
@@ -227,24 +236,43 @@ struct Inbox {
     lost: Vec<u64>,
     won: Vec<u64>,
     runs: Vec<(u64, u64, bool)>,
+    /// Rounds in a row that used less than a quarter of the room.
+    quiet: u32,
 }
+
+/// Rounds in a row an inbox must use under a quarter of its room before
+/// it gives the rest back.
+const QUIET_ROUNDS: u32 = 64;
 
 impl Inbox {
     /// Empties the inbox for the next round, keeping the room it used
-    /// (steady traffic reallocates nothing) but giving back room far beyond
-    /// what this round used: when the traffic moves to other owners, the
-    /// room it left does not stay held for the rest of the solve.
+    /// (steady traffic reallocates nothing), and giving back room far
+    /// beyond what it used once it has stayed unused for
+    /// [`QUIET_ROUNDS`] rounds: when the traffic moves to other owners,
+    /// the room it left does not stay held for the rest of the solve, but
+    /// traffic that comes and goes from level to level (as it does) does
+    /// not free and fault in fresh pages every level either.
     fn clear(&mut self) {
-        fn recycle<T>(v: &mut Vec<T>) {
-            let keep = 2 * v.len().max(1 << 10);
-            v.clear();
-            if v.capacity() > 2 * keep {
-                v.shrink_to(keep);
-            }
+        fn keep<T>(v: &[T]) -> usize {
+            2 * v.len().max(1 << 10)
         }
-        recycle(&mut self.lost);
-        recycle(&mut self.won);
-        recycle(&mut self.runs);
+        let idle = [keep(&self.lost), keep(&self.won), keep(&self.runs)];
+        let caps = [
+            self.lost.capacity(),
+            self.won.capacity(),
+            self.runs.capacity(),
+        ];
+        let roomy = idle.iter().zip(caps).any(|(&k, c)| c > 2 * k);
+        self.quiet = if roomy { self.quiet + 1 } else { 0 };
+        self.lost.clear();
+        self.won.clear();
+        self.runs.clear();
+        if self.quiet >= QUIET_ROUNDS {
+            self.quiet = 0;
+            self.lost.shrink_to(idle[0]);
+            self.won.shrink_to(idle[1]);
+            self.runs.shrink_to(idle[2]);
+        }
     }
 }
 
@@ -271,8 +299,11 @@ struct Owner<'c, C, S> {
     /// Updates posted in this round.
     posted: usize,
     scratch: S,
-    buf: ParentIndices,
-    seen: Vec<C>,
+    /// Children taken from the level but not yet expanded, and whether
+    /// each was lost.
+    batch: Vec<(u64, bool)>,
+    /// The parents of each child in `batch`, a list each.
+    bufs: Vec<ParentIndices>,
 }
 
 /// Which half of the solve is running.
@@ -331,8 +362,8 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
             out: Vec::new(),
             posted: 0,
             scratch: P::Scratch::default(),
-            buf: ParentIndices::default(),
-            seen: Vec::new(),
+            batch: Vec::with_capacity(BATCH),
+            bufs: vec![ParentIndices::default(); BATCH],
         })
         .collect();
     let owners = parts.len();
@@ -522,13 +553,16 @@ impl<C: Cell, S> Owner<'_, C, S> {
                 if self.posted >= step.post_cap {
                     return Ok(false);
                 }
-                let i = self.cursor;
-                self.cursor += 1;
-                let c = self.cells[i];
-                if c == mine || c == other {
-                    let lost = step.phase == Phase::Decisive && c == lose;
-                    self.expand(me, self.base + i as u64, lost, step)?;
+                while self.cursor < self.cells.len() && self.batch.len() < BATCH {
+                    let i = self.cursor;
+                    self.cursor += 1;
+                    let c = self.cells[i];
+                    if c == mine || c == other {
+                        let lost = step.phase == Phase::Decisive && c == lose;
+                        self.batch.push((self.base + i as u64, lost));
+                    }
                 }
+                self.expand_batch(me, step)?;
             }
             return Ok(true);
         }
@@ -539,11 +573,14 @@ impl<C: Cell, S> Owner<'_, C, S> {
                 result = Ok(false);
                 break;
             }
-            let child = level[self.cursor];
-            self.cursor += 1;
-            let lost =
-                step.phase == Phase::Decisive && self.cells[(child - self.base) as usize] == lose;
-            if let Err(e) = self.expand(me, child, lost, step) {
+            let end = level.len().min(self.cursor + BATCH);
+            for &child in &level[self.cursor..end] {
+                let lost = step.phase == Phase::Decisive
+                    && self.cells[(child - self.base) as usize] == lose;
+                self.batch.push((child, lost));
+            }
+            self.cursor = end;
+            if let Err(e) = self.expand_batch(me, step) {
                 result = Err(e);
                 break;
             }
@@ -552,34 +589,74 @@ impl<C: Cell, S> Owner<'_, C, S> {
         result
     }
 
-    /// Updates or posts the parents of `child`, resolved at this level.
+    /// Expands the children in `batch`: their parents are found first and
+    /// the parents' cells read in one tight pass, so that the cache misses
+    /// of a whole batch overlap (with one child at a time the processor
+    /// waits for a few misses after every child); then each child's
+    /// parents are updated (or posted) in order, exactly as one by one.
+    fn expand_batch<P: Parents<Scratch = S>>(
+        &mut self,
+        me: usize,
+        step: &Step<'_, P>,
+    ) -> Result<(), Error> {
+        let mut bufs = std::mem::take(&mut self.bufs);
+        let mut result = Ok(());
+        for (&(child, _), buf) in self.batch.iter().zip(&mut bufs) {
+            buf.clear();
+            result = step.parents.parents(child, buf, &mut self.scratch);
+            if result.is_err() {
+                break;
+            }
+        }
+        if result.is_ok() {
+            let n = self.batch.len();
+            let bufs = &bufs[..n];
+            self.touch(bufs.iter().flat_map(|b| &b.singles).copied());
+            self.touch(bufs.iter().flat_map(|b| &b.runs).map(|r| r.start));
+            for (k, buf) in bufs.iter().enumerate() {
+                result = self.expand(me, &buf.singles, &buf.runs, self.batch[k].1, step);
+                if result.is_err() {
+                    break;
+                }
+            }
+        }
+        self.batch.clear();
+        self.bufs = bufs;
+        result
+    }
+
+    /// Reads the cell of every id in `ids` that is this owner's, for
+    /// nothing but to have them cached: independent loads in one tight
+    /// loop let the processor fetch many lines at once, where updating
+    /// each parent as it comes leaves it waiting for a few misses at a
+    /// time. (A prefetch instruction would do the same without the wait,
+    /// but needs `unsafe`, which this workspace forbids.)
+    #[inline]
+    fn touch(&self, ids: impl Iterator<Item = u64>) {
+        let mut open = 0usize;
+        for p in ids {
+            if let Some(c) = self.cells.get(p.wrapping_sub(self.base) as usize) {
+                open += usize::from(c.open().is_some());
+            }
+        }
+        std::hint::black_box(open);
+    }
+
+    /// Updates or posts the parents of a child resolved at this level:
+    /// `singles` and `runs`.
     fn expand<P: Parents<Scratch = S>>(
         &mut self,
         me: usize,
-        child: u64,
+        singles: &[u64],
+        runs: &[std::ops::Range<u64>],
         lost: bool,
         step: &Step<'_, P>,
     ) -> Result<(), Error> {
-        self.buf.clear();
-        step.parents
-            .parents(child, &mut self.buf, &mut self.scratch)?;
-        let buf = std::mem::take(&mut self.buf);
-        // Read every own single parent's cell first: independent loads
-        // overlap their cache misses.
         let (lo, hi) = (self.base, self.base + self.cells.len() as u64);
-        self.seen.clear();
-        self.seen.extend(
-            buf.singles
-                .iter()
-                .filter(|&&p| p >= lo && p < hi)
-                .map(|&p| self.cells[(p - lo) as usize]),
-        );
-        let mut k = 0;
         let mut result = Ok(());
-        for &p in &buf.singles {
+        for &p in singles {
             if p >= lo && p < hi {
-                let cell = self.seen[k];
-                k += 1;
+                let cell = self.cells[(p - lo) as usize];
                 if let Err(e) = self.update(step, (p - lo) as usize, cell, lost) {
                     result = Err(e);
                     break;
@@ -603,7 +680,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
             }
         }
         if result.is_ok() {
-            'runs: for run in &buf.runs {
+            'runs: for run in runs {
                 let mut start = run.start;
                 while start < run.end {
                     let t = (start >> step.shift) as usize;
@@ -626,7 +703,6 @@ impl<C: Cell, S> Owner<'_, C, S> {
                 }
             }
         }
-        self.buf = buf;
         result
     }
 
@@ -643,10 +719,14 @@ impl<C: Cell, S> Owner<'_, C, S> {
             }
             let inbox = &out[me];
             for (list, lost) in [(&inbox.lost, true), (&inbox.won, false)] {
-                for &p in list {
-                    let i = (p - self.base) as usize;
-                    let cell = self.cells[i];
-                    self.update(step, i, cell, lost)?;
+                // A chunk's cells are read in one pass first (see `touch`).
+                for chunk in list.chunks(4 * BATCH) {
+                    self.touch(chunk.iter().copied());
+                    for &p in chunk {
+                        let i = (p - self.base) as usize;
+                        let cell = self.cells[i];
+                        self.update(step, i, cell, lost)?;
+                    }
                 }
             }
             for &(start, end, lost) in &inbox.runs {
