@@ -194,12 +194,14 @@ pub struct Fingers {
     /// `u64::MAX / pairs + 1`: exact division of indices below 2³² by the
     /// number of pairs with one multiplication (Lemire's method).
     magic: u64,
-    /// Per hand pair: distinct transfer results.
-    transfers: Vec<u32>,
-    /// Per hand pair: distinct live finger counts (0, 1 or 2).
-    live_values: Vec<u32>,
-    /// Per hand pair: the smaller live count when there are two, else 0.
-    low_live: Vec<u32>,
+    /// `counts_with[n][p]`, for a mover with hands `p` facing `n` distinct
+    /// live hands: its distinct transfers plus `n` times its distinct live
+    /// counts (the children before touches merge).
+    counts_with: [Vec<u32>; 3],
+    /// Per hand pair: the smaller live count when there are two, else 0
+    /// (signed: the bulk count compares it in SIMD lanes that compare
+    /// signed numbers alone).
+    low_live: Vec<i32>,
 }
 
 impl Fingers {
@@ -240,12 +242,11 @@ impl Fingers {
             sum_start,
             default_shape: rules.is_default_shape(),
             magic: u64::MAX / pairs.len() as u64 + 1,
-            transfers: Vec::new(),
-            live_values: pairs.iter().map(|&h| Self::live(h).1 as u32).collect(),
+            counts_with: Default::default(),
             low_live: pairs
                 .iter()
                 .map(|&h| match Self::live(h) {
-                    (v, 2) => u32::from(v[0].min(v[1])),
+                    (v, 2) => i32::from(v[0].min(v[1])),
                     _ => 0,
                 })
                 .collect(),
@@ -255,15 +256,18 @@ impl Fingers {
     }
 
     fn with_transfer_counts(mut self) -> Self {
-        self.transfers = self
+        let counts: Vec<(u32, u32)> = self
             .pairs
             .iter()
             .map(|&h| {
                 let mut n = 0;
                 self.for_each_transfer(h, |_| n += 1);
-                n
+                (n, Self::live(h).1 as u32)
             })
             .collect();
+        for (n, with) in self.counts_with.iter_mut().enumerate() {
+            *with = counts.iter().map(|&(t, v)| t + n as u32 * v).collect();
+        }
         self
     }
 
@@ -722,32 +726,31 @@ impl IndexedUnmoves for Fingers {
     /// of the mover's values would kill the target.
     fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
         let h = self.pairs.len();
-        let f = u32::from(self.f);
+        let f = i32::from(self.f);
         let mut i = first as usize;
         let mut k = 0;
         while k < out.len() {
             let (row, col) = (i / h, i % h);
             let [c, d] = self.pairs[row];
-            let never = u32::MAX;
+            let never = i32::MAX;
             // A target t merges two touches when low + t >= F (cutoff only).
-            let merge_at = |t: u8| -> u32 {
+            let merge_at = |t: u8| -> i32 {
                 if t == 0 || self.rules.rollover {
                     never
                 } else {
-                    f - u32::from(t)
+                    f - i32::from(t)
                 }
             };
-            let nt = u32::from(c > 0) + u32::from(d > 0 && d != c);
+            let nt = usize::from(c > 0) + usize::from(d > 0 && d != c);
             let (cc, dd) = (merge_at(c), if d != c { merge_at(d) } else { never });
             let len = (h - col).min(out.len() - k);
             let cols = col..col + len;
-            for (((o, &t), &nv), &low) in out[k..k + len]
+            for ((o, &base), &low) in out[k..k + len]
                 .iter_mut()
-                .zip(&self.transfers[cols.clone()])
-                .zip(&self.live_values[cols.clone()])
+                .zip(&self.counts_with[nt][cols.clone()])
                 .zip(&self.low_live[cols])
             {
-                *o = t + nt * nv - u32::from(low >= cc) - u32::from(low >= dd);
+                *o = base - u32::from(low >= cc) - u32::from(low >= dd);
             }
             k += len;
             i += len;

@@ -146,6 +146,9 @@ type Found = (Vec<u64>, Vec<u64>);
 /// Cells are seeded in blocks of this many, in parallel.
 const BLOCK: usize = 1 << 16;
 
+/// Children are counted in bulk this many at a time (16 KiB of counts).
+const BULK: usize = 1 << 12;
+
 /// `Ok(None)` when the cell type is too narrow for this game.
 fn run<G, C: Cell>(game: &G, config: &Config) -> Result<Option<Cells<C>>, Error>
 where
@@ -173,20 +176,30 @@ where
     let blocks: Vec<Result<Found, Error>> = cells
         .par_chunks_mut(BLOCK)
         .enumerate()
-        // One count buffer a worker, not one a block: a fresh 256 KiB
-        // buffer is a fresh mapping the kernel must zero every time.
+        // One count buffer a worker, not one a block.
         .map_init(Vec::new, |counts: &mut Vec<u32>, (b, chunk)| {
             let first = (b * BLOCK) as u64;
             let mut found = (Vec::new(), Vec::new());
             if bulk {
-                counts.clear();
-                counts.resize(chunk.len(), 0);
-                game.child_counts(first, counts);
-                if counts.iter().fold(0, |m, &k| m.max(k)) as u64 > C::MAX_COUNT {
-                    return Err(Error::TooManyChildren { max: C::MAX_COUNT });
-                }
-                for (c, &k) in chunk.iter_mut().zip(counts.iter()) {
-                    *c = C::count_or_invalid(k);
+                // Counted a few thousand at a time, so that the counts
+                // stay in the first-level cache until they are narrowed
+                // into the cells.
+                counts.resize(BULK, 0);
+                for (s, cells) in chunk.chunks_mut(BULK).enumerate() {
+                    let counts = &mut counts[..cells.len()];
+                    game.child_counts(first + (s * BULK) as u64, counts);
+                    // The counts' bitwise or bounds the largest from above
+                    // (and costs less than a maximum without wide SIMD);
+                    // only past the cell's range is the largest looked for.
+                    let any = counts.iter().fold(0, |a, &k| a | k);
+                    if u64::from(any) > C::MAX_COUNT
+                        && counts.iter().any(|&k| u64::from(k) > C::MAX_COUNT)
+                    {
+                        return Err(Error::TooManyChildren { max: C::MAX_COUNT });
+                    }
+                    for (c, &k) in cells.iter_mut().zip(counts.iter()) {
+                        *c = C::count_or_invalid(k);
+                    }
                 }
             }
             if listed_ends {
