@@ -95,7 +95,12 @@
 //! per thread, so uneven levels keep all threads busy); no locks, no
 //! atomics, and with one owner nothing is posted. A level of a few hundred
 //! positions runs on the calling thread, owner after owner, in the same
-//! order (waking the pool would cost more than the work). The same
+//! order (waking the pool would cost more than the work). An owner takes
+//! its level in batches of 32: it finds the parents of the whole batch,
+//! reads their cells in one tight pass — the cache misses of the batch
+//! overlap instead of stalling one parent at a time (a prefetch would
+//! need `unsafe`) — and then updates them child by child, in the same
+//! order as one at a time. The same
 //! exchange, one per level, is what the cluster executor (`solver-cluster`)
 //! routes over the network.
 //!
