@@ -153,6 +153,7 @@
 mod cell;
 mod error;
 mod fault;
+mod layout;
 mod local;
 mod net;
 mod solution;
