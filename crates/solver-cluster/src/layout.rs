@@ -9,10 +9,14 @@
 use std::ops::Range;
 
 /// Blocks a worker owns, about (up to twice as many: the block size is
-/// rounded down to a power of two; never under 64 ids).
+/// rounded down to a power of two; fewer, down to four, where that makes
+/// blocks of [`HUGE_BLOCK`] ids; never under 64 ids).
 pub(crate) const BLOCKS_PER_WORKER: u64 = 16;
 /// The smallest block.
 const MIN_BLOCK: u64 = 64;
+/// Blocks of this many ids or more fill whole huge pages (2 MiB of 4-byte
+/// cells): blocks grow to it as long as a worker keeps four blocks.
+const HUGE_BLOCK: u64 = 1 << 19;
 
 /// The blocks of a tier of `size` ids among `peers` workers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,9 +36,13 @@ impl Layout {
     /// workers.
     pub(crate) fn new(size: u64, peers: usize) -> Layout {
         let peers = peers.max(1);
-        let want = size
-            .div_ceil(peers as u64 * BLOCKS_PER_WORKER)
-            .max(MIN_BLOCK);
+        let mut want = size.div_ceil(peers as u64 * BLOCKS_PER_WORKER);
+        if want < HUGE_BLOCK {
+            // A block in pages of 4 KiB faults in 512 times as often, and
+            // gathers more misses of the translation cache.
+            want = want.max(size / (peers as u64 * 4)).min(HUGE_BLOCK);
+        }
+        let want = want.max(MIN_BLOCK);
         let block = 1u64 << (63 - want.leading_zeros());
         Layout {
             size,
@@ -87,7 +95,7 @@ mod tests {
 
     #[test]
     fn shards_are_whole_blocks_and_cover_the_tier() {
-        for size in [0u64, 1, 63, 64, 65, 1000, 4096, 100_003, 1 << 20] {
+        for size in [0u64, 1, 63, 64, 65, 1000, 4096, 100_003, 1 << 20, 68_161_536, 1 << 40] {
             for peers in 1..=7 {
                 let l = Layout::new(size, peers);
                 let mut next = 0;
@@ -106,8 +114,11 @@ mod tests {
                 }
                 assert_eq!(next, size);
                 assert_eq!(l.owners().len(), l.blocks);
-                if size >= 64 * peers as u64 * BLOCKS_PER_WORKER {
-                    assert!(l.blocks >= peers * BLOCKS_PER_WORKER as usize / 2);
+                if size >= 1 << 16 {
+                    assert!(l.blocks >= peers * 2, "size {size}, peers {peers}");
+                }
+                if size >= HUGE_BLOCK * peers as u64 * BLOCKS_PER_WORKER {
+                    assert!(l.blocks >= peers * BLOCKS_PER_WORKER as usize);
                 }
             }
         }
