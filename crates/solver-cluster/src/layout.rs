@@ -95,7 +95,19 @@ mod tests {
 
     #[test]
     fn shards_are_whole_blocks_and_cover_the_tier() {
-        for size in [0u64, 1, 63, 64, 65, 1000, 4096, 100_003, 1 << 20, 68_161_536, 1 << 40] {
+        for size in [
+            0u64,
+            1,
+            63,
+            64,
+            65,
+            1000,
+            4096,
+            100_003,
+            1 << 20,
+            68_161_536,
+            1 << 40,
+        ] {
             for peers in 1..=7 {
                 let l = Layout::new(size, peers);
                 let mut next = 0;

@@ -63,8 +63,16 @@ pub(crate) struct Local {
     barrier: Barrier,
 }
 
-/// Children a worker takes from a part of a level at once.
+/// Children a worker takes from a part of a level at once, at most: a
+/// part is cut in [`CHUNKS`] chunks a worker of the process or more (a
+/// child may have thousands of parents, so a level of a few thousand
+/// children in chunks of 256 left one worker with the last chunk while
+/// the others waited), of [`MIN_TAKE`] children at least.
 const TAKE: usize = 256;
+/// Chunks a part is cut in, a worker.
+const CHUNKS: usize = 16;
+/// The fewest children taken at once.
+const MIN_TAKE: usize = 4;
 
 impl Local {
     /// For a process of `n` workers.
@@ -130,7 +138,8 @@ impl Local {
             let (part, at) = &mut *slot;
             if *at < part.len() {
                 let start = *at;
-                *at = (start + TAKE).min(part.len());
+                let take = (part.len() / (CHUNKS * self.n)).clamp(MIN_TAKE, TAKE);
+                *at = (start + take).min(part.len());
                 return Some((Arc::clone(part), start..*at));
             }
         }

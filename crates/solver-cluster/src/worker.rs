@@ -896,7 +896,7 @@ impl<S: Space> Shard<'_, S> {
     /// blocks: this process's to the block's list, other processes' to
     /// the owner's.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn route(
         &mut self,
         mut start: u64,
@@ -935,7 +935,7 @@ impl<S: Space> Shard<'_, S> {
     /// Adds parents `start..end` (all in block `j` of the process) to the
     /// block's list, applying the list once it is long enough and the
     /// block free (or the list much longer).
-    #[inline]
+    #[inline(always)]
     fn push_local(
         &mut self,
         j: usize,
@@ -1002,41 +1002,39 @@ impl<S: Space> Shard<'_, S> {
         phase: Phase,
         next: u64,
     ) -> Result<(), Error> {
-        let mut spans = std::mem::take(&mut self.spans);
-        spans.clear();
-        let r = updates::decode(
-            words,
-            |s| {
-                spans.push(s);
-                Ok(())
-            },
-            |m| Error::from(solver_retro::Error::Broken(m)),
-        )
-        .and_then(|()| {
-            let mut open = 0usize;
-            for s in &spans {
-                if let Some(&c) = cells.get(s.start.wrapping_sub(base) as usize) {
-                    open += usize::from(c >> 31 == 0);
-                }
+        // The first word of every update holds its first id.
+        let mut open = 0usize;
+        let mut k = 0;
+        while let Some(&w) = words.get(k) {
+            k += if w & updates::RUN == 0 { 1 } else { 2 };
+            if let Some(&c) = cells.get((w & updates::ID).wrapping_sub(base) as usize) {
+                open += usize::from(c >> 31 == 0);
             }
-            std::hint::black_box(open);
-            spans.iter().try_for_each(|s| {
-                let (lo, hi) = (s.start.wrapping_sub(base), s.end.wrapping_sub(base));
-                if s.start < base || hi > cells.len() as u64 {
-                    return Err(solver_retro::Error::Broken(format!(
-                        "parent ids {}..{} are not in block {base}..{}",
-                        s.start,
-                        s.end,
-                        base + cells.len() as u64
-                    ))
-                    .into());
-                }
-                self.apply_run(cells, base, lo as usize, hi as usize, s.lost, phase, next)
-            })
-        });
-        spans.clear();
-        self.spans = spans;
-        r
+        }
+        std::hint::black_box(open);
+        let len = cells.len() as u64;
+        let mut k = 0;
+        while let Some(&w) = words.get(k) {
+            let start = w & updates::ID;
+            let end = if w & updates::RUN == 0 {
+                k += 1;
+                start + 1
+            } else {
+                k += 2;
+                words.get(k - 1).copied().unwrap_or(0)
+            };
+            let (lo, hi) = (start.wrapping_sub(base), end.wrapping_sub(base));
+            if start < base || end <= start || hi > len {
+                return Err(solver_retro::Error::Broken(format!(
+                    "parent ids {start}..{end} are not a run in block {base}..{}",
+                    base + len
+                ))
+                .into());
+            }
+            let lost = w & updates::LOST != 0;
+            self.apply_run(cells, base, lo as usize, hi as usize, lost, phase, next)?;
+        }
+        Ok(())
     }
 
     /// Sends the updates gathered for worker `w` of another process.
@@ -1053,6 +1051,7 @@ impl<S: Space> Shard<'_, S> {
     /// counters that reached zero (as the rayon engine); anything else
     /// goes one by one.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn apply_run(
         &mut self,
         cells: &mut [u32],
