@@ -1,7 +1,8 @@
 //! The retrograde tier engine across threads, processes and hosts, on
 //! [timely-dataflow](https://docs.rs/timely): every worker owns a shard of
-//! each tier's ids, the parent updates of a level are routed to their
-//! owners, and the next level starts when timely's progress tracking says
+//! each tier's ids (any worker of a process updates any of its blocks), the
+//! parent updates of a level are routed to their owners, and the next
+//! level starts when timely's progress tracking says
 //! the last one is complete.
 //!
 //! The answers are solver-retro's, position by position (value and
@@ -28,49 +29,60 @@
 //! Tiers go children first ([`Tiered::tiers`]); an [`IndexedUnmoves`]
 //! game is one tier ([`solve_unmoves`]). For each tier:
 //!
-//! 1. **Shards.** Worker `w` of `W` owns the ids `w·c .. (w+1)·c` with
-//!    `c = ⌈size / W⌉`, and their cells (4 bytes an id: a counter while
-//!    open, then outcome and remoteness, laid out as solver-retro's wide
-//!    cells), in an anonymous memory map advised to use huge pages. A
-//!    shard stays where it is for good: the workers of a process hold the
-//!    tier as their shards side by side, so nothing is copied or gathered
-//!    inside a process.
-//! 2. **Seeding.** The workers of a process seed its ids together, in
-//!    blocks of 16 Ki ids taken in turn (a block's cost varies along a
-//!    tier), each block into the owner's shard, with solver-retro's rules:
-//!    terminal positions at level 0; in a tier every move leaves, the value
-//!    from the children at once; otherwise a counter of distinct inside
-//!    children plus one for "the children outside", and up to three
-//!    events from the outside children (the fastest lost, the slowest won
-//!    when all are won, the fastest tied). The values of outside children
-//!    are read from the solved child tiers, which **every process holds
-//!    whole** (see *Child tiers* below).
+//! 1. **Blocks and shards.** A tier's ids are cut into blocks of a power
+//!    of two, about 16 a worker (fewer, down to 4, where that makes blocks
+//!    of 512 Ki ids, whole huge pages), and worker `w` of `W` owns a run
+//!    of whole blocks, `w·B/W .. (w+1)·B/W` of `B` (its shard). A block's
+//!    cells (4 bytes an id: a counter while open, then outcome and
+//!    remoteness, laid out as solver-retro's wide cells) are an anonymous
+//!    memory map of its own, advised to use huge pages, behind a lock
+//!    shared by the workers of the owner's process. Blocks stay where they
+//!    are for good: a process holds the tier as its workers' blocks side
+//!    by side, so nothing is copied or gathered inside a process.
+//! 2. **Seeding.** The workers of a process seed its blocks together, a
+//!    block at a time taken in turn, the last first (an index's cost
+//!    varies along a tier, growing in Connect Four), each straight into
+//!    its memory, with solver-retro's rules: terminal positions at level
+//!    0; in a tier every move leaves, the value from the children at once;
+//!    otherwise a counter of distinct inside children plus one for "the
+//!    children outside", and up to three events from the outside children
+//!    (the fastest lost, the slowest won when all are won, the fastest
+//!    tied). The values of outside children are read from the solved
+//!    child tiers, which **every process holds whole** (see *Child tiers*
+//!    below). The seeds stay with the worker that found them.
 //! 3. **Levels.** Level `r` holds the positions resolved with remoteness
 //!    `r`. The workers of a process share the level's children (each
 //!    publishes its part, with a bit for "lost", and all take chunks of
-//!    every part), ask the game for each child's parents (unmoves), update
-//!    the parents in their own shard at once and gather the others for
-//!    their owners as one list of words a destination, run-length encoded
-//!    (a parent is 8 bytes, its id and a bit for "the child was lost"; a
-//!    run of consecutive parents with the same bit is 16, however long;
-//!    neighbours join into runs as they are added). Lists for a worker of
-//!    the same process go to its mailbox, in posts of 2 Ki words that it
-//!    applies while the level is still being expanded; lists for workers of
-//!    other processes go through one timely exchange. Runs of won children
-//!    are applied in bulk: one pass decrements the counters, a second
-//!    resolves those that reached zero. A level ends with a barrier: when
-//!    the process is the whole cluster, among its threads (spinning
-//!    briefly, then sleeping); otherwise timely's, which also carries each
-//!    worker's summary (how busy it was, its next event level) — the round
-//!    is complete when every update sent in it has arrived. The summaries
-//!    tell every worker alike whether the phase is over or which level
-//!    comes next, so all run the same rounds. Wins and losses first, then
-//!    ties; what stays open is a draw. Because a level is complete before
-//!    the next starts, every remoteness is exact whatever the order of
-//!    updates inside it.
-//! 4. **Gather.** Each worker sends its shard to one worker of every other
+//!    every part), ask the game for each child's parents (unmoves) and
+//!    gather the parents as one list of words a destination, run-length
+//!    encoded (a parent is 8 bytes, its id and a bit for "the child was
+//!    lost"; a run of consecutive parents with the same bit is 16, however
+//!    long; neighbours join into runs as they are added). A destination
+//!    is a block of the worker's own process, or a worker of another
+//!    process. A block's list of 2 Ki words is applied by the worker that
+//!    gathered it, holding the block's lock (if another worker holds it,
+//!    the list grows, up to 8 times, before the worker waits): the cells
+//!    of the whole list are read in one pass first, so that their cache
+//!    misses overlap, then updated in order. So the work of a level goes
+//!    to whichever worker is free, however its updates fall among the
+//!    shards. Lists for workers of other processes go through one timely
+//!    exchange; their owner applies them after the level's barrier, and
+//!    the process's workers wait for each other before the next level.
+//!    Runs of won children are applied in bulk: one pass decrements the
+//!    counters, a second resolves those that reached zero. A level ends
+//!    with a barrier: when the process is the whole cluster, among its
+//!    threads (spinning briefly, then sleeping); otherwise timely's, which
+//!    also carries each worker's summary (how busy it was, its next event
+//!    level) — the round is complete when every update sent in it has
+//!    arrived. The summaries tell every worker alike whether the phase is
+//!    over or which level comes next, so all run the same rounds. Wins and
+//!    losses first, then ties; what stays open is a draw. Because a level
+//!    is complete before the next starts, every remoteness is exact
+//!    whatever the order of updates inside it, and whichever worker
+//!    applies them.
+//! 4. **Gather.** Each worker sends its blocks to one worker of every other
 //!    process; a barrier later every process holds the tier whole (in the
-//!    shards of its own workers and copies of the others').
+//!    blocks of its own workers and copies of the others').
 //!
 //! # Child tiers: gathered, not requested
 //!
@@ -125,7 +137,8 @@
 //!   owned, 32 KB a level on average and 1.62 MB at most; the gather of a
 //!   solved tier is 4 bytes an index to every other process (Connect Four
 //!   5×5: 344 MB from each of two processes, its only traffic, since every
-//!   move leaves its tier). Inside a process nothing is serialized.
+//!   move leaves its tier). Inside a process nothing is serialized or
+//!   sent: updates are applied to the process's blocks directly.
 //! * **Cost against rayon** (1 process × 2 workers, 2 cores, medians of
 //!   runs alternating with the rayon engine): Connect Four 6×4 1.32× and
 //!   1.36× its time (seeding shared in blocks: equal ranges left one worker
@@ -179,22 +192,27 @@ use space::{IndexedSpace, Space, TierSpace};
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Traffic {
-    /// Parents the game gave one by one, sent to another worker (8 bytes
+    /// Parents the game gave one by one (or the pieces of a run cut at
+    /// block boundaries), sent to a worker of another process (8 bytes
     /// each, or none when one joins the run or single before it).
     pub singles: u64,
-    /// Runs of parents the game gave, sent to another worker (16 bytes
-    /// each, or none when one extends the run before it).
+    /// Runs of parents the game gave (cut at block boundaries), sent to a
+    /// worker of another process (16 bytes each, or none when one extends
+    /// the run before it).
     pub runs: u64,
     /// Parents those runs cover.
     pub run_parents: u64,
-    /// Parent updates a worker applied to its own shard (nothing sent).
+    /// Parent updates applied inside the process, to any of its blocks
+    /// (nothing sent).
     pub local_updates: u64,
-    /// Bytes of parent updates sent to other workers, as encoded (to
-    /// mailboxes inside the process or by timely to other processes).
+    /// Bytes of parent updates sent to other workers, as encoded: by timely
+    /// to workers of other processes (inside a process nothing is sent, so
+    /// this equals `remote_bytes`).
     pub bytes: u64,
     /// Of those, bytes to workers of other processes (over the network).
     pub remote_bytes: u64,
-    /// The most bytes of parent updates one worker sent in one level.
+    /// The most bytes of parent updates one worker sent to other processes
+    /// in one level.
     pub max_level_bytes: u64,
     /// Summaries sent (one to every worker a level; 24 bytes each by
     /// timely, or a slot each in memory when the process is the whole
