@@ -119,12 +119,14 @@ impl Piece {
 
 impl std::ops::Deref for Piece {
     type Target = [u32];
+    #[inline]
     fn deref(&self) -> &[u32] {
         &bytemuck::cast_slice(&self.map[..])[..self.len]
     }
 }
 
 impl std::ops::DerefMut for Piece {
+    #[inline]
     fn deref_mut(&mut self) -> &mut [u32] {
         &mut bytemuck::cast_slice_mut(&mut self.map[..])[..self.len]
     }
