@@ -134,20 +134,22 @@
 //! * **Bytes.** A parent update is 8 bytes (16 for a run of parents); a
 //!   level also sends every worker a 24-byte summary across processes.
 //!   Fingers F = 64 on two processes: 2.2 bytes of updates a position
-//!   owned, 32 KB a level on average and 1.62 MB at most; the gather of a
+//!   owned, 32 KB a level on average and 1.63 MB at most; the gather of a
 //!   solved tier is 4 bytes an index to every other process (Connect Four
 //!   5×5: 344 MB from each of two processes, its only traffic, since every
 //!   move leaves its tier). Inside a process nothing is serialized or
 //!   sent: updates are applied to the process's blocks directly.
 //! * **Cost against rayon** (1 process × 2 workers, 2 cores, medians of
-//!   runs alternating with the rayon engine): Connect Four 6×4 1.32× and
-//!   1.36× its time (seeding shared in blocks: equal ranges left one worker
-//!   idle at every tier's end); Fingers F = 64 1.44–1.72× (was 2.6–3.5×: a
-//!   timely barrier a level, updates applied one by one, routed through
-//!   timely and the tier copied between the workers of one process);
-//!   F = 128 1.5–2.4×. What is left: a shard's owner applies every update
-//!   to it, and in Fingers' levels most land in one shard; the rayon
-//!   engine cuts the table into more owners than threads.
+//!   runs alternating with the rayon engine, 2026-11-25): Connect Four 6×4
+//!   1.32× its time (the command line); Fingers F = 64 0.99× (the command
+//!   line) and 1.18–1.19× (in process), F = 128 1.18–1.20× (in process).
+//!   Before the blocks Fingers was 1.4–1.8× (F = 64) and 1.5–2.8×
+//!   (F = 128): a shard's owner applied every update to it, and in
+//!   Fingers' levels most land in one shard. What is left is mostly
+//!   memory: cells of 4 bytes where the rayon engine's Fingers and Connect
+//!   Four tables take 2 (twice the pages to fault in, twice the bytes the
+//!   levels' runs stream through), and `Table::from_wide_parts` converting
+//!   them at the end (3–7 ms of F = 64's 15–22 ms).
 //! * **Faults.** A process killed mid-solve (`kill -9`, Connect Four 5×5,
 //!   6 of 26 tiers finished) stopped its peer 0.24 s later with one line;
 //!   the rerun resumed at the first tier not finished on every shard and
