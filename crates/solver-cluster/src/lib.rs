@@ -529,10 +529,11 @@ fn run<S: Space, G: Tiered>(
     for r in guards.join() {
         r.map_err(Error::Failed)?;
     }
-    let mut tables = rustc_hash::FxHashMap::default();
-    for (t, cells) in ctx.shared.take_all(|t| ctx.space.size(t))? {
-        tables.insert(t, Table::from_wide_parts(&cells.parts())?);
-    }
+    let tables = ctx
+        .shared
+        .tables(|t| ctx.space.size(t))?
+        .into_iter()
+        .collect();
     Ok(ClusterSolution {
         game,
         tables,

@@ -8,7 +8,7 @@ use std::time::Duration;
 use game_core::{Outcome, ParentIndices, Tier};
 use game_db::{Database, ShardEntry};
 use rustc_hash::FxHashMap;
-use solver_retro::Progress;
+use solver_retro::{Progress, Table};
 use timely::dataflow::operators::vec::Input;
 use timely::dataflow::operators::{Exchange, Inspect, Probe};
 use timely::dataflow::{InputHandleVec, ProbeHandle};
@@ -48,6 +48,11 @@ pub(crate) struct Shared {
     /// Tiers being put together, by block.
     building: Mutex<FxHashMap<Tier, Vec<Option<Piece>>>>,
     ready: Mutex<FxHashMap<Tier, Arc<TierCells>>>,
+    /// Tiers no tier left to solve reads, as tables.
+    done: Mutex<FxHashMap<Tier, Table>>,
+    /// Blocks of those tiers, for the blocks of tiers still to seed: fresh
+    /// memory costs the system a page clearing on first touch.
+    free: Mutex<Vec<Piece>>,
     pub(crate) local: Local,
 }
 
@@ -58,6 +63,8 @@ impl Shared {
             peers,
             building: Mutex::default(),
             ready: Mutex::default(),
+            done: Mutex::default(),
+            free: Mutex::default(),
             local: Local::new(per_process),
         }
     }
@@ -118,11 +125,57 @@ impl Shared {
         Ok(Some(v))
     }
 
-    /// Every tier held, for the caller once the workers are done.
-    pub(crate) fn take_all(
-        &self,
-        size: impl Fn(Tier) -> u64,
-    ) -> Result<Vec<(Tier, Arc<TierCells>)>, Error> {
+    /// `len` cells to be written whole: the smallest free block that
+    /// holds them, if any holds them with less than half to spare, else
+    /// fresh memory.
+    fn block_for(&self, len: usize) -> Result<Piece, Error> {
+        let mut free = local::lock(&self.free);
+        let best = free
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.capacity() >= len && p.capacity() / 2 <= len)
+            .min_by_key(|(_, p)| p.capacity())
+            .map(|(k, _)| k);
+        match best {
+            Some(k) => Ok(free.swap_remove(k).reuse(len)),
+            None => {
+                drop(free);
+                Piece::zeroed(len)
+            }
+        }
+    }
+
+    /// Makes `tier` (no tier left to solve reads it; no worker holds it)
+    /// a table, and its blocks free for tiers to come.
+    fn retire(&self, tier: Tier, size: u64) -> Result<(), Error> {
+        let Some(cells) = self.get(tier, size)? else {
+            return Ok(());
+        };
+        self.ready
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&tier);
+        let table = Table::from_wide_parts(&cells.parts())?;
+        if let Ok(cells) = Arc::try_unwrap(cells) {
+            let mut free = local::lock(&self.free);
+            free.extend(cells.into_pieces());
+        }
+        local::lock(&self.done).insert(tier, table);
+        Ok(())
+    }
+
+    /// Every tier held, as tables, for the caller once the workers are
+    /// done.
+    pub(crate) fn tables(&self, size: impl Fn(Tier) -> u64) -> Result<Vec<(Tier, Table)>, Error> {
+        let mut out: Vec<(Tier, Table)> = local::lock(&self.done).drain().collect();
+        for (t, cells) in self.take_all(size)? {
+            out.push((t, Table::from_wide_parts(&cells.parts())?));
+        }
+        Ok(out)
+    }
+
+    /// Every tier held as cells.
+    fn take_all(&self, size: impl Fn(Tier) -> u64) -> Result<Vec<(Tier, Arc<TierCells>)>, Error> {
         let mut out: Vec<(Tier, Arc<TierCells>)> = self
             .ready
             .lock()
@@ -527,6 +580,19 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
     }
     io.barrier(worker)?;
     let total = order.len() as u64;
+    // The last tier to solve that reads each tier: past it the tier is
+    // made a table and its blocks serve the tiers to come.
+    let mut last_use: FxHashMap<Tier, usize> = FxHashMap::default();
+    for (k, &t) in order.iter().enumerate() {
+        if done[k] {
+            continue;
+        }
+        kids.clear();
+        space.child_tiers(t, &mut kids);
+        for &c in &kids {
+            last_use.insert(c, k);
+        }
+    }
     let mut scratch = S::Scratch::default();
     for (k, &t) in order.iter().enumerate() {
         if done[k] {
@@ -555,7 +621,7 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
         let mut seeds = Seeds::default();
         while let Some(j) = local.claim_block(seed_round) {
             let (s, e) = lay.block_range(first + j);
-            let mut piece = Piece::zeroed((e - s) as usize)?;
+            let mut piece = ctx.shared.block_for((e - s) as usize)?;
             let before = seeds.decisive.len();
             let after = space.seed(t, s, &mut piece, &tables, &mut seeds, &mut scratch)?;
             // Level entries carry the lost bit: a worker that takes
@@ -648,6 +714,16 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
         }
         io.barrier(worker)?;
         traffic.tiers += 1;
+        // Every worker has seeded tier k and let go of its children.
+        if me % pp == 0 {
+            kids.clear();
+            space.child_tiers(t, &mut kids);
+            for &c in &kids {
+                if last_use.get(&c) == Some(&k) {
+                    ctx.shared.retire(c, space.size(c))?;
+                }
+            }
+        }
         let mut entries = Vec::new();
         take(&io.got_entries, io.round, &mut entries);
         if let (true, Some(db)) = (lead, &ctx.db) {
