@@ -37,8 +37,11 @@
 //!    remoteness, laid out as solver-retro's wide cells) are an anonymous
 //!    memory map of its own, advised to use huge pages, behind a lock
 //!    shared by the workers of the owner's process. Blocks stay where they
-//!    are for good: a process holds the tier as its workers' blocks side
-//!    by side, so nothing is copied or gathered inside a process.
+//!    are: a process holds the tier as its workers' blocks side by side,
+//!    so nothing is copied or gathered inside a process, until no tier
+//!    left to solve reads the tier; then it becomes a table (2 bytes an
+//!    index where values fit) and its blocks are reused for the blocks of
+//!    tiers to come (fresh memory costs a page clearing on first touch).
 //! 2. **Seeding.** The workers of a process seed its blocks together, a
 //!    block at a time taken in turn, the last first (an index's cost
 //!    varies along a tier, growing in Connect Four), each straight into
@@ -141,15 +144,17 @@
 //!   sent: updates are applied to the process's blocks directly.
 //! * **Cost against rayon** (1 process × 2 workers, 2 cores, medians of
 //!   runs alternating with the rayon engine, 2026-11-25): Connect Four 6×4
-//!   1.32× its time (the command line); Fingers F = 64 0.99× (the command
-//!   line) and 1.18–1.19× (in process), F = 128 1.18–1.20× (in process).
+//!   1.25× its time (the command line; 1.32× before blocks were reused);
+//!   Fingers F = 64 0.99× and 1.05× (the command line) and 1.18–1.22× (in
+//!   process), F = 128 1.18–1.20× (in process).
 //!   Before the blocks Fingers was 1.4–1.8× (F = 64) and 1.5–2.8×
 //!   (F = 128): a shard's owner applied every update to it, and in
 //!   Fingers' levels most land in one shard. What is left is mostly
 //!   memory: cells of 4 bytes where the rayon engine's Fingers and Connect
-//!   Four tables take 2 (twice the pages to fault in, twice the bytes the
-//!   levels' runs stream through), and `Table::from_wide_parts` converting
-//!   them at the end (3–7 ms of F = 64's 15–22 ms).
+//!   Four tables take 2 (twice the pages to fault in for the tiers that
+//!   cannot reuse blocks, twice the bytes the levels' runs stream
+//!   through), and `Table::from_wide_parts` converting them (3–7 ms of
+//!   F = 64's 15–22 ms).
 //! * **Faults.** A process killed mid-solve (`kill -9`, Connect Four 5×5,
 //!   6 of 26 tiers finished) stopped its peer 0.24 s later with one line;
 //!   the rerun resumed at the first tier not finished on every shard and
