@@ -53,10 +53,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
     };
+    let mut ratios: Vec<f64> = cluster.iter().zip(&rayon).map(|(c, r)| c / r).collect();
+    ratios.sort_by(f64::total_cmp);
     let (r, c) = (median(&mut rayon), median(&mut cluster));
+    // Sorted by now: the fastest of each side, least disturbed by other
+    // jobs on the machine.
     println!(
-        "fingers F={fingers}: rayon median {r:.4} s, cluster 1x{workers} median {c:.4} s, ratio {:.2}",
-        c / r
+        "fingers F={fingers}: rayon median {r:.4} s, cluster 1x{workers} median {c:.4} s, \
+         ratio {:.2} (pairs {:.2}-{:.2}); fastest {:.4} s and {:.4} s, ratio {:.2}",
+        c / r,
+        ratios[0],
+        ratios[ratios.len() - 1],
+        rayon[0],
+        cluster[0],
+        cluster[0] / rayon[0]
     );
     Ok(())
 }

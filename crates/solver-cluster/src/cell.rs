@@ -90,6 +90,20 @@ pub(crate) struct Piece {
 }
 
 impl Piece {
+    /// Cells the memory holds (at least the length).
+    pub(crate) fn capacity(&self) -> usize {
+        self.map.len() / 4
+    }
+
+    /// The same memory as `len` cells (at most the capacity), holding
+    /// whatever it held: for a block that is about to be written whole.
+    pub(crate) fn reuse(mut self, len: usize) -> Piece {
+        self.len = len.min(self.capacity());
+        self
+    }
+}
+
+impl Piece {
     /// `len` cells of zero bits.
     pub(crate) fn zeroed(len: usize) -> Result<Piece, crate::Error> {
         let bytes = (len * 4).max(4);
@@ -119,12 +133,14 @@ impl Piece {
 
 impl std::ops::Deref for Piece {
     type Target = [u32];
+    #[inline]
     fn deref(&self) -> &[u32] {
         &bytemuck::cast_slice(&self.map[..])[..self.len]
     }
 }
 
 impl std::ops::DerefMut for Piece {
+    #[inline]
     fn deref_mut(&mut self) -> &mut [u32] {
         &mut bytemuck::cast_slice_mut(&mut self.map[..])[..self.len]
     }
@@ -179,6 +195,14 @@ impl TierCells {
     /// The shards in order, as slices.
     pub(crate) fn parts(&self) -> Vec<&[u32]> {
         self.pieces.iter().map(|p| &p[..]).collect()
+    }
+
+    /// The shards no one else holds.
+    pub(crate) fn into_pieces(self) -> Vec<Piece> {
+        self.pieces
+            .into_iter()
+            .filter_map(|p| Arc::try_unwrap(p).ok())
+            .collect()
     }
 }
 

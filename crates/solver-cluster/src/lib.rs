@@ -1,7 +1,8 @@
 //! The retrograde tier engine across threads, processes and hosts, on
 //! [timely-dataflow](https://docs.rs/timely): every worker owns a shard of
-//! each tier's ids, the parent updates of a level are routed to their
-//! owners, and the next level starts when timely's progress tracking says
+//! each tier's ids (any worker of a process updates any of its blocks), the
+//! parent updates of a level are routed to their owners, and the next
+//! level starts when timely's progress tracking says
 //! the last one is complete.
 //!
 //! The answers are solver-retro's, position by position (value and
@@ -28,49 +29,63 @@
 //! Tiers go children first ([`Tiered::tiers`]); an [`IndexedUnmoves`]
 //! game is one tier ([`solve_unmoves`]). For each tier:
 //!
-//! 1. **Shards.** Worker `w` of `W` owns the ids `w·c .. (w+1)·c` with
-//!    `c = ⌈size / W⌉`, and their cells (4 bytes an id: a counter while
-//!    open, then outcome and remoteness, laid out as solver-retro's wide
-//!    cells), in an anonymous memory map advised to use huge pages. A
-//!    shard stays where it is for good: the workers of a process hold the
-//!    tier as their shards side by side, so nothing is copied or gathered
-//!    inside a process.
-//! 2. **Seeding.** The workers of a process seed its ids together, in
-//!    blocks of 16 Ki ids taken in turn (a block's cost varies along a
-//!    tier), each block into the owner's shard, with solver-retro's rules:
-//!    terminal positions at level 0; in a tier every move leaves, the value
-//!    from the children at once; otherwise a counter of distinct inside
-//!    children plus one for "the children outside", and up to three
-//!    events from the outside children (the fastest lost, the slowest won
-//!    when all are won, the fastest tied). The values of outside children
-//!    are read from the solved child tiers, which **every process holds
-//!    whole** (see *Child tiers* below).
+//! 1. **Blocks and shards.** A tier's ids are cut into blocks of a power
+//!    of two, about 16 a worker (fewer, down to 4, where that makes blocks
+//!    of 512 Ki ids, whole huge pages), and worker `w` of `W` owns a run
+//!    of whole blocks, `w·B/W .. (w+1)·B/W` of `B` (its shard). A block's
+//!    cells (4 bytes an id: a counter while open, then outcome and
+//!    remoteness, laid out as solver-retro's wide cells) are an anonymous
+//!    memory map of its own, advised to use huge pages, behind a lock
+//!    shared by the workers of the owner's process. Blocks stay where they
+//!    are: a process holds the tier as its workers' blocks side by side,
+//!    so nothing is copied or gathered inside a process, until no tier
+//!    left to solve reads the tier; then it becomes a table (2 bytes an
+//!    index where values fit) and its blocks are reused for the blocks of
+//!    tiers to come (fresh memory costs a page clearing on first touch).
+//! 2. **Seeding.** The workers of a process seed its blocks together, a
+//!    block at a time taken in turn, the last first (an index's cost
+//!    varies along a tier, growing in Connect Four), each straight into
+//!    its memory, with solver-retro's rules: terminal positions at level
+//!    0; in a tier every move leaves, the value from the children at once;
+//!    otherwise a counter of distinct inside children plus one for "the
+//!    children outside", and up to three events from the outside children
+//!    (the fastest lost, the slowest won when all are won, the fastest
+//!    tied). The values of outside children are read from the solved
+//!    child tiers, which **every process holds whole** (see *Child tiers*
+//!    below). The seeds stay with the worker that found them.
 //! 3. **Levels.** Level `r` holds the positions resolved with remoteness
 //!    `r`. The workers of a process share the level's children (each
 //!    publishes its part, with a bit for "lost", and all take chunks of
-//!    every part), ask the game for each child's parents (unmoves), update
-//!    the parents in their own shard at once and gather the others for
-//!    their owners as one list of words a destination, run-length encoded
-//!    (a parent is 8 bytes, its id and a bit for "the child was lost"; a
-//!    run of consecutive parents with the same bit is 16, however long;
-//!    neighbours join into runs as they are added). Lists for a worker of
-//!    the same process go to its mailbox, in posts of 2 Ki words that it
-//!    applies while the level is still being expanded; lists for workers of
-//!    other processes go through one timely exchange. Runs of won children
-//!    are applied in bulk: one pass decrements the counters, a second
-//!    resolves those that reached zero. A level ends with a barrier: when
-//!    the process is the whole cluster, among its threads (spinning
-//!    briefly, then sleeping); otherwise timely's, which also carries each
-//!    worker's summary (how busy it was, its next event level) — the round
-//!    is complete when every update sent in it has arrived. The summaries
-//!    tell every worker alike whether the phase is over or which level
-//!    comes next, so all run the same rounds. Wins and losses first, then
-//!    ties; what stays open is a draw. Because a level is complete before
-//!    the next starts, every remoteness is exact whatever the order of
-//!    updates inside it.
-//! 4. **Gather.** Each worker sends its shard to one worker of every other
+//!    every part), ask the game for each child's parents (unmoves) and
+//!    gather the parents as one list of words a destination, run-length
+//!    encoded (a parent is 8 bytes, its id and a bit for "the child was
+//!    lost"; a run of consecutive parents with the same bit is 16, however
+//!    long; neighbours join into runs as they are added). A destination
+//!    is a block of the worker's own process, or a worker of another
+//!    process. A block's list of 2 Ki words is applied by the worker that
+//!    gathered it, holding the block's lock (if another worker holds it,
+//!    the list grows, up to 8 times, before the worker waits): the cells
+//!    of the whole list are read in one pass first, so that their cache
+//!    misses overlap, then updated in order. So the work of a level goes
+//!    to whichever worker is free, however its updates fall among the
+//!    shards. Lists for workers of other processes go through one timely
+//!    exchange; their owner applies them after the level's barrier, and
+//!    the process's workers wait for each other before the next level.
+//!    Runs of won children are applied in bulk: one pass decrements the
+//!    counters, a second resolves those that reached zero. A level ends
+//!    with a barrier: when the process is the whole cluster, among its
+//!    threads (spinning briefly, then sleeping); otherwise timely's, which
+//!    also carries each worker's summary (how busy it was, its next event
+//!    level) — the round is complete when every update sent in it has
+//!    arrived. The summaries tell every worker alike whether the phase is
+//!    over or which level comes next, so all run the same rounds. Wins and
+//!    losses first, then ties; what stays open is a draw. Because a level
+//!    is complete before the next starts, every remoteness is exact
+//!    whatever the order of updates inside it, and whichever worker
+//!    applies them.
+//! 4. **Gather.** Each worker sends its blocks to one worker of every other
 //!    process; a barrier later every process holds the tier whole (in the
-//!    shards of its own workers and copies of the others').
+//!    blocks of its own workers and copies of the others').
 //!
 //! # Child tiers: gathered, not requested
 //!
@@ -122,19 +137,24 @@
 //! * **Bytes.** A parent update is 8 bytes (16 for a run of parents); a
 //!   level also sends every worker a 24-byte summary across processes.
 //!   Fingers F = 64 on two processes: 2.2 bytes of updates a position
-//!   owned, 32 KB a level on average and 1.62 MB at most; the gather of a
+//!   owned, 32 KB a level on average and 1.63 MB at most; the gather of a
 //!   solved tier is 4 bytes an index to every other process (Connect Four
 //!   5×5: 344 MB from each of two processes, its only traffic, since every
-//!   move leaves its tier). Inside a process nothing is serialized.
+//!   move leaves its tier). Inside a process nothing is serialized or
+//!   sent: updates are applied to the process's blocks directly.
 //! * **Cost against rayon** (1 process × 2 workers, 2 cores, medians of
-//!   runs alternating with the rayon engine): Connect Four 6×4 1.32× and
-//!   1.36× its time (seeding shared in blocks: equal ranges left one worker
-//!   idle at every tier's end); Fingers F = 64 1.44–1.72× (was 2.6–3.5×: a
-//!   timely barrier a level, updates applied one by one, routed through
-//!   timely and the tier copied between the workers of one process);
-//!   F = 128 1.5–2.4×. What is left: a shard's owner applies every update
-//!   to it, and in Fingers' levels most land in one shard; the rayon
-//!   engine cuts the table into more owners than threads.
+//!   runs alternating with the rayon engine, 2026-11-25): Connect Four 6×4
+//!   1.25× its time (the command line; 1.32× before blocks were reused);
+//!   Fingers F = 64 0.99× and 1.05× (the command line) and 1.18–1.22× (in
+//!   process), F = 128 1.18–1.20× (in process).
+//!   Before the blocks Fingers was 1.4–1.8× (F = 64) and 1.5–2.8×
+//!   (F = 128): a shard's owner applied every update to it, and in
+//!   Fingers' levels most land in one shard. What is left is mostly
+//!   memory: cells of 4 bytes where the rayon engine's Fingers and Connect
+//!   Four tables take 2 (twice the pages to fault in for the tiers that
+//!   cannot reuse blocks, twice the bytes the levels' runs stream
+//!   through), and `Table::from_wide_parts` converting them (3–7 ms of
+//!   F = 64's 15–22 ms).
 //! * **Faults.** A process killed mid-solve (`kill -9`, Connect Four 5×5,
 //!   6 of 26 tiers finished) stopped its peer 0.24 s later with one line;
 //!   the rerun resumed at the first tier not finished on every shard and
@@ -153,6 +173,7 @@
 mod cell;
 mod error;
 mod fault;
+mod layout;
 mod local;
 mod net;
 mod solution;
@@ -178,22 +199,27 @@ use space::{IndexedSpace, Space, TierSpace};
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Traffic {
-    /// Parents the game gave one by one, sent to another worker (8 bytes
+    /// Parents the game gave one by one (or the pieces of a run cut at
+    /// block boundaries), sent to a worker of another process (8 bytes
     /// each, or none when one joins the run or single before it).
     pub singles: u64,
-    /// Runs of parents the game gave, sent to another worker (16 bytes
-    /// each, or none when one extends the run before it).
+    /// Runs of parents the game gave (cut at block boundaries), sent to a
+    /// worker of another process (16 bytes each, or none when one extends
+    /// the run before it).
     pub runs: u64,
     /// Parents those runs cover.
     pub run_parents: u64,
-    /// Parent updates a worker applied to its own shard (nothing sent).
+    /// Parent updates applied inside the process, to any of its blocks
+    /// (nothing sent).
     pub local_updates: u64,
-    /// Bytes of parent updates sent to other workers, as encoded (to
-    /// mailboxes inside the process or by timely to other processes).
+    /// Bytes of parent updates sent to other workers, as encoded: by timely
+    /// to workers of other processes (inside a process nothing is sent, so
+    /// this equals `remote_bytes`).
     pub bytes: u64,
     /// Of those, bytes to workers of other processes (over the network).
     pub remote_bytes: u64,
-    /// The most bytes of parent updates one worker sent in one level.
+    /// The most bytes of parent updates one worker sent to other processes
+    /// in one level.
     pub max_level_bytes: u64,
     /// Summaries sent (one to every worker a level; 24 bytes each by
     /// timely, or a slot each in memory when the process is the whole
@@ -508,10 +534,11 @@ fn run<S: Space, G: Tiered>(
     for r in guards.join() {
         r.map_err(Error::Failed)?;
     }
-    let mut tables = rustc_hash::FxHashMap::default();
-    for (t, cells) in ctx.shared.take_all(|t| ctx.space.size(t))? {
-        tables.insert(t, Table::from_wide_parts(&cells.parts())?);
-    }
+    let tables = ctx
+        .shared
+        .tables(|t| ctx.space.size(t))?
+        .into_iter()
+        .collect();
     Ok(ClusterSolution {
         game,
         tables,

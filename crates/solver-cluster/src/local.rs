@@ -1,25 +1,26 @@
-//! What the workers of one process exchange without timely: parent updates
-//! through shared mailboxes, and, when the process is the whole cluster,
-//! the level summaries and the barrier that ends a level.
+//! What the workers of one process share without timely: the blocks of
+//! the tier being solved, the work of a level, and, when the process is
+//! the whole cluster, the level summaries and the barrier that ends a
+//! level.
 //!
-//! The workers of a process also share the work of a level: each
-//! publishes its part of the level (the children whose parents are to be
-//! found, each with its lost bit) and takes it in chunks; a worker done
-//! with its own part takes chunks of the others' parts. Only finding
-//! parents moves; every cell is still written by its owner alone (the
-//! updates a worker finds for another's shard go to that worker's
-//! mailbox).
+//! The process's blocks (see `layout.rs`) sit behind a lock each. Any
+//! worker seeds any block (blocks are claimed in turn, the last first: an
+//! index's cost varies so much along a tier — Connect Four's later
+//! indices hold more positions — that equal ranges alone leave one worker
+//! idle), and during the levels any worker applies updates to any block
+//! of the process, holding its lock while it applies a batch of them. So
+//! the work of a level goes to whichever worker is free, however the
+//! level's updates fall among the shards.
 //!
-//! Seeding is shared the same way: the process's ids are cut in blocks,
-//! any worker seeds any block into a buffer of its own and copies it into
-//! the owner's shard, handing the owner the block's seeds; an index's
-//! cost varies so much along a tier (Connect Four's later indices hold
-//! more positions) that equal ranges alone leave one worker idle.
+//! The workers of a process also share the children of a level: each
+//! publishes its part (the children whose parents are to be found, each
+//! with its lost bit) and takes it in chunks; a worker done with its own
+//! part takes chunks of the others' parts.
 //!
-//! A level's mail is posted before the level's barrier and read after it,
-//! so mailboxes and summary slots are kept twice, by the parity of the
-//! round: a worker that has read its mail of round `r` and runs ahead
-//! posts round `r + 1`'s in the other half, and cannot post round `r + 2`'s
+//! A level's summaries are written before the level's barrier and read
+//! after it, so summary slots and parts are kept twice, by the parity of
+//! the round: a worker that has read round `r`'s and runs ahead writes
+//! round `r + 1`'s in the other half, and cannot write round `r + 2`'s
 //! before every worker has passed barrier `r + 1`, that is, read round
 //! `r`'s.
 
@@ -28,51 +29,66 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::cell::Piece;
-use crate::space::{After, Seeds};
+use crate::space::After;
 use crate::Error;
 
 /// A worker's part of a level, and how far into it the workers have
 /// taken.
 type Part = (Arc<Vec<u64>>, usize);
 
-/// Mailboxes and the barrier of one process's workers.
+/// The blocks of the tier being solved in a process, by their place
+/// among the process's blocks (`None` until seeded).
+pub(crate) type Blocks = Arc<Vec<Mutex<Option<Piece>>>>;
+
+/// The seeding under way in a process.
+struct Seeding {
+    round: u64,
+    /// Blocks claimed so far.
+    claimed: usize,
+    after: Option<After>,
+    blocks: Blocks,
+}
+
+/// The blocks, shared work and barrier of one process's workers.
 pub(crate) struct Local {
     /// Workers in the process.
     n: usize,
-    /// `[parity][from · n + to]`: updates encoded as in `updates.rs`.
-    boxes: [Vec<Mutex<Vec<u64>>>; 2],
     /// `[parity][worker]`: the worker's summary (busy, next event).
     summaries: [Vec<Mutex<(u64, u64)>>; 2],
     /// `[parity][worker]`: the worker's part of the level and how far
     /// into it the workers have taken.
     parts: [Vec<Mutex<Part>>; 2],
-    /// The seeding under way: its round, the next block to take, and how
-    /// the tier goes on.
-    seeding: Mutex<(u64, usize, Option<After>)>,
-    /// `[worker]`: its shard while it is seeded.
-    pieces: Vec<Mutex<Option<Piece>>>,
-    /// `[worker]`: the seeds found in its shard.
-    seeds: Vec<Mutex<Seeds>>,
+    /// The seeding under way (and the blocks it fills).
+    seeding: Mutex<Seeding>,
     barrier: Barrier,
 }
 
-/// Children a worker takes from a part of a level at once.
+/// Children a worker takes from a part of a level at once, at most: a
+/// part is cut in [`CHUNKS`] chunks a worker of the process or more (a
+/// child may have thousands of parents, so a level of a few thousand
+/// children in chunks of 256 left one worker with the last chunk while
+/// the others waited), of [`MIN_TAKE`] children at least.
 const TAKE: usize = 256;
+/// Chunks a part is cut in, a worker.
+const CHUNKS: usize = 16;
+/// The fewest children taken at once.
+const MIN_TAKE: usize = 4;
 
 impl Local {
     /// For a process of `n` workers.
     pub(crate) fn new(n: usize) -> Local {
-        let boxes = || (0..n * n).map(|_| Mutex::new(Vec::new())).collect();
         let slots = || (0..n).map(|_| Mutex::new((0, 0))).collect();
         let parts = || (0..n).map(|_| Mutex::new((Arc::default(), 0))).collect();
         Local {
             n,
-            boxes: [boxes(), boxes()],
             summaries: [slots(), slots()],
             parts: [parts(), parts()],
-            seeding: Mutex::new((u64::MAX, 0, None)),
-            pieces: (0..n).map(|_| Mutex::new(None)).collect(),
-            seeds: (0..n).map(|_| Mutex::default()).collect(),
+            seeding: Mutex::new(Seeding {
+                round: u64::MAX,
+                claimed: 0,
+                after: None,
+                blocks: Arc::default(),
+            }),
             barrier: Barrier {
                 n,
                 state: Mutex::new(0),
@@ -80,26 +96,6 @@ impl Local {
                 wake: Condvar::new(),
             },
         }
-    }
-
-    /// Posts `words` from local worker `from` to local worker `to` in
-    /// round `round`.
-    pub(crate) fn post(&self, round: u64, from: usize, to: usize, words: &mut Vec<u64>) {
-        let mut b = lock(&self.boxes[(round & 1) as usize][from * self.n + to]);
-        if b.is_empty() {
-            std::mem::swap(&mut *b, words);
-        } else {
-            b.append(words);
-        }
-    }
-
-    /// Takes what local worker `from` posted to `to` in round `round`.
-    pub(crate) fn take(&self, round: u64, from: usize, to: usize, out: &mut Vec<u64>) {
-        out.clear();
-        std::mem::swap(
-            &mut *lock(&self.boxes[(round & 1) as usize][from * self.n + to]),
-            out,
-        );
     }
 
     /// Sets local worker `w`'s summary of round `round`.
@@ -142,77 +138,56 @@ impl Local {
             let (part, at) = &mut *slot;
             if *at < part.len() {
                 let start = *at;
-                *at = (start + TAKE).min(part.len());
+                let take = (part.len() / (CHUNKS * self.n)).clamp(MIN_TAKE, TAKE);
+                *at = (start + take).min(part.len());
                 return Some((Arc::clone(part), start..*at));
             }
         }
         None
     }
 
-    /// The next of `blocks` blocks to seed in round `round`, if any is
-    /// left.
-    pub(crate) fn claim_block(&self, round: u64, blocks: usize) -> Option<usize> {
+    /// The process's `blocks` blocks to seed in round `round`, empty: the
+    /// first worker to ask in a round makes them, the others get the same.
+    pub(crate) fn start_seeding(&self, round: u64, blocks: usize) -> Blocks {
         let mut s = lock(&self.seeding);
-        if s.0 != round {
-            *s = (round, 0, None);
+        if s.round != round {
+            *s = Seeding {
+                round,
+                claimed: 0,
+                after: None,
+                blocks: Arc::new((0..blocks).map(|_| Mutex::new(None)).collect()),
+            };
         }
-        (s.1 < blocks).then(|| {
-            s.1 += 1;
-            s.1 - 1
+        Arc::clone(&s.blocks)
+    }
+
+    /// The next block to seed in round `round`, if any is left: the last
+    /// first (later indices tend to cost more).
+    pub(crate) fn claim_block(&self, round: u64) -> Option<usize> {
+        let mut s = lock(&self.seeding);
+        let n = s.blocks.len();
+        (s.round == round && s.claimed < n).then(|| {
+            s.claimed += 1;
+            n - s.claimed
         })
     }
 
     /// Records how the tier seeded in round `round` goes on.
     pub(crate) fn set_after(&self, round: u64, after: After) {
         let mut s = lock(&self.seeding);
-        if s.0 == round {
-            s.2 = Some(after);
+        if s.round == round {
+            s.after = Some(after);
         }
     }
 
     /// How the tier seeded in round `round` goes on (`None`: no block).
     pub(crate) fn after(&self, round: u64) -> Option<After> {
         let s = lock(&self.seeding);
-        if s.0 == round {
-            s.2
+        if s.round == round {
+            s.after
         } else {
             None
         }
-    }
-
-    /// Copies a seeded block into local worker `w`'s shard (of `len`
-    /// cells) at offset `at`, and hands it the block's seeds.
-    pub(crate) fn deliver(
-        &self,
-        w: usize,
-        len: usize,
-        at: usize,
-        cells: &[u32],
-        seeds: &mut Seeds,
-    ) -> Result<(), Error> {
-        {
-            let mut slot = lock(&self.pieces[w]);
-            if slot.is_none() {
-                *slot = Some(Piece::zeroed(len)?);
-            }
-            if let Some(piece) = slot.as_mut() {
-                piece[at..at + cells.len()].copy_from_slice(cells);
-            }
-        }
-        let mut mine = lock(&self.seeds[w]);
-        mine.decisive.append(&mut seeds.decisive);
-        mine.ties.append(&mut seeds.ties);
-        mine.events.append(&mut seeds.events);
-        Ok(())
-    }
-
-    /// Local worker `w`'s seeded shard and seeds (after the barrier that
-    /// ends the seeding).
-    pub(crate) fn seeded(&self, w: usize) -> (Option<Piece>, Seeds) {
-        (
-            lock(&self.pieces[w]).take(),
-            std::mem::take(&mut *lock(&self.seeds[w])),
-        )
     }
 
     /// Waits until every local worker has reached this barrier (or a
@@ -222,7 +197,7 @@ impl Local {
     }
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -283,7 +258,7 @@ mod tests {
     use std::sync::Arc;
 
     #[test]
-    fn mail_and_summaries_cross_the_barrier_by_round() {
+    fn summaries_cross_the_barrier_by_round() {
         let n = 3;
         let local = Arc::new(Local::new(n));
         let handles: Vec<_> = (0..n)
@@ -291,21 +266,9 @@ mod tests {
                 let local = Arc::clone(&local);
                 std::thread::spawn(move || {
                     let mut sums = Vec::new();
-                    let mut got = Vec::new();
                     for round in 0..50u64 {
-                        for to in (0..n).filter(|&t| t != me) {
-                            let mut w = vec![round, me as u64, to as u64];
-                            local.post(round, me, to, &mut w);
-                        }
                         local.summarize(round, me, (round, me as u64));
                         local.barrier().expect("no failure");
-                        let mut total = 0;
-                        for from in (0..n).filter(|&f| f != me) {
-                            local.take(round, from, me, &mut got);
-                            assert_eq!(got, [round, from as u64, me as u64]);
-                            total += 1;
-                        }
-                        assert_eq!(total, n - 1);
                         sums.push(local.summaries(round).map(|s| s.1).sum::<u64>());
                         assert!(local.summaries(round).all(|s| s.0 == round));
                     }
@@ -316,6 +279,40 @@ mod tests {
         for h in handles {
             assert_eq!(h.join().expect("worker"), vec![3; 50]);
         }
+    }
+
+    #[test]
+    fn every_block_is_claimed_once() {
+        let n = 3;
+        let local = Arc::new(Local::new(n));
+        let handles: Vec<_> = (0..n)
+            .map(|_| {
+                let local = Arc::clone(&local);
+                std::thread::spawn(move || {
+                    let mut got = Vec::new();
+                    for round in 0..20u64 {
+                        let blocks = local.start_seeding(round, 40);
+                        while let Some(b) = local.claim_block(round) {
+                            *lock(&blocks[b]) = Some(Piece::zeroed(1).expect("memory"));
+                            got.push((round, b));
+                        }
+                        local.barrier().expect("no failure");
+                        assert!(blocks.iter().all(|b| lock(b).is_some()));
+                        local.barrier().expect("no failure");
+                    }
+                    got
+                })
+            })
+            .collect();
+        let mut all: Vec<(u64, usize)> = handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker"))
+            .collect();
+        all.sort_unstable();
+        let want: Vec<(u64, usize)> = (0..20u64)
+            .flat_map(|r| (0..40).map(move |b| (r, b)))
+            .collect();
+        assert_eq!(all, want);
     }
 
     #[test]

@@ -50,7 +50,7 @@ impl Default for Encoder {
 
 impl Encoder {
     /// Adds parents `start..end` (`start < end`, ids below 2⁶²).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, start: u64, end: u64, lost: bool) {
         debug_assert!(start < end && end <= ID + 1);
         let flag = if lost { LOST } else { 0 };

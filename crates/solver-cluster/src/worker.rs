@@ -2,13 +2,13 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, TryLockError};
 use std::time::Duration;
 
 use game_core::{Outcome, ParentIndices, Tier};
 use game_db::{Database, ShardEntry};
 use rustc_hash::FxHashMap;
-use solver_retro::Progress;
+use solver_retro::{Progress, Table};
 use timely::dataflow::operators::vec::Input;
 use timely::dataflow::operators::{Exchange, Inspect, Probe};
 use timely::dataflow::{InputHandleVec, ProbeHandle};
@@ -16,21 +16,18 @@ use timely::progress::Stamp;
 use timely::worker::Worker;
 
 use crate::cell::{self, Piece, TierCells};
-use crate::local::Local;
+use crate::layout::Layout;
+use crate::local::{self, Local};
 use crate::space::{After, Event, Seeds, Space};
 use crate::updates::{self, Encoder, Span};
 use crate::{Error, Traffic};
-
-/// Ids seeded at once (the unit of work the process's workers share).
-const SEED_BLOCK: u64 = 1 << 14;
 
 /// Words of updates a worker gathers for a worker of another process
 /// before sending them on (a level's messages stay a few hundred kilobytes
 /// each).
 const MESSAGE: usize = 1 << 15;
-/// Words of updates a worker gathers for a worker of its own process
-/// before posting them: small, so that the owner applies them while the
-/// level is still being expanded.
+/// Words of updates a worker gathers for a block of its own process
+/// before it applies them (their cells read in one pass first).
 const POST: usize = 1 << 11;
 /// "No event left" in a summary.
 const NONE: u64 = u64::MAX;
@@ -42,13 +39,20 @@ const HAS_DB: u64 = u64::MAX - 1;
 const GATHER: usize = 1 << 16;
 
 /// Solved tiers in full, shared by the workers of one process: every
-/// worker moves its shard in when its levels end, and the shards of other
-/// processes arrive by the gather. Also the process's mailboxes.
+/// worker moves its shard's blocks in when its levels end, and the blocks
+/// of other processes arrive by the gather. Also what the process's
+/// workers share while they solve a tier.
 pub(crate) struct Shared {
     /// Workers in the cluster.
     peers: usize,
+    /// Tiers being put together, by block.
     building: Mutex<FxHashMap<Tier, Vec<Option<Piece>>>>,
     ready: Mutex<FxHashMap<Tier, Arc<TierCells>>>,
+    /// Tiers no tier left to solve reads, as tables.
+    done: Mutex<FxHashMap<Tier, Table>>,
+    /// Blocks of those tiers, for the blocks of tiers still to seed: fresh
+    /// memory costs the system a page clearing on first touch.
+    free: Mutex<Vec<Piece>>,
     pub(crate) local: Local,
 }
 
@@ -59,32 +63,35 @@ impl Shared {
             peers,
             building: Mutex::default(),
             ready: Mutex::default(),
+            done: Mutex::default(),
+            free: Mutex::default(),
             local: Local::new(per_process),
         }
     }
 
-    /// Files `piece` as worker `k`'s shard of `tier`.
-    fn put_piece(&self, tier: Tier, k: usize, piece: Piece) {
-        let mut b = self.building.lock().unwrap_or_else(PoisonError::into_inner);
-        let v = b
+    /// Files `piece` as block `b` of `tier`, laid out as `lay`.
+    fn put_block(&self, tier: Tier, lay: &Layout, b: usize, piece: Piece) {
+        let mut all = self.building.lock().unwrap_or_else(PoisonError::into_inner);
+        let v = all
             .entry(tier)
-            .or_insert_with(|| (0..self.peers).map(|_| None).collect());
-        if let Some(slot) = v.get_mut(k) {
+            .or_insert_with(|| (0..lay.blocks).map(|_| None).collect());
+        if let Some(slot) = v.get_mut(b) {
             *slot = Some(piece);
         }
     }
 
     /// Copies `cells` to `first..` of `tier` (of `size` indices), into the
-    /// shard that holds them (a shard of another process, gathered).
+    /// block that holds them (a block of another process, gathered; a
+    /// message never spans blocks).
     fn put_cells(&self, tier: Tier, size: u64, first: u64, cells: &[u32]) -> Result<(), Error> {
-        let mut b = self.building.lock().unwrap_or_else(PoisonError::into_inner);
-        let v = b
+        let lay = Layout::new(size, self.peers);
+        let mut all = self.building.lock().unwrap_or_else(PoisonError::into_inner);
+        let v = all
             .entry(tier)
-            .or_insert_with(|| (0..self.peers).map(|_| None).collect());
-        let chunk = size.div_ceil(self.peers as u64).max(1);
-        let k = (first / chunk) as usize;
-        let (lo, hi) = shard_range(size, self.peers, k);
-        let Some(slot) = v.get_mut(k) else {
+            .or_insert_with(|| (0..lay.blocks).map(|_| None).collect());
+        let b = lay.block_of(first);
+        let (lo, hi) = lay.block_range(b);
+        let Some(slot) = v.get_mut(b) else {
             return Ok(());
         };
         if slot.is_none() {
@@ -118,11 +125,57 @@ impl Shared {
         Ok(Some(v))
     }
 
-    /// Every tier held, for the caller once the workers are done.
-    pub(crate) fn take_all(
-        &self,
-        size: impl Fn(Tier) -> u64,
-    ) -> Result<Vec<(Tier, Arc<TierCells>)>, Error> {
+    /// `len` cells to be written whole: the smallest free block that
+    /// holds them, if any holds them with less than half to spare, else
+    /// fresh memory.
+    fn block_for(&self, len: usize) -> Result<Piece, Error> {
+        let mut free = local::lock(&self.free);
+        let best = free
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.capacity() >= len && p.capacity() / 2 <= len)
+            .min_by_key(|(_, p)| p.capacity())
+            .map(|(k, _)| k);
+        match best {
+            Some(k) => Ok(free.swap_remove(k).reuse(len)),
+            None => {
+                drop(free);
+                Piece::zeroed(len)
+            }
+        }
+    }
+
+    /// Makes `tier` (no tier left to solve reads it; no worker holds it)
+    /// a table, and its blocks free for tiers to come.
+    fn retire(&self, tier: Tier, size: u64) -> Result<(), Error> {
+        let Some(cells) = self.get(tier, size)? else {
+            return Ok(());
+        };
+        self.ready
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&tier);
+        let table = Table::from_wide_parts(&cells.parts())?;
+        if let Ok(cells) = Arc::try_unwrap(cells) {
+            let mut free = local::lock(&self.free);
+            free.extend(cells.into_pieces());
+        }
+        local::lock(&self.done).insert(tier, table);
+        Ok(())
+    }
+
+    /// Every tier held, as tables, for the caller once the workers are
+    /// done.
+    pub(crate) fn tables(&self, size: impl Fn(Tier) -> u64) -> Result<Vec<(Tier, Table)>, Error> {
+        let mut out: Vec<(Tier, Table)> = local::lock(&self.done).drain().collect();
+        for (t, cells) in self.take_all(size)? {
+            out.push((t, Table::from_wide_parts(&cells.parts())?));
+        }
+        Ok(out)
+    }
+
+    /// Every tier held as cells.
+    fn take_all(&self, size: impl Fn(Tier) -> u64) -> Result<Vec<(Tier, Arc<TierCells>)>, Error> {
         let mut out: Vec<(Tier, Arc<TierCells>)> = self
             .ready
             .lock()
@@ -142,18 +195,19 @@ impl Shared {
     }
 }
 
-/// A tier from its shards (a shard never filed: no positions).
+/// A tier from its blocks (a block never filed: no positions).
 fn assemble(pieces: Vec<Option<Piece>>, size: u64, peers: usize) -> Result<TierCells, Error> {
-    let chunk = size.div_ceil(peers as u64).max(1);
-    let mut out = Vec::with_capacity(pieces.len());
-    for (k, p) in pieces.into_iter().enumerate() {
-        let (lo, hi) = shard_range(size, peers, k);
-        out.push(Arc::new(match p {
+    let lay = Layout::new(size, peers);
+    let mut pieces = pieces.into_iter();
+    let mut out = Vec::with_capacity(lay.blocks);
+    for b in 0..lay.blocks {
+        let (lo, hi) = lay.block_range(b);
+        out.push(Arc::new(match pieces.next().flatten() {
             Some(p) if p.len() as u64 == hi - lo => p,
             _ => Piece::filled((hi - lo) as usize, cell::INVALID)?,
         }));
     }
-    Ok(TierCells::new(chunk, size, out))
+    Ok(TierCells::new(1 << lay.shift, size, out))
 }
 
 /// A written shard's manifest entry, to worker 0: the target worker, then
@@ -374,28 +428,32 @@ enum Phase {
     Ties,
 }
 
-/// A worker's shard of the tier being solved.
+/// A worker's view of the tier being solved: the process's blocks, and
+/// what it has gathered for them and for other processes' workers.
 struct Shard<'a, S: Space> {
     space: &'a S,
     shared: &'a Shared,
     tier: Tier,
-    size: u64,
-    lo: u64,
-    hi: u64,
+    lay: Layout,
+    /// The owner of every block.
+    owners: Vec<u32>,
+    /// This process's blocks: `first..first + blocks.len()`.
+    first: usize,
+    blocks: &'a [Mutex<Option<Piece>>],
     me: u64,
-    chunk: u64,
     per_process: u64,
     /// Processes in the cluster.
     processes: u64,
     lazy: bool,
-    cells: Piece,
     next: Vec<u64>,
     scratch: S::Scratch,
     buf: ParentIndices,
-    /// Updates for every other worker, this level.
+    /// Updates for each of the process's blocks, this level.
     out: Vec<Encoder>,
-    /// Mail read.
-    inbox: Vec<u64>,
+    /// Updates for every worker of another process, this level.
+    remote: Vec<Encoder>,
+    /// Spans being applied.
+    spans: Vec<Span>,
 }
 
 /// Runs worker `worker` to the end of the solve.
@@ -487,30 +545,61 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                     db.records(c)?
                 )));
             }
-            let (lo, hi) = shard_range(size, peers, me);
-            let mut cells = Piece::filled((hi - lo) as usize, cell::INVALID)?;
-            db.for_each_block_in(c, lo..hi, |first, values| {
-                let at = (first - lo) as usize;
-                for (dst, v) in cells[at..at + values.len()].iter_mut().zip(values) {
-                    *dst = cell::from_value(*v);
+            let lay = Layout::new(size, peers);
+            let mine = lay.blocks_of(me);
+            let mut pieces = Vec::with_capacity(mine.len());
+            for b in mine.clone() {
+                let (lo, hi) = lay.block_range(b);
+                pieces.push(Piece::filled((hi - lo) as usize, cell::INVALID)?);
+            }
+            let (lo, hi) = lay.shard_range(me);
+            db.for_each_block_in(c, lo..hi, |at, values| {
+                let mut at = at;
+                let mut values = values;
+                while !values.is_empty() {
+                    let b = lay.block_of(at);
+                    let (blo, bhi) = lay.block_range(b);
+                    let n = ((bhi - at) as usize).min(values.len());
+                    if let Some(piece) = pieces.get_mut(b - mine.start) {
+                        let off = (at - blo) as usize;
+                        for (dst, v) in piece[off..off + n].iter_mut().zip(&values[..n]) {
+                            *dst = cell::from_value(*v);
+                        }
+                    }
+                    at += n as u64;
+                    values = &values[n..];
                 }
             })?;
-            gather(&mut io, &cells, c, lo, me, pp, processes, &mut traffic);
-            ctx.shared.put_piece(c, me, cells);
+            let parts: Vec<(usize, &[u32])> =
+                mine.clone().zip(pieces.iter().map(|p| &p[..])).collect();
+            gather(&mut io, &parts, &lay, c, me, pp, processes, &mut traffic);
+            for (b, piece) in mine.zip(pieces) {
+                ctx.shared.put_block(c, &lay, b, piece);
+            }
         }
     }
     io.barrier(worker)?;
     let total = order.len() as u64;
+    // The last tier to solve that reads each tier: past it the tier is
+    // made a table and its blocks serve the tiers to come.
+    let mut last_use: FxHashMap<Tier, usize> = FxHashMap::default();
+    for (k, &t) in order.iter().enumerate() {
+        if done[k] {
+            continue;
+        }
+        kids.clear();
+        space.child_tiers(t, &mut kids);
+        for &c in &kids {
+            last_use.insert(c, k);
+        }
+    }
     let mut scratch = S::Scratch::default();
-    let mut seed_buf: Vec<u32> = Vec::new();
-    let mut block_seeds = Seeds::default();
     for (k, &t) in order.iter().enumerate() {
         if done[k] {
             continue;
         }
         let size = space.size(t);
-        let chunk = size.div_ceil(peers as u64).max(1);
-        let (lo, hi) = shard_range(size, peers, me);
+        let lay = Layout::new(size, peers);
         kids.clear();
         space.child_tiers(t, &mut kids);
         let mut held: Vec<(Tier, Arc<TierCells>)> = Vec::with_capacity(kids.len());
@@ -520,61 +609,55 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
             }
         }
         let tables: Vec<(Tier, &TierCells)> = held.iter().map(|(c, v)| (*c, &**v)).collect();
-        // Seeding, shared by the process's workers block by block.
+        // Seeding, shared by the process's workers block by block, each
+        // block straight into its own memory; the seeds stay with the
+        // worker that found them (any worker takes any child of a level).
         let local = &ctx.shared.local;
         let first_local = me / pp * pp;
+        let first = lay.blocks_of(first_local).start;
+        let end = lay.blocks_of(first_local + pp - 1).end;
         let seed_round = io.round;
-        let blocks: Vec<(usize, u64, u64, u64)> = (0..pp)
-            .flat_map(|w| {
-                let (a, b) = shard_range(size, peers, first_local + w);
-                (a..b)
-                    .step_by(SEED_BLOCK as usize)
-                    .map(move |s| (w, a, s, (s + SEED_BLOCK).min(b)))
-            })
-            .collect();
-        while let Some(k) = local.claim_block(seed_round, blocks.len()) {
-            let (w, a, s, e) = blocks[k];
-            let (_, b) = shard_range(size, peers, first_local + w);
-            seed_buf.clear();
-            seed_buf.resize((e - s) as usize, 0);
-            let after = space.seed(t, s, &mut seed_buf, &tables, &mut block_seeds, &mut scratch)?;
+        let blocks = local.start_seeding(seed_round, end - first);
+        let mut seeds = Seeds::default();
+        while let Some(j) = local.claim_block(seed_round) {
+            let (s, e) = lay.block_range(first + j);
+            let mut piece = ctx.shared.block_for((e - s) as usize)?;
+            let before = seeds.decisive.len();
+            let after = space.seed(t, s, &mut piece, &tables, &mut seeds, &mut scratch)?;
+            // Level entries carry the lost bit: a worker that takes
+            // another's children does not read their cells.
+            for x in &mut seeds.decisive[before..] {
+                let c = piece[(*x - s) as usize];
+                if cell::value(c).is_some_and(|v| v.outcome() == Outcome::Lose) {
+                    *x |= updates::LOST;
+                }
+            }
             local.set_after(seed_round, after);
-            local.deliver(
-                w,
-                (b - a) as usize,
-                (s - a) as usize,
-                &seed_buf,
-                &mut block_seeds,
-            )?;
+            *local::lock(&blocks[j]) = Some(piece);
         }
         drop(tables);
         drop(held);
         io.local_barrier(local)?;
         let after = local.after(seed_round).unwrap_or(After::Done);
-        let (cells, mut seeds) = local.seeded(me - first_local);
-        let mut cells = match cells {
-            Some(c) => c,
-            None => Piece::filled((hi - lo) as usize, cell::INVALID)?,
-        };
         if let After::Levels { lazy } = after {
             let mut shard = Shard {
                 space,
                 shared: &ctx.shared,
                 tier: t,
-                size,
-                lo,
-                hi,
+                lay,
+                owners: lay.owners(),
+                first,
+                blocks: &blocks,
                 me: me as u64,
-                chunk,
                 per_process: pp as u64,
                 processes: processes as u64,
                 lazy,
-                cells,
                 next: Vec::new(),
                 scratch,
                 buf: ParentIndices::default(),
-                out: (0..peers).map(|_| Encoder::default()).collect(),
-                inbox: Vec::new(),
+                out: (first..end).map(|_| Encoder::default()).collect(),
+                remote: (0..peers).map(|_| Encoder::default()).collect(),
+                spans: Vec::new(),
             };
             let mut events = std::mem::take(&mut seeds.events);
             events.sort_unstable_by_key(|e| (e.level, e.id));
@@ -603,21 +686,44 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                 &mut resolved,
                 &report,
             )?;
-            cells = shard.cells;
             scratch = shard.scratch;
         }
-        // The shard to the database (its own file; worker 0 lists the
-        // tier once every shard is written), and to every process: moved
-        // into this process's table, sent to one worker of each other
-        // process.
+        // This worker's blocks (every worker is past the levels): to the
+        // database (its own shard file; worker 0 lists the tier once every
+        // shard is written), and to every process: moved into this
+        // process's table, sent to one worker of each other process.
+        let mine = lay.blocks_of(me);
+        let mut pieces = Vec::with_capacity(mine.len());
+        for b in mine.clone() {
+            let (lo, hi) = lay.block_range(b);
+            pieces.push(match local::lock(&blocks[b - first]).take() {
+                Some(p) => p,
+                None => Piece::filled((hi - lo) as usize, cell::INVALID)?,
+            });
+        }
+        drop(blocks);
+        let parts: Vec<(usize, &[u32])> = mine.clone().zip(pieces.iter().map(|p| &p[..])).collect();
         if let Some(db) = &ctx.db {
-            let e = write_shard(db, t, me, lo, &cells)?;
+            let e = write_shard(db, t, me, &lay, &parts)?;
             io.entries.send((0, entry_words(&e)));
         }
-        gather(&mut io, &cells, t, lo, me, pp, processes, &mut traffic);
-        ctx.shared.put_piece(t, me, cells);
+        gather(&mut io, &parts, &lay, t, me, pp, processes, &mut traffic);
+        drop(parts);
+        for (b, piece) in mine.zip(pieces) {
+            ctx.shared.put_block(t, &lay, b, piece);
+        }
         io.barrier(worker)?;
         traffic.tiers += 1;
+        // Every worker has seeded tier k and let go of its children.
+        if me % pp == 0 {
+            kids.clear();
+            space.child_tiers(t, &mut kids);
+            for &c in &kids {
+                if last_use.get(&c) == Some(&k) {
+                    ctx.shared.retire(c, space.size(c))?;
+                }
+            }
+        }
         let mut entries = Vec::new();
         take(&io.got_entries, io.round, &mut entries);
         if let (true, Some(db)) = (lead, &ctx.db) {
@@ -641,22 +747,15 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
     Ok(traffic)
 }
 
-/// The ids worker `me` of `peers` owns in a tier of `size`: contiguous
-/// chunks of `⌈size / peers⌉` (the last ones short or empty).
-fn shard_range(size: u64, peers: usize, me: usize) -> (u64, u64) {
-    let chunk = size.div_ceil(peers as u64).max(1);
-    let lo = (me as u64 * chunk).min(size);
-    (lo, (lo + chunk).min(size))
-}
-
-/// Sends the cells `lo..` of tier `t` to one worker of every other
-/// process (the worker of the same rank).
+/// Sends the blocks `parts` (block number and cells) of tier `t` to one
+/// worker of every other process (the worker of the same rank), in
+/// messages that never span blocks.
 #[allow(clippy::too_many_arguments)]
 fn gather(
     io: &mut Io,
-    cells: &[u32],
+    parts: &[(usize, &[u32])],
+    lay: &Layout,
     t: Tier,
-    lo: u64,
     me: usize,
     pp: usize,
     processes: usize,
@@ -665,34 +764,43 @@ fn gather(
     let mine = me / pp;
     for q in (0..processes).filter(|&q| q != mine) {
         let target = (q * pp + me % pp) as u64;
-        for (j, part) in cells.chunks(GATHER).enumerate() {
-            let first = lo + (j * GATHER) as u64;
-            io.gather.send((target, t, first, part.to_vec()));
-            traffic.gather_cells_remote += part.len() as u64;
+        for &(b, cells) in parts {
+            let lo = lay.block_range(b).0;
+            for (j, part) in cells.chunks(GATHER).enumerate() {
+                let first = lo + (j * GATHER) as u64;
+                io.gather.send((target, t, first, part.to_vec()));
+                traffic.gather_cells_remote += part.len() as u64;
+            }
         }
     }
 }
 
-/// Writes worker `me`'s shard of tier `t` (cells from index `lo`) as shard
-/// `me` of the tier in `db`.
+/// Writes worker `me`'s shard of tier `t` (its blocks `parts`, in order)
+/// as shard `me` of the tier in `db`.
 fn write_shard(
     db: &Database,
     t: Tier,
     me: usize,
-    lo: u64,
-    cells: &[u32],
+    lay: &Layout,
+    parts: &[(usize, &[u32])],
 ) -> Result<ShardEntry, Error> {
     let shard =
         u32::try_from(me).map_err(|_| Error::Db(format!("worker {me}: too many shards")))?;
-    let mut w = db.shard_writer(t, shard, lo)?;
+    let mut w = db.shard_writer(t, shard, lay.shard_range(me).0)?;
     let mut buf = Vec::with_capacity(GATHER);
-    for chunk in cells.chunks(GATHER) {
-        buf.clear();
-        buf.extend(chunk.iter().map(|&c| cell::value(c)));
-        w.write(&buf)?;
+    for &(_, cells) in parts {
+        for chunk in cells.chunks(GATHER) {
+            buf.clear();
+            buf.extend(chunk.iter().map(|&c| cell::value(c)));
+            w.write(&buf)?;
+        }
     }
     Ok(w.finish()?)
 }
+
+/// How many updates a block's list may hold before the worker applies it
+/// even if another worker holds the block (it waits for the lock then).
+const PATIENCE: usize = 8;
 
 impl<S: Space> Shard<'_, S> {
     /// The levels of one phase, each ended by a barrier: among the
@@ -717,18 +825,7 @@ impl<S: Space> Shard<'_, S> {
         let mut got_summary = Vec::new();
         let alone = self.processes == 1;
         let pp = self.per_process as usize;
-        let first_local = (self.me / self.per_process) as usize * pp;
-        let mine = self.me as usize - first_local;
-        // Level entries carry the lost bit: a worker that takes another's
-        // children cannot read their cells.
-        if phase == Phase::Decisive {
-            for x in &mut level {
-                let c = self.cells[(*x - self.lo) as usize];
-                if cell::value(c).is_some_and(|v| v.outcome() == Outcome::Lose) {
-                    *x |= updates::LOST;
-                }
-            }
-        }
+        let mine = self.me as usize % pp;
         loop {
             let next = r + 1;
             if next > cell::MAX_REMOTENESS {
@@ -738,20 +835,23 @@ impl<S: Space> Shard<'_, S> {
                 .into());
             }
             let mut busy = level.len() as u64;
+            let sent_before = traffic.remote_bytes;
             while let Some(e) = events.get(at) {
                 if e.level != r {
                     break;
                 }
                 at += 1;
                 busy += 1;
-                self.update(
-                    (e.id - self.lo) as usize,
+                self.route(
+                    e.id,
+                    e.id + 1,
                     e.outcome == Outcome::Lose,
                     phase,
                     next,
+                    io,
+                    traffic,
                 )?;
             }
-            let sent_before = traffic.bytes;
             // The level's children, shared among this process's workers.
             let round = io.round;
             level = self.shared.local.publish(round, mine, level);
@@ -766,18 +866,18 @@ impl<S: Space> Shard<'_, S> {
                         traffic,
                     )?;
                 }
-                // What the others posted so far, applied while they work.
-                self.drain(round, phase, next)?;
             }
-            // What is left for other workers: to the mailboxes of this
-            // process's, by timely to other processes'.
+            // What is left: applied to this process's blocks, sent by
+            // timely to other processes' workers.
+            self.flush_blocks(phase, next)?;
             for w in 0..peers {
-                if w == self.me as usize || self.out[w].words.is_empty() {
-                    continue;
+                if !self.remote[w].words.is_empty() {
+                    self.flush_remote(w, io, traffic);
                 }
-                self.flush(w, io, traffic);
             }
-            traffic.max_level_bytes = traffic.max_level_bytes.max(traffic.bytes - sent_before);
+            traffic.max_level_bytes = traffic
+                .max_level_bytes
+                .max(traffic.remote_bytes - sent_before);
             let next_event = events.get(at).map_or(NONE, |e| e.level);
             if alone {
                 self.shared.local.summarize(round, mine, (busy, next_event));
@@ -789,15 +889,16 @@ impl<S: Space> Shard<'_, S> {
                 }
                 traffic.summaries += peers as u64;
                 io.barrier(worker)?;
-            }
-            traffic.levels += 1;
-            self.drain(round, phase, next)?;
-            if !alone {
+                // What other processes sent, applied before any worker of
+                // this process starts the next level.
                 take(&io.got_updates, io.round, &mut got_updates);
                 for (_, words) in got_updates.drain(..) {
-                    self.apply(&words, phase, next)?;
+                    self.receive(&words, phase, next)?;
                 }
+                self.flush_blocks(phase, next)?;
+                self.shared.local.barrier()?;
             }
+            traffic.levels += 1;
             let (mut all_busy, mut first_event) = (0u64, NONE);
             if alone {
                 for (b, e) in self.shared.local.summaries(round) {
@@ -829,78 +930,208 @@ impl<S: Space> Shard<'_, S> {
         }
     }
 
-    /// Applies what this process's other workers have posted to this one
-    /// in round `round` so far.
-    fn drain(&mut self, round: u64, phase: Phase, next: u64) -> Result<(), Error> {
-        let pp = self.per_process as usize;
-        let mine = self.me as usize % pp;
-        for from in (0..pp).filter(|&f| f != mine) {
-            let mut inbox = std::mem::take(&mut self.inbox);
-            self.shared.local.take(round, from, mine, &mut inbox);
-            let r = self.apply(&inbox, phase, next);
-            self.inbox = inbox;
-            r?;
+    /// Updates that another process sent this worker: every span lies in
+    /// its shard (else the sender broke the layout).
+    fn receive(&mut self, words: &[u64], phase: Phase, next: u64) -> Result<(), Error> {
+        let (lo, hi) = self.lay.shard_range(self.me as usize);
+        let mut spans = std::mem::take(&mut self.spans);
+        spans.clear();
+        let broken = |m: String| Error::from(solver_retro::Error::Broken(m));
+        let r = updates::decode(
+            words,
+            |span| {
+                if span.start < lo || span.end > hi {
+                    return Err(broken(format!(
+                        "worker {} was sent parent ids {}..{}, outside its shard {lo}..{hi}",
+                        self.me, span.start, span.end
+                    )));
+                }
+                spans.push(span);
+                Ok(())
+            },
+            broken,
+        );
+        let r = r.and_then(|()| {
+            spans.iter().try_for_each(|s| {
+                let mut start = s.start;
+                while start < s.end {
+                    let b = self.lay.block_of(start);
+                    let end = s.end.min(self.lay.block_range(b).1);
+                    self.push_local(b - self.first, start, end, s.lost, phase, next)?;
+                    start = end;
+                }
+                Ok(())
+            })
+        });
+        spans.clear();
+        self.spans = spans;
+        r
+    }
+
+    /// Routes parents `start..end` (below the tier's size) to their
+    /// blocks: this process's to the block's list, other processes' to
+    /// the owner's.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn route(
+        &mut self,
+        mut start: u64,
+        end: u64,
+        lost: bool,
+        phase: Phase,
+        next: u64,
+        io: &mut Io,
+        traffic: &mut Traffic,
+    ) -> Result<(), Error> {
+        while start < end {
+            let b = self.lay.block_of(start);
+            let stop = end.min(self.lay.block_range(b).1);
+            let j = b.wrapping_sub(self.first);
+            if j < self.out.len() {
+                traffic.local_updates += stop - start;
+                self.push_local(j, start, stop, lost, phase, next)?;
+            } else {
+                let o = self.owners[b] as usize;
+                self.remote[o].push(start, stop, lost);
+                if stop - start == 1 {
+                    traffic.singles += 1;
+                } else {
+                    traffic.runs += 1;
+                    traffic.run_parents += stop - start;
+                }
+                if self.remote[o].words.len() >= MESSAGE {
+                    self.flush_remote(o, io, traffic);
+                }
+            }
+            start = stop;
         }
         Ok(())
     }
 
-    /// Sends the updates gathered for worker `w`: to its mailbox if it is
-    /// a worker of this process, else by timely.
-    fn flush(&mut self, w: usize, io: &mut Io, traffic: &mut Traffic) {
-        let pp = self.per_process as usize;
-        let words = &mut self.out[w];
-        let bytes = 8 * words.words.len() as u64;
+    /// Adds parents `start..end` (all in block `j` of the process) to the
+    /// block's list, applying the list once it is long enough and the
+    /// block free (or the list much longer).
+    #[inline(always)]
+    fn push_local(
+        &mut self,
+        j: usize,
+        start: u64,
+        end: u64,
+        lost: bool,
+        phase: Phase,
+        next: u64,
+    ) -> Result<(), Error> {
+        let out = &mut self.out[j];
+        out.push(start, end, lost);
+        if out.words.len() >= POST {
+            let force = out.words.len() >= PATIENCE * POST;
+            self.flush_block(j, force, phase, next)?;
+        }
+        Ok(())
+    }
+
+    /// Applies every block's list (waiting for blocks other workers hold).
+    fn flush_blocks(&mut self, phase: Phase, next: u64) -> Result<(), Error> {
+        for j in 0..self.out.len() {
+            if !self.out[j].words.is_empty() {
+                self.flush_block(j, true, phase, next)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies block `j`'s list if the block is free, or, with `force`,
+    /// once it is.
+    fn flush_block(&mut self, j: usize, force: bool, phase: Phase, next: u64) -> Result<(), Error> {
+        let blocks = self.blocks;
+        let mut guard = match blocks[j].try_lock() {
+            Ok(g) => g,
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(TryLockError::WouldBlock) if !force => return Ok(()),
+            Err(TryLockError::WouldBlock) => local::lock(&blocks[j]),
+        };
+        let base = self.lay.block_range(self.first + j).0;
+        let Some(cells) = guard.as_mut() else {
+            return Err(solver_retro::Error::Broken(format!(
+                "block {} of tier {} was never seeded",
+                self.first + j,
+                self.space.name(self.tier)
+            ))
+            .into());
+        };
+        let mut words = self.out[j].take();
+        let r = self.apply(cells, base, &words, phase, next);
+        drop(guard);
+        words.clear();
+        self.out[j].words = words;
+        r
+    }
+
+    /// Applies the updates of `words` to a block's `cells` (ids from
+    /// `base`): their cells are read in one pass first, so that the cache
+    /// misses overlap, then updated in order.
+    fn apply(
+        &mut self,
+        cells: &mut [u32],
+        base: u64,
+        words: &[u64],
+        phase: Phase,
+        next: u64,
+    ) -> Result<(), Error> {
+        // The first word of every update holds its first id.
+        let mut open = 0usize;
+        let mut k = 0;
+        while let Some(&w) = words.get(k) {
+            k += if w & updates::RUN == 0 { 1 } else { 2 };
+            if let Some(&c) = cells.get((w & updates::ID).wrapping_sub(base) as usize) {
+                open += usize::from(c >> 31 == 0);
+            }
+        }
+        std::hint::black_box(open);
+        let len = cells.len() as u64;
+        let mut k = 0;
+        while let Some(&w) = words.get(k) {
+            let start = w & updates::ID;
+            let end = if w & updates::RUN == 0 {
+                k += 1;
+                start + 1
+            } else {
+                k += 2;
+                words.get(k - 1).copied().unwrap_or(0)
+            };
+            let (lo, hi) = (start.wrapping_sub(base), end.wrapping_sub(base));
+            if start < base || end <= start || hi > len {
+                return Err(solver_retro::Error::Broken(format!(
+                    "parent ids {start}..{end} are not a run in block {base}..{}",
+                    base + len
+                ))
+                .into());
+            }
+            let lost = w & updates::LOST != 0;
+            self.apply_run(cells, base, lo as usize, hi as usize, lost, phase, next)?;
+        }
+        Ok(())
+    }
+
+    /// Sends the updates gathered for worker `w` of another process.
+    fn flush_remote(&mut self, w: usize, io: &mut Io, traffic: &mut Traffic) {
+        let words = self.remote[w].take();
+        let bytes = 8 * words.len() as u64;
         traffic.bytes += bytes;
-        if w / pp == self.me as usize / pp {
-            let mut v = words.take();
-            self.shared
-                .local
-                .post(io.round, self.me as usize % pp, w % pp, &mut v);
-        } else {
-            traffic.remote_bytes += bytes;
-            io.updates.send((w as u64, words.take()));
-        }
+        traffic.remote_bytes += bytes;
+        io.updates.send((w as u64, words));
     }
 
-    /// Words gathered for worker `w` before they are sent.
+    /// Parents at offsets `lo..hi` of a block's `cells`: won children's
+    /// runs decrement their counters in one tight pass, then resolve the
+    /// counters that reached zero (as the rayon engine); anything else
+    /// goes one by one.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn limit(&self, w: usize) -> usize {
-        if w as u64 / self.per_process == self.me / self.per_process {
-            POST
-        } else {
-            MESSAGE
-        }
-    }
-
-    /// Applies the updates of `words`, all for this shard.
-    fn apply(&mut self, words: &[u64], phase: Phase, next: u64) -> Result<(), Error> {
-        let broken = |m: String| Error::from(solver_retro::Error::Broken(m));
-        updates::decode(
-            words,
-            |Span { start, end, lost }| {
-                if start < self.lo || end > self.hi {
-                    return Err(broken(format!(
-                        "worker {} was sent parent ids {start}..{end}, outside its shard {}..{}",
-                        self.me, self.lo, self.hi
-                    )));
-                }
-                self.apply_run(
-                    (start - self.lo) as usize,
-                    (end - self.lo) as usize,
-                    lost,
-                    phase,
-                    next,
-                )
-            },
-            broken,
-        )
-    }
-
-    /// Parents at offsets `lo..hi`: won children's runs decrement their
-    /// counters in one tight pass, then resolve the counters that reached
-    /// zero (as the rayon engine); anything else goes one by one.
     fn apply_run(
         &mut self,
+        cells: &mut [u32],
+        base: u64,
         lo: usize,
         hi: usize,
         lost: bool,
@@ -909,12 +1140,12 @@ impl<S: Space> Shard<'_, S> {
     ) -> Result<(), Error> {
         if hi - lo == 1 || lost || self.lazy || phase == Phase::Ties {
             for i in lo..hi {
-                self.update(i, lost, phase, next)?;
+                self.update(cells, base, i, lost, phase, next)?;
             }
             return Ok(());
         }
         let mut zero = false;
-        for c in &mut self.cells[lo..hi] {
+        for c in &mut cells[lo..hi] {
             // Open cells (top bit clear) above zero lose one; resolved and
             // invalid cells (top bit set) stay.
             *c -= u32::from((*c as i32) > 0);
@@ -922,18 +1153,17 @@ impl<S: Space> Shard<'_, S> {
         }
         if zero {
             let lose = cell::resolved(Outcome::Lose, next);
-            for i in lo..hi {
-                if self.cells[i] == 0 {
-                    self.cells[i] = lose;
-                    self.next.push((self.lo + i as u64) | updates::LOST);
+            for (i, c) in cells.iter_mut().enumerate().take(hi).skip(lo) {
+                if *c == 0 {
+                    *c = lose;
+                    self.next.push((base + i as u64) | updates::LOST);
                 }
             }
         }
         Ok(())
     }
 
-    /// The parents of `child`: own ones updated at once, others gathered
-    /// for their owners.
+    /// The parents of `child`, routed to their blocks.
     fn send(
         &mut self,
         child: u64,
@@ -945,75 +1175,52 @@ impl<S: Space> Shard<'_, S> {
     ) -> Result<(), Error> {
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
-        self.space
-            .parents(self.tier, child, &mut buf, &mut self.scratch)?;
-        let (space, tier) = (self.space, self.tier);
-        let past = move |p: u64| {
-            Error::from(solver_retro::Error::Broken(format!(
-                "the game gave parent id {p} of tier {}, past its last id",
-                space.name(tier)
-            )))
-        };
-        let mut result = Ok(());
-        for &p in &buf.singles {
-            if p >= self.size {
-                result = Err(past(p));
-                break;
-            }
-            if p >= self.lo && p < self.hi {
-                traffic.local_updates += 1;
-                if let Err(e) = self.update((p - self.lo) as usize, lost, phase, next) {
-                    result = Err(e);
-                    break;
-                }
-            } else {
-                let o = (p / self.chunk) as usize;
-                self.out[o].push(p, p + 1, lost);
-                traffic.singles += 1;
-                if self.out[o].words.len() >= self.limit(o) {
-                    self.flush(o, io, traffic);
-                }
-            }
-        }
-        if result.is_ok() {
-            'runs: for run in &buf.runs {
-                if run.end > self.size {
-                    result = Err(past(run.end - 1));
-                    break;
-                }
-                let mut start = run.start;
-                while start < run.end {
-                    let o = start / self.chunk;
-                    let end = run.end.min((o + 1) * self.chunk);
-                    if o == self.me {
-                        traffic.local_updates += end - start;
-                        let (a, b) = ((start - self.lo) as usize, (end - self.lo) as usize);
-                        if let Err(e) = self.apply_run(a, b, lost, phase, next) {
-                            result = Err(e);
-                            break 'runs;
-                        }
-                    } else {
-                        let o = o as usize;
-                        self.out[o].push(start, end, lost);
-                        traffic.runs += 1;
-                        traffic.run_parents += end - start;
-                        if self.out[o].words.len() >= self.limit(o) {
-                            self.flush(o, io, traffic);
-                        }
+        let r = self
+            .space
+            .parents(self.tier, child, &mut buf, &mut self.scratch)
+            .and_then(|()| {
+                let size = self.lay.size;
+                for &p in &buf.singles {
+                    if p >= size {
+                        return Err(self.past(p));
                     }
-                    start = end;
+                    self.route(p, p + 1, lost, phase, next, io, traffic)?;
                 }
-            }
-        }
+                for run in &buf.runs {
+                    if run.end > size {
+                        return Err(self.past(run.end - 1));
+                    }
+                    self.route(run.start, run.end, lost, phase, next, io, traffic)?;
+                }
+                Ok(())
+            });
         self.buf = buf;
-        result
+        r
     }
 
-    /// One parent (at offset `i`) of a child resolved at the current
-    /// level: lost (in the tie phase: tied) or won.
+    /// The error for a parent id past the tier's last.
+    fn past(&self, p: u64) -> Error {
+        Error::from(solver_retro::Error::Broken(format!(
+            "the game gave parent id {p} of tier {}, past its last id",
+            self.space.name(self.tier)
+        )))
+    }
+
+    /// One parent (at offset `i` of a block's `cells`, ids from `base`) of
+    /// a child resolved at the current level: lost (in the tie phase:
+    /// tied) or won.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn update(&mut self, i: usize, lost: bool, phase: Phase, next: u64) -> Result<(), Error> {
-        let c = self.cells[i];
+    fn update(
+        &mut self,
+        cells: &mut [u32],
+        base: u64,
+        i: usize,
+        lost: bool,
+        phase: Phase,
+        next: u64,
+    ) -> Result<(), Error> {
+        let c = cells[i];
         let Some(mut open) = cell::open(c) else {
             return Ok(());
         };
@@ -1024,7 +1231,7 @@ impl<S: Space> Shard<'_, S> {
                 if open == cell::UNCOUNTED {
                     open = self
                         .space
-                        .count(self.tier, self.lo + i as u64, &mut self.scratch)?;
+                        .count(self.tier, base + i as u64, &mut self.scratch)?;
                     if open > cell::MAX_COUNT {
                         return Err(solver_retro::Error::TooManyChildren {
                             max: cell::MAX_COUNT,
@@ -1037,20 +1244,20 @@ impl<S: Space> Shard<'_, S> {
                         return Err(solver_retro::Error::Broken(format!(
                             "position id {} has more parents' updates than children \
                              (its child count or its unmoves are wrong)",
-                            self.lo + i as u64
+                            base + i as u64
                         ))
                         .into())
                     }
                     1 => (cell::resolved(Outcome::Lose, next), updates::LOST),
                     _ => {
-                        self.cells[i] = cell::counter(open - 1);
+                        cells[i] = cell::counter(open - 1);
                         return Ok(());
                     }
                 }
             }
         };
-        self.cells[i] = new;
-        self.next.push((self.lo + i as u64) | flag);
+        cells[i] = new;
+        self.next.push((base + i as u64) | flag);
         Ok(())
     }
 }
