@@ -109,6 +109,22 @@ fn bad_input_is_one_line_and_non_zero() {
     fails(&["stones", "take", "-1", "0", "7", "3"]);
     fails(&["stones", "take", "x", "0", "7", "3"]);
     fails(&["no-such-command"]);
+    // timely alone reads no workers or processes as one, silently.
+    for flags in [["-w", "0"], ["-n", "0"], ["-w", "x"]] {
+        let mut args = vec!["fingers", "solve", "--cluster"];
+        args.extend(flags);
+        assert!(fails(&args).contains("at least 1"), "{args:?}");
+    }
+    fails(&[
+        "connect4",
+        "solve",
+        "--width",
+        "4",
+        "--height",
+        "4",
+        "--cluster",
+        "-w",
+    ]);
 }
 
 #[test]

@@ -259,6 +259,10 @@ impl std::ops::AddAssign for Traffic {
 /// let c = solver_cluster::ClusterConfig::from_args(["-w", "2"])?;
 /// assert_eq!((c.threads(), c.processes(), c.process(), c.workers()), (2, 1, 0, 2));
 /// assert!(solver_cluster::ClusterConfig::from_args(["-w", "two"]).is_err());
+/// // timely alone would read none as one.
+/// assert!(solver_cluster::ClusterConfig::from_args(["-w", "0"]).is_err());
+/// assert!(solver_cluster::ClusterConfig::from_args(["-n", "0"]).is_err());
+/// assert!(solver_cluster::ClusterConfig::from_args(["-w"]).is_err());
 /// # Ok::<(), solver_cluster::Error>(())
 /// ```
 #[derive(Clone)]
@@ -375,8 +379,20 @@ fn getopts_free(args: &[String]) -> Result<Vec<String>, Error> {
     while k < args.len() {
         let a = &args[k];
         match a.as_str() {
-            "-w" | "-n" | "-p" | "-h" | "--threads" | "--processes" | "--process"
-            | "--hostfile" => k += 2,
+            "-w" | "-n" | "--threads" | "--processes" => {
+                // timely reads 0 workers or processes as one: refuse it.
+                let value = args.get(k + 1).map(String::as_str);
+                match value.map(str::parse::<usize>) {
+                    Some(Ok(n)) if n >= 1 => k += 2,
+                    _ => {
+                        return Err(Error::Args(format!(
+                            "{a} takes a number of at least 1, not {}",
+                            value.map_or("nothing".to_string(), |v| format!("{v:?}"))
+                        )))
+                    }
+                }
+            }
+            "-p" | "-h" | "--process" | "--hostfile" => k += 2,
             "-r" | "-z" | "--report" | "--zerocopy" => k += 1,
             s if s.starts_with('-') && s.len() > 2 => k += 1,
             s => return Err(Error::Args(format!("unexpected argument {s:?}"))),
