@@ -146,7 +146,10 @@
 //!   runs alternating with the rayon engine, 2026-11-25): Connect Four 6×4
 //!   1.25× its time (the command line; 1.32× before blocks were reused);
 //!   Fingers F = 64 0.99× and 1.05× (the command line) and 1.18–1.22× (in
-//!   process), F = 128 1.18–1.20× (in process).
+//!   process), F = 128 1.18–1.20× (in process); re-measured later the
+//!   same day, F = 64 through the command line spread to 1.32–1.78× (a
+//!   30 ms solve in a fresh process, where clearing fresh pages weighs
+//!   most) and 1.29× in process.
 //!   Before the blocks Fingers was 1.4–1.8× (F = 64) and 1.5–2.8×
 //!   (F = 128): a shard's owner applied every update to it, and in
 //!   Fingers' levels most land in one shard. What is left is mostly

@@ -257,57 +257,62 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
+    /// Runs `work(me, local)` on `n` threads sharing one [`Local`] of `n`
+    /// workers; their results in worker order.
+    fn on_workers<T: Send + 'static>(
+        n: usize,
+        work: impl Fn(usize, &Local) -> T + Send + Sync + 'static,
+    ) -> Vec<T> {
+        let local = Arc::new(Local::new(n));
+        let work = Arc::new(work);
+        let handles: Vec<_> = (0..n)
+            .map(|me| {
+                let (local, work) = (Arc::clone(&local), Arc::clone(&work));
+                std::thread::spawn(move || work(me, &local))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("worker"))
+            .collect()
+    }
+
     #[test]
     fn summaries_cross_the_barrier_by_round() {
         let n = 3;
-        let local = Arc::new(Local::new(n));
-        let handles: Vec<_> = (0..n)
-            .map(|me| {
-                let local = Arc::clone(&local);
-                std::thread::spawn(move || {
-                    let mut sums = Vec::new();
-                    for round in 0..50u64 {
-                        local.summarize(round, me, (round, me as u64));
-                        local.barrier().expect("no failure");
-                        sums.push(local.summaries(round).map(|s| s.1).sum::<u64>());
-                        assert!(local.summaries(round).all(|s| s.0 == round));
-                    }
-                    sums
-                })
-            })
-            .collect();
-        for h in handles {
-            assert_eq!(h.join().expect("worker"), vec![3; 50]);
+        let sums = on_workers(n, |me, local| {
+            let mut sums = Vec::new();
+            for round in 0..50u64 {
+                local.summarize(round, me, (round, me as u64));
+                local.barrier().expect("no failure");
+                sums.push(local.summaries(round).map(|s| s.1).sum::<u64>());
+                assert!(local.summaries(round).all(|s| s.0 == round));
+            }
+            sums
+        });
+        for s in sums {
+            assert_eq!(s, vec![3; 50]);
         }
     }
 
     #[test]
     fn every_block_is_claimed_once() {
         let n = 3;
-        let local = Arc::new(Local::new(n));
-        let handles: Vec<_> = (0..n)
-            .map(|_| {
-                let local = Arc::clone(&local);
-                std::thread::spawn(move || {
-                    let mut got = Vec::new();
-                    for round in 0..20u64 {
-                        let blocks = local.start_seeding(round, 40);
-                        while let Some(b) = local.claim_block(round) {
-                            *lock(&blocks[b]) = Some(Piece::zeroed(1).expect("memory"));
-                            got.push((round, b));
-                        }
-                        local.barrier().expect("no failure");
-                        assert!(blocks.iter().all(|b| lock(b).is_some()));
-                        local.barrier().expect("no failure");
-                    }
-                    got
-                })
-            })
-            .collect();
-        let mut all: Vec<(u64, usize)> = handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("worker"))
-            .collect();
+        let got = on_workers(n, |_, local| {
+            let mut got = Vec::new();
+            for round in 0..20u64 {
+                let blocks = local.start_seeding(round, 40);
+                while let Some(b) = local.claim_block(round) {
+                    *lock(&blocks[b]) = Some(Piece::zeroed(1).expect("memory"));
+                    got.push((round, b));
+                }
+                local.barrier().expect("no failure");
+                assert!(blocks.iter().all(|b| lock(b).is_some()));
+                local.barrier().expect("no failure");
+            }
+            got
+        });
+        let mut all: Vec<(u64, usize)> = got.into_iter().flatten().collect();
         all.sort_unstable();
         let want: Vec<(u64, usize)> = (0..20u64)
             .flat_map(|r| (0..40).map(move |b| (r, b)))
@@ -318,32 +323,23 @@ mod tests {
     #[test]
     fn every_child_of_a_level_is_taken_once() {
         let n = 3;
-        let local = Arc::new(Local::new(n));
-        let handles: Vec<_> = (0..n)
-            .map(|me| {
-                let local = Arc::clone(&local);
-                std::thread::spawn(move || {
-                    let mut taken = Vec::new();
-                    let mut mine = Vec::new();
-                    for round in 0..20u64 {
-                        // Worker 0 has a large part, the others small ones.
-                        let len = if me == 0 { 5000 } else { 10 * me as u64 };
-                        mine.extend((0..len).map(|i| round << 32 | (me as u64) << 16 | i));
-                        mine = local.publish(round, me, std::mem::take(&mut mine));
-                        assert!(mine.is_empty());
-                        while let Some((part, range)) = local.take_work(round, me) {
-                            taken.extend_from_slice(&part[range]);
-                        }
-                        local.barrier().expect("no failure");
-                    }
-                    taken
-                })
-            })
-            .collect();
-        let mut all: Vec<u64> = handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("worker"))
-            .collect();
+        let taken = on_workers(n, |me, local| {
+            let mut taken = Vec::new();
+            let mut mine = Vec::new();
+            for round in 0..20u64 {
+                // Worker 0 has a large part, the others small ones.
+                let len = if me == 0 { 5000 } else { 10 * me as u64 };
+                mine.extend((0..len).map(|i| round << 32 | (me as u64) << 16 | i));
+                mine = local.publish(round, me, std::mem::take(&mut mine));
+                assert!(mine.is_empty());
+                while let Some((part, range)) = local.take_work(round, me) {
+                    taken.extend_from_slice(&part[range]);
+                }
+                local.barrier().expect("no failure");
+            }
+            taken
+        });
+        let mut all: Vec<u64> = taken.into_iter().flatten().collect();
         all.sort_unstable();
         let mut want: Vec<u64> = (0..20u64)
             .flat_map(|round| {

@@ -253,25 +253,26 @@ impl Inbox {
     /// traffic that comes and goes from level to level (as it does) does
     /// not free and fault in fresh pages every level either.
     fn clear(&mut self) {
+        // What a list keeps when it shrinks: twice what it used.
         fn keep<T>(v: &[T]) -> usize {
             2 * v.len().max(1 << 10)
         }
-        let idle = [keep(&self.lost), keep(&self.won), keep(&self.runs)];
+        let kept = [keep(&self.lost), keep(&self.won), keep(&self.runs)];
         let caps = [
             self.lost.capacity(),
             self.won.capacity(),
             self.runs.capacity(),
         ];
-        let roomy = idle.iter().zip(caps).any(|(&k, c)| c > 2 * k);
+        let roomy = kept.iter().zip(caps).any(|(&k, c)| c > 2 * k);
         self.quiet = if roomy { self.quiet + 1 } else { 0 };
         self.lost.clear();
         self.won.clear();
         self.runs.clear();
         if self.quiet >= QUIET_ROUNDS {
             self.quiet = 0;
-            self.lost.shrink_to(idle[0]);
-            self.won.shrink_to(idle[1]);
-            self.runs.shrink_to(idle[2]);
+            self.lost.shrink_to(kept[0]);
+            self.won.shrink_to(kept[1]);
+            self.runs.shrink_to(kept[2]);
         }
     }
 }
