@@ -11,7 +11,7 @@ use game_core::{best_move, Canonical, Symmetric, Tier, Tiered, Value};
 use game_db::Database;
 use serde_json::json;
 use solver_cluster::{ClusterConfig, ClusterSolution};
-use solver_retro::{Config, Held, NoStore, Solved, Table, TierStore, TieredSolution};
+use solver_retro::{Config, Held, Keep, NoStore, Solved, Table, TierStore, TieredSolution};
 
 use super::analyze::{analyze, open_db};
 use super::fingers::verdict_words;
@@ -164,9 +164,29 @@ where
     let t = Instant::now();
     let spinner = super::progress::Spinner::new("solving");
     let config = super::progress::config(&spinner, ctx);
-    let sol = match &db {
-        Some(db) => G::solve(&game, &config, &mut gamesolve::store::DbStore::new(db))?,
-        None => G::solve(&game, &config, &mut NoStore)?,
+    // Without a database, a game whose every move leaves its tier is
+    // solved reachable-first: the positions reachable from the start are
+    // found, then solved and counted; without a certificate to check, only
+    // the start's table is kept (a database keeps every index).
+    let loop_free = game.tiers().iter().all(|&t| game.leaves_tier(t));
+    let (sol, reach) = match &db {
+        Some(db) => (
+            G::solve(&game, &config, &mut gamesolve::store::DbStore::new(db))?,
+            None,
+        ),
+        None if loop_free => {
+            let weight = |p: &G::Position| game.0.weight(p);
+            let keep = if no_certify { Keep::Start } else { Keep::All };
+            let (sol, reach) = solver_retro::solve_tiers_reachable(
+                &game,
+                &game.0.start(),
+                &weight,
+                &config,
+                keep,
+            )?;
+            (sol, Some(reach))
+        }
+        None => (G::solve(&game, &config, &mut NoStore)?, None),
     };
     let solve_s = t.elapsed().as_secs_f64();
     finish(
@@ -176,8 +196,11 @@ where
         &|t| sol.table(t),
         &|| solver_retro::certify_tiers(&sol).map_err(|e| e.to_string()),
         db.as_ref(),
-        no_certify,
-        solve_s,
+        Done {
+            no_certify,
+            solve_s,
+            reach,
+        },
         &spinner,
         serde_json::Value::Null,
         ctx,
@@ -254,12 +277,23 @@ where
         &|t| sol.table(t),
         &|| solver_retro::certify(&sol).map_err(|e| e.to_string()),
         db.as_deref(),
-        no_certify,
-        solve_s,
+        Done {
+            no_certify,
+            solve_s,
+            reach: None,
+        },
         &spinner,
         cluster,
         ctx,
     )
+}
+
+/// What a solve hands [`finish`]: whether to skip the certificate, its
+/// seconds, and the reachable counts when the solve found them itself.
+struct Done {
+    no_certify: bool,
+    solve_s: f64,
+    reach: Option<solver_retro::TierReach>,
 }
 
 /// Everything after the solve: the start's value, the positions reachable
@@ -272,8 +306,7 @@ fn finish<'t, G: CliGame>(
     table: &dyn Fn(Tier) -> Option<&'t Table>,
     certify: &dyn Fn() -> Result<solver_retro::Certificate, String>,
     db: Option<&Database>,
-    no_certify: bool,
-    solve_s: f64,
+    done: Done,
     spinner: &super::progress::Spinner,
     cluster: serde_json::Value,
     ctx: &Ctx,
@@ -295,25 +328,34 @@ where
     spinner
         .bar()
         .set_message("counting the positions reachable from the start");
+    let Done {
+        no_certify,
+        solve_s,
+        reach: known,
+    } = done;
     let t = Instant::now();
     let weight = |p: &G::Position| game.0.weight(p);
-    let reach = solver_retro::reachable_tiers(
-        game,
-        &start,
-        &mut |t| match (table(t), db) {
-            (Some(table), _) => Ok(Some(Held::Borrowed(table))),
-            (None, Some(db)) => Ok(Some(Held::Owned(gamesolve::store::load_table(db, t)?))),
-            // A tier dropped to stay within the memory limit, with no
-            // database to read it back from: refuse rather than count its
-            // positions as draws.
-            (None, None) => Err(solver_retro::Error::Store(format!(
-                "tier {} was not kept in memory (over the memory limit); solve with --db DIR",
-                game.tier_name(t)
-            ))),
-        },
-        &weight,
-        &ctx.config(),
-    )?;
+    let counted_in_solve = known.is_some();
+    let reach = match known {
+        Some(r) => r,
+        None => solver_retro::reachable_tiers(
+            game,
+            &start,
+            &mut |t| match (table(t), db) {
+                (Some(table), _) => Ok(Some(Held::Borrowed(table))),
+                (None, Some(db)) => Ok(Some(Held::Owned(gamesolve::store::load_table(db, t)?))),
+                // A tier dropped to stay within the memory limit, with no
+                // database to read it back from: refuse rather than count its
+                // positions as draws.
+                (None, None) => Err(solver_retro::Error::Store(format!(
+                    "tier {} was not kept in memory (over the memory limit); solve with --db DIR",
+                    game.tier_name(t)
+                ))),
+            },
+            &weight,
+            &ctx.config(),
+        )?,
+    };
     let reach_s = t.elapsed().as_secs_f64();
     spinner
         .bar()
@@ -338,8 +380,8 @@ where
          Reachable from the start: {} positions ({} up to symmetry); \
          for the player to move {} are won, {} lost, {} tied and {} drawn.\n\
          {}\n\
-         Solved {} tiers of {} indices in {solve_s:.2} s on {threads} (2 bytes an index); \
-         reachable counted in {reach_s:.2} s{}.",
+         Solved {} tiers of {} indices{} in {solve_s:.2} s on {threads} (2 bytes an index); \
+         {}{}.",
         verdict_words(v),
         reach.count,
         reach.canonical,
@@ -358,6 +400,16 @@ where
         },
         game.tiers().len(),
         indices,
+        if counted_in_solve {
+            " (the positions reachable from the start, found first)"
+        } else {
+            ""
+        },
+        if counted_in_solve {
+            "reachable counted in the solve".to_string()
+        } else {
+            format!("reachable counted in {reach_s:.2} s")
+        },
         if cert.is_none() {
             String::new()
         } else {
@@ -379,7 +431,8 @@ where
         "seconds": {
             "solve": solve_s,
             "certify": cert.as_ref().map(|_| cert_s),
-            "reachable": reach_s,
+            // In the solve's time when the solve counted them.
+            "reachable": (!counted_in_solve).then_some(reach_s),
         },
     });
     if !cluster.is_null() {

@@ -112,6 +112,29 @@ impl<C: Cell> Cells<C> {
         })
     }
 
+    /// `len` cells of zero bits in a map of `room` bytes (at least the
+    /// cells'): only the pages written are ever faulted in, so the map can
+    /// later be [reused](Cells::reuse) for a larger tier.
+    pub(crate) fn with_room(len: usize, room: usize) -> Result<Self, crate::Error> {
+        let bytes = room.max(len * std::mem::size_of::<C>()).max(1);
+        let refused = |_| {
+            crate::error::too_large(
+                "the table (the system refused the memory)",
+                bytes as u64,
+                bytes as u64,
+                "",
+            )
+        };
+        let map = memmap2::MmapMut::map_anon(bytes).map_err(refused)?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Ok(Cells {
+            map,
+            len,
+            _cell: std::marker::PhantomData,
+        })
+    }
+
     /// `len` cells, all `value` (`None`: zero bits, for a caller that
     /// writes every cell itself); a refused mapping is [`Error::TooLarge`].
     pub(crate) fn new(len: usize, value: Option<C>, limit: u64) -> Result<Self, crate::Error> {
@@ -130,16 +153,41 @@ impl<C: Cell> Cells<C> {
     }
 }
 
+impl<C: Cell> Cells<C> {
+    /// `len` cells in the map of a table no longer needed (at least
+    /// `len` cells' bytes, else `None`): its pages are already faulted in
+    /// and cleared, so a tier solved in them skips the kernel's clearing.
+    /// The old cells stay until the caller writes every cell.
+    pub(crate) fn reuse(map: memmap2::MmapMut, len: usize) -> Option<Self> {
+        (map.len() >= len * std::mem::size_of::<C>()).then_some(Cells {
+            map,
+            len,
+            _cell: std::marker::PhantomData,
+        })
+    }
+
+    /// The map, for [`Cells::reuse`].
+    pub(crate) fn into_map(self) -> memmap2::MmapMut {
+        self.map
+    }
+
+    /// The bytes of the cells (the map may be longer: a reused one).
+    fn byte_len(&self) -> usize {
+        self.len * std::mem::size_of::<C>()
+    }
+}
+
 impl<C: Cell> std::ops::Deref for Cells<C> {
     type Target = [C];
     fn deref(&self) -> &[C] {
-        &bytemuck::cast_slice(&self.map[..])[..self.len]
+        bytemuck::cast_slice(&self.map[..self.byte_len()])
     }
 }
 
 impl<C: Cell> std::ops::DerefMut for Cells<C> {
     fn deref_mut(&mut self) -> &mut [C] {
-        &mut bytemuck::cast_slice_mut(&mut self.map[..])[..self.len]
+        let n = self.byte_len();
+        bytemuck::cast_slice_mut(&mut self.map[..n])
     }
 }
 
@@ -177,6 +225,14 @@ impl Table {
 
     pub(crate) fn wide(cells: Cells<u32>) -> Self {
         Table(Inner::Wide(cells))
+    }
+
+    /// The memory map of the cells, to solve another tier in.
+    pub(crate) fn into_map(self) -> memmap2::MmapMut {
+        match self.0 {
+            Inner::Narrow(c) => c.into_map(),
+            Inner::Wide(c) => c.into_map(),
+        }
     }
 
     /// The value at `index`: `None` past the end or for an index that

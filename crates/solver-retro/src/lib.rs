@@ -42,6 +42,7 @@
 //! | [`solve_unmoves`] / [`solve_unmoves_with`] | [`IndexedUnmoves`] | 2 B an index (4 if needed) | no graph stored; `u64` ids, past 2³² positions |
 //! | [`solve_tiers`] / [`solve_tiers_with`] | [`Tiered`] | a tier and its child tiers, 2 B an index; 16 B an inside move of a loopy tier | tiers children first; loop-free tiers in one pass |
 //! | [`solve_tiers_unmoves`] | [`Tiered`] + [`Unmoves`] | a tier and its child tiers, 2 B an index | no graph stored |
+//! | [`solve_tiers_reachable`] | [`Tiered`], a start | a bit an index + a tier and its child tiers ([`Keep::Start`]) | the positions reachable from the start, counted; loop-free tiers reachable-first |
 //!
 //! A [`Config`] sets the threads (by default those of the current rayon
 //! pool: every core), the memory limit (by default the memory available;
@@ -113,6 +114,15 @@
 //! outside children are won, the fastest tied one — which the engine
 //! applies at their levels exactly as if those children were inside.
 //!
+//! **Reachable-first.** When every tier is left by every move,
+//! [`solve_tiers_reachable`] first walks forward from the start (a bit an
+//! index), then seeds only the marked positions, tallying their outcomes
+//! — a reachable position's children are reachable, so the pass never
+//! misses one. With [`Keep::Start`] each table is dropped as soon as no
+//! tier still to solve needs it, and its memory map is reused: a fresh map
+//! costs the kernel a clearing pass over every page (on Connect Four 5×5
+//! 0.5 s of system time, a fifth of the run), a reused one nothing.
+//!
 //! **Cost.** Time O(positions + moves): one child count a position, one
 //! parent generation a resolved position (or a stored reverse graph), one
 //! update a move into a resolved position. Memory as in the table above,
@@ -141,6 +151,7 @@ mod engine;
 mod error;
 mod fast;
 mod raw;
+mod reach_first;
 mod seed;
 mod solution;
 mod stored;
@@ -160,6 +171,7 @@ pub use game_core::{
     Canonical, ChildIndices, Game, Indexed, IndexedChildren, IndexedUnmoves, Misere, OneTier,
     Outcome, ParentIndices, Strided, Symmetric, Tier, Tiered, Unmoves, Value,
 };
+pub use reach_first::{solve_tiers_reachable, Keep};
 pub use solution::{Counts, IndexedSolution, Solution, Solved};
 pub use stored::{solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE};
 pub use tiers::{

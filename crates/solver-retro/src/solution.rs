@@ -99,6 +99,16 @@ impl Counts {
         }
     }
 
+    /// Counts `k` more positions with outcome `o`.
+    pub fn add_many(&mut self, o: Outcome, k: u64) {
+        match o {
+            Outcome::Win => self.win += k,
+            Outcome::Lose => self.lose += k,
+            Outcome::Tie => self.tie += k,
+            Outcome::Draw => self.draw += k,
+        }
+    }
+
     /// All positions counted.
     #[must_use]
     pub fn total(&self) -> u64 {

@@ -571,6 +571,75 @@ proptest! {
     }
 }
 
+/// The nodes reachable from `start` by a plain search (a node that is over
+/// is reached but not left).
+fn reached_from(g: &Graph, start: usize) -> Vec<bool> {
+    let mut seen = vec![false; g.edges.len()];
+    let mut stack = vec![start];
+    seen[start] = true;
+    while let Some(p) = stack.pop() {
+        if g.ends[p].is_some() {
+            continue;
+        }
+        for &c in &g.edges[p] {
+            if !seen[c] {
+                seen[c] = true;
+                stack.push(c);
+            }
+        }
+    }
+    seen
+}
+
+proptest! {
+    /// Reachable-first (every tier loop-free) and the fallback (a loopy
+    /// tier: solved whole, walked after) equal the reference on every
+    /// position reachable from the start; the counts equal the
+    /// reference's outcomes of the nodes a plain search reaches; with
+    /// every tier loop-free the others are left unsolved, and
+    /// [`crate::Keep::Start`] keeps the start's value.
+    #[test]
+    fn reachable_first_equals_the_whole_graph(g in tiered_graph(), pick in any::<usize>(), all_leave in any::<bool>()) {
+        let mut g = g;
+        if all_leave {
+            // Keep only the moves that leave a tier, and declare it.
+            for p in 0..g.graph.edges.len() {
+                let t = g.tier[p];
+                g.graph.edges[p].retain(|&c| g.tier[c] < t);
+            }
+            g.leaves.iter_mut().for_each(|l| *l = true);
+        }
+        let loop_free = g.leaves.iter().all(|&l| l);
+        let want = reference(&g.graph);
+        let start = pick % g.graph.edges.len();
+        let seen = reached_from(&g.graph, start);
+        let mut counts = crate::Counts::default();
+        for (p, &w) in want.iter().enumerate() {
+            if seen[p] {
+                counts.add(w.outcome());
+            }
+        }
+        for threads in [1, 3] {
+            let config = Config::default().threads(threads);
+            for keep in [crate::Keep::All, crate::Keep::Start] {
+                let (sol, reach) =
+                    crate::solve_tiers_reachable(&g, &start, &|_| 1, &config, keep).unwrap();
+                prop_assert_eq!(reach.counts, counts, "{} threads", threads);
+                prop_assert_eq!(reach.count, seen.iter().filter(|&&s| s).count() as u64);
+                prop_assert_eq!(sol.value(&start), Some(want[start]));
+                if keep == crate::Keep::Start && loop_free {
+                    continue;
+                }
+                for (p, &w) in want.iter().enumerate() {
+                    let expect = (seen[p] || !loop_free).then_some(w);
+                    prop_assert_eq!(sol.value(&p), expect, "{} threads, at {}", threads, p);
+                }
+                prop_assert!(crate::certify_tiers(&sol).is_ok());
+            }
+        }
+    }
+}
+
 #[test]
 fn a_tier_that_breaks_its_promise_is_an_error() {
     // Node 1 (tier 1) moves to node 0 (tier 0) and to itself, but tier 1

@@ -18,6 +18,7 @@ use rustc_hash::FxHashMap;
 
 use crate::cell::{Cell, Cells, Table};
 use crate::engine::{propagate, push_event, Parents, Seeds};
+use crate::reach_first::{Keep, Only, Spare, Tally};
 use crate::seed::terminal;
 use crate::{Config, Error};
 
@@ -217,9 +218,15 @@ where
     G::Position: Send,
     G::Move: Send,
 {
-    run(game, config, store, true, &|game, tier, edges| {
-        Ok(StoredInside::build(game, tier, edges))
-    })
+    run(
+        game,
+        config,
+        store,
+        true,
+        &|game, tier, edges| Ok(StoredInside::build(game, tier, edges)),
+        None,
+    )
+    .map(|(sol, _)| sol)
 }
 
 /// Solves every tier of a game that also has [`Unmoves`]: the parents
@@ -238,13 +245,44 @@ where
     G::Position: Send,
     G::Move: Send,
 {
-    run(game, config, store, false, &|game, tier, _| {
-        Ok(Inside::Unmoves(ByUnmovesInTier {
-            game,
-            tier,
-            parents: parents_by_unmoves::<G>,
-        }))
-    })
+    run(
+        game,
+        config,
+        store,
+        false,
+        &|game, tier, _| {
+            Ok(Inside::Unmoves(ByUnmovesInTier {
+                game,
+                tier,
+                parents: parents_by_unmoves::<G>,
+            }))
+        },
+        None,
+    )
+    .map(|(sol, _)| sol)
+}
+
+/// Every tier solved with loopy tiers' inside moves stored (as
+/// [`solve_tiers_with`], no store), and with `only` just the reachable
+/// positions, tallied per tier.
+pub(crate) fn run_stored<'g, G>(
+    game: &'g G,
+    config: &Config,
+    only: Option<&Only<'_, G::Position>>,
+) -> Result<(TieredSolution<'g, G>, FxHashMap<Tier, Tally>), Error>
+where
+    G: Tiered + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    run(
+        game,
+        config,
+        &mut NoStore,
+        true,
+        &|game, tier, edges| Ok(StoredInside::build(game, tier, edges)),
+        only,
+    )
 }
 
 /// Parents inside a tier: a stored reverse graph or the game's unmoves.
@@ -367,7 +405,8 @@ fn run<'g, G>(
     store: &mut dyn TierStore,
     stored: bool,
     make: &MakeInside<G>,
-) -> Result<TieredSolution<'g, G>, Error>
+    only: Option<&Only<'_, G::Position>>,
+) -> Result<(TieredSolution<'g, G>, FxHashMap<Tier, Tally>), Error>
 where
     G: Tiered + Sync,
     G::Position: Send,
@@ -375,6 +414,13 @@ where
 {
     let order = game.tiers();
     let limit = config.limit();
+    // The reachable bitmaps stay in memory through the whole solve.
+    let bits_bytes: u64 = only.map_or(0, |o| o.bits.values().map(|b| b.len() as u64 * 8).sum());
+    let mut spare = Spare::default();
+    if only.is_some_and(|o| o.keep == Keep::Start) {
+        let largest = order.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0);
+        spare.room = usize::try_from(largest.saturating_mul(2)).unwrap_or(usize::MAX);
+    }
     // Every tier's group must fit before anything is solved: the tier at
     // `per_index` bytes an index, its child tiers at 2. The events the
     // child tiers seed and a stored graph's edges are counted as they are
@@ -386,7 +432,8 @@ where
         game.child_tiers(t, &mut kids);
         let mut bytes = game
             .tier_size(t)
-            .saturating_mul(per_index(game.leaves_tier(t), stored));
+            .saturating_mul(per_index(game.leaves_tier(t), stored))
+            .saturating_add(bits_bytes);
         for &c in &kids {
             bytes = bytes.saturating_add(game.tier_size(c).saturating_mul(2));
             needed_by.insert(c, k);
@@ -401,6 +448,7 @@ where
         }
     }
     let mut tables: FxHashMap<Tier, Table> = FxHashMap::default();
+    let mut counts: FxHashMap<Tier, Tally> = FxHashMap::default();
     let mut held = 0u64;
     for (k, &t) in order.iter().enumerate() {
         if store.is_done(t) {
@@ -422,7 +470,9 @@ where
             held += table.bytes();
             tables.insert(c, table);
         }
-        let table = config.install(|| solve_tier(game, t, &tables, config, stored, make))?;
+        let (table, tier_counts) = config
+            .install(|| solve_tier(game, t, &tables, config, stored, make, only, &mut spare))?;
+        counts.insert(t, tier_counts);
         store.save(t, &table)?;
         config.report(crate::config::Progress::Tier {
             done: k as u64 + 1,
@@ -431,6 +481,21 @@ where
         });
         held += table.bytes();
         tables.insert(t, table);
+        if let Some(o) = only.filter(|o| o.keep == Keep::Start) {
+            // Tables no tier still to solve needs serve the next tiers.
+            let done: Vec<Tier> = tables
+                .keys()
+                .copied()
+                .filter(|&c| c != o.start && needed_by.get(&c).is_none_or(|&last| last <= k))
+                .collect();
+            for c in done {
+                if let Some(table) = tables.remove(&c) {
+                    held -= table.bytes();
+                    let written = table.bytes();
+                    spare.put(table.into_map(), written, limit.saturating_sub(held) / 2);
+                }
+            }
+        }
         // Drop tiers no unsolved tier needs while over the limit.
         if held > limit / 2 {
             let done: Vec<Tier> = tables
@@ -448,14 +513,20 @@ where
             }
         }
     }
-    Ok(TieredSolution {
-        game,
-        tables,
-        order,
-    })
+    Ok((
+        TieredSolution {
+            game,
+            tables,
+            order,
+        },
+        counts,
+    ))
 }
 
 /// Solves one tier with 2-byte cells, or 4 where 2 are too narrow.
+/// With `only`, also the weighed outcomes of the tier's reachable
+/// positions; the cells go in a `spare` map where one fits.
+#[allow(clippy::too_many_arguments)]
 fn solve_tier<G>(
     game: &G,
     tier: Tier,
@@ -463,17 +534,21 @@ fn solve_tier<G>(
     config: &Config,
     stored: bool,
     make: &MakeInside<G>,
-) -> Result<Table, Error>
+    only: Option<&Only<'_, G::Position>>,
+    spare: &mut Spare,
+) -> Result<(Table, Tally), Error>
 where
     G: Tiered + Sync,
     G::Position: Send,
     G::Move: Send,
 {
-    match solve_tier_in::<G, u16>(game, tier, solved, config, stored, make) {
-        Ok(cells) => Ok(Table::narrow(cells)),
-        Err(Error::TooDeep { .. } | Error::TooManyChildren { .. }) => Ok(Table::wide(
-            solve_tier_in::<G, u32>(game, tier, solved, config, stored, make)?,
-        )),
+    match solve_tier_in::<G, u16>(game, tier, solved, config, stored, make, only, spare) {
+        Ok((cells, tally)) => Ok((Table::narrow(cells), tally)),
+        Err(Error::TooDeep { .. } | Error::TooManyChildren { .. }) => {
+            let (cells, tally) =
+                solve_tier_in::<G, u32>(game, tier, solved, config, stored, make, only, spare)?;
+            Ok((Table::wide(cells), tally))
+        }
         Err(e) => Err(e),
     }
 }
@@ -504,10 +579,13 @@ fn per_index(leaves: bool, stored: bool) -> u64 {
 struct Found {
     seeds: Seeds,
     edges: Vec<(u64, u64)>,
+    /// The reachable positions solved (with [`Only`]).
+    tally: Tally,
 }
 
 const BLOCK: u64 = 1 << 14;
 
+#[allow(clippy::too_many_arguments)]
 fn solve_tier_in<G, C: Cell>(
     game: &G,
     tier: Tier,
@@ -515,7 +593,9 @@ fn solve_tier_in<G, C: Cell>(
     config: &Config,
     stored: bool,
     make: &MakeInside<G>,
-) -> Result<Cells<C>, Error>
+    only: Option<&Only<'_, G::Position>>,
+    spare: &mut Spare,
+) -> Result<(Cells<C>, Tally), Error>
 where
     G: Tiered + Sync,
     G::Position: Send,
@@ -534,8 +614,24 @@ where
     // "no position" just before seeding them, so the pages are first
     // touched (and cleared by the kernel) on every thread at once, not all
     // on this one (a sixth of Connect Four 5x5's time was that serial fill).
-    let mut cells: Cells<C> = Cells::new(n, None, config.limit())?;
+    let bytes = n.saturating_mul(C::BYTES as usize);
+    let mut cells: Cells<C> = match spare.take(bytes) {
+        Some(map) => {
+            Cells::reuse(map, n).ok_or_else(|| Error::Broken("a spare map too small".into()))?
+        }
+        None if spare.room > bytes => Cells::with_room(n, spare.room)?,
+        None => Cells::new(n, None, config.limit())?,
+    };
     let leaves = game.leaves_tier(tier);
+    if only.is_some() && !leaves {
+        return Err(Error::Broken(format!(
+            "tier {} is loopy: only tiers that every move leaves are solved reachable-first",
+            game.tier_name(tier)
+        )));
+    }
+    // The reachable bits of this tier (none reached: an empty map).
+    let reach: Option<(&[u64], crate::reach_first::Weight<'_, G::Position>)> =
+        only.map(|o| (o.bits.get(&tier).map_or(&[][..], Vec::as_slice), o.weight));
     let mut declared = Vec::new();
     game.child_tiers(tier, &mut declared);
     // The child tiers' tables, found once (a declared tier not solved yet
@@ -561,17 +657,39 @@ where
             let first = b as u64 * BLOCK;
             chunk.fill(C::INVALID);
             let mut found = Found::default();
+            // With `only`, this block's reachable bits (BLOCK is a multiple
+            // of 64); a block with none stays unsolved.
+            let words = reach.map(|(bits, _)| {
+                let w = (first / 64) as usize;
+                bits.get(w..(w + chunk.len().div_ceil(64)).min(bits.len()))
+                    .unwrap_or(&[])
+            });
+            if words.is_some_and(|w| w.iter().all(|&x| x == 0)) {
+                return Ok(found);
+            }
             let (mut kids, mut moves, mut inner) = (Vec::new(), Vec::new(), Vec::new());
             let mut fault: Option<Error> = None;
             game.visit_tier(tier, first..first + chunk.len() as u64, &mut |i, pos| {
                 if fault.is_some() {
                     return;
                 }
-                let cell = &mut chunk[(i - first) as usize];
+                let j = (i - first) as usize;
+                if let Some(w) = words {
+                    if w.get(j / 64).is_none_or(|x| x >> (j % 64) & 1 == 0) {
+                        return;
+                    }
+                }
+                let cell = &mut chunk[j];
                 let r = seed_position(
                     game, tier, leaves, &children, i, &pos, cell, &mut found, &mut kids,
                     &mut moves, &mut inner,
                 );
+                if let (Ok(()), Some((_, weight))) = (&r, reach) {
+                    // A tier every move leaves is final once seeded.
+                    let o = cell.value().map_or(Outcome::Draw, |v| v.outcome());
+                    found.tally.counts.add_many(o, weight(&pos));
+                    found.tally.positions += 1;
+                }
                 if !stored {
                     found.edges.clear();
                 }
@@ -612,18 +730,21 @@ where
         settled_at_one: parts.iter().map(|f| f.seeds.settled_at_one).sum(),
     };
     let mut edges = Vec::with_capacity(parts.iter().map(|f| f.edges.len()).sum());
+    let mut tally = Tally::default();
     for f in parts {
+        tally.counts += f.tally.counts;
+        tally.positions += f.tally.positions;
         seeds.decisive.extend(f.seeds.decisive);
         seeds.ties.extend(f.seeds.ties);
         seeds.events.extend(f.seeds.events);
         edges.extend(f.edges);
     }
     if leaves {
-        return Ok(cells);
+        return Ok((cells, tally));
     }
     let inside = make(game, tier, edges)?;
     propagate(&mut cells, seeds, &inside, false, config)?;
-    Ok(cells)
+    Ok((cells, tally))
 }
 
 /// Seeds one position of a tier: a terminal value, a value from children

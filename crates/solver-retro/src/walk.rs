@@ -325,29 +325,55 @@ where
     G::Position: Send,
     G::Move: Send,
 {
+    walk_tiers(game, start, tables, weight, config, None)
+}
+
+/// The bitmaps of the positions reachable from a start, one a tier (a bit
+/// an index), kept by [`walk_tiers`] for a solve that skips the others.
+pub(crate) type TierBits = rustc_hash::FxHashMap<Tier, Vec<u64>>;
+
+/// [`reachable_tiers`], keeping every tier's bitmap in `keep` when given
+/// (their bytes count against the memory limit with the bitmaps still
+/// being filled).
+pub(crate) fn walk_tiers<'s, G>(
+    game: &G,
+    start: &G::Position,
+    tables: &mut dyn FnMut(Tier) -> Result<Option<Held<'s>>, Error>,
+    weight: &(dyn Fn(&G::Position) -> u64 + Sync),
+    config: &Config,
+    mut keep: Option<&mut TierBits>,
+) -> Result<TierReach, Error>
+where
+    G: Tiered + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    let mut kept_bytes = 0u64;
     let mut order = game.tiers();
     order.reverse();
     let mut bits: rustc_hash::FxHashMap<Tier, Vec<AtomicU64>> = Default::default();
-    let want =
-        |t: Tier, bits: &mut rustc_hash::FxHashMap<Tier, Vec<AtomicU64>>| -> Result<(), Error> {
-            if bits.contains_key(&t) {
-                return Ok(());
-            }
-            let words = game.tier_size(t).div_ceil(64);
-            let held = words * 8 + bits.values().map(|b| b.len() as u64 * 8).sum::<u64>();
-            if held > config.limit() {
-                return Err(crate::error::too_large(
-                    "the bitmaps of reachable positions",
-                    held,
-                    config.limit(),
-                    "",
-                ));
-            }
-            bits.insert(t, (0..words).map(|_| AtomicU64::new(0)).collect());
-            Ok(())
-        };
+    let want = |t: Tier,
+                bits: &mut rustc_hash::FxHashMap<Tier, Vec<AtomicU64>>,
+                kept_bytes: u64|
+     -> Result<(), Error> {
+        if bits.contains_key(&t) {
+            return Ok(());
+        }
+        let words = game.tier_size(t).div_ceil(64);
+        let held = words * 8 + kept_bytes + bits.values().map(|b| b.len() as u64 * 8).sum::<u64>();
+        if held > config.limit() {
+            return Err(crate::error::too_large(
+                "the bitmaps of reachable positions",
+                held,
+                config.limit(),
+                "",
+            ));
+        }
+        bits.insert(t, (0..words).map(|_| AtomicU64::new(0)).collect());
+        Ok(())
+    };
     let t0 = game.tier(start);
-    want(t0, &mut bits)?;
+    want(t0, &mut bits, kept_bytes)?;
     let i0 = game.tier_index(start);
     bits[&t0][(i0 / 64) as usize].fetch_or(1 << (i0 % 64), Ordering::Relaxed);
     let mut reach = TierReach::default();
@@ -359,7 +385,7 @@ where
         kids.clear();
         game.child_tiers(t, &mut kids);
         for &c in &kids {
-            want(c, &mut bits)?;
+            want(c, &mut bits, kept_bytes)?;
         }
         let held = tables(t)?;
         let table = held.as_deref();
@@ -450,6 +476,10 @@ where
             }
             next.par_sort_unstable();
             level = next;
+        }
+        if let Some(keep) = keep.as_deref_mut() {
+            kept_bytes += mine.len() as u64 * 8;
+            keep.insert(t, mine.into_iter().map(AtomicU64::into_inner).collect());
         }
         let (tier_n, tier_counts) = (total.weighted, total.counts);
         reach.canonical += total.positions;
