@@ -46,7 +46,13 @@ struct Seeding {
     /// Blocks claimed so far.
     claimed: usize,
     after: Option<After>,
+    /// A cell was too narrow: the tier starts again in wide cells.
+    overflow: bool,
     blocks: Blocks,
+    /// The round, outcome and overflow of the seeding before (a worker
+    /// that starts a tier again may start seeding before the others have
+    /// read the last seeding's outcome).
+    before: (u64, Option<After>, bool),
 }
 
 /// The blocks, shared work and barrier of one process's workers.
@@ -87,7 +93,9 @@ impl Local {
                 round: u64::MAX,
                 claimed: 0,
                 after: None,
+                overflow: false,
                 blocks: Arc::default(),
+                before: (u64::MAX, None, false),
             }),
             barrier: Barrier {
                 n,
@@ -155,18 +163,21 @@ impl Local {
                 round,
                 claimed: 0,
                 after: None,
+                overflow: false,
                 blocks: Arc::new((0..blocks).map(|_| Mutex::new(None)).collect()),
+                before: (s.round, s.after, s.overflow),
             };
         }
         Arc::clone(&s.blocks)
     }
 
-    /// The next block to seed in round `round`, if any is left: the last
-    /// first (later indices tend to cost more).
+    /// The next block to seed in round `round`, if any is left (none once
+    /// a cell overflowed): the last first (later indices tend to cost
+    /// more).
     pub(crate) fn claim_block(&self, round: u64) -> Option<usize> {
         let mut s = lock(&self.seeding);
         let n = s.blocks.len();
-        (s.round == round && s.claimed < n).then(|| {
+        (s.round == round && s.claimed < n && !s.overflow).then(|| {
             s.claimed += 1;
             n - s.claimed
         })
@@ -180,13 +191,24 @@ impl Local {
         }
     }
 
-    /// How the tier seeded in round `round` goes on (`None`: no block).
-    pub(crate) fn after(&self, round: u64) -> Option<After> {
+    /// Records that a cell of the seeding of round `round` was too narrow.
+    pub(crate) fn set_overflow(&self, round: u64) {
+        let mut s = lock(&self.seeding);
+        if s.round == round {
+            s.overflow = true;
+        }
+    }
+
+    /// How the tier seeded in round `round` goes on (`None`: no block),
+    /// and whether a cell was too narrow.
+    pub(crate) fn after(&self, round: u64) -> (Option<After>, bool) {
         let s = lock(&self.seeding);
         if s.round == round {
-            s.after
+            (s.after, s.overflow)
+        } else if s.before.0 == round {
+            (s.before.1, s.before.2)
         } else {
-            None
+            (None, false)
         }
     }
 
@@ -303,7 +325,7 @@ mod tests {
             for round in 0..20u64 {
                 let blocks = local.start_seeding(round, 40);
                 while let Some(b) = local.claim_block(round) {
-                    *lock(&blocks[b]) = Some(Piece::zeroed(1).expect("memory"));
+                    *lock(&blocks[b]) = Some(Piece::zeroed(1, false).expect("memory"));
                     got.push((round, b));
                 }
                 local.barrier().expect("no failure");
