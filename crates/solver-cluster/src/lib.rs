@@ -485,10 +485,14 @@ fn run<S: Space, G: Tiered>(
     db: Option<Arc<Database>>,
 ) -> Result<ClusterSolution<G>, Error> {
     let order = space.tiers();
-    fault::install();
+    let fault = fault::Fault::new();
     let ctx = Arc::new(worker::Ctx {
         space: Arc::new(space),
-        shared: Arc::new(worker::Shared::new(config.workers(), config.threads)),
+        shared: Arc::new(worker::Shared::new(
+            config.workers(),
+            config.threads,
+            fault.clone(),
+        )),
         per_process: config.threads,
         db,
         progress: config.progress.clone(),
@@ -502,7 +506,7 @@ fn run<S: Space, G: Tiered>(
         let r = worker::work(w, &c);
         let failed = r.is_err();
         if let Err(e) = &r {
-            fault::set(e.to_string());
+            c.shared.local.fault.set(e.to_string());
         }
         let _ = tx
             .lock()
@@ -535,7 +539,7 @@ fn run<S: Space, G: Tiered>(
             }
             Ok(Err(e)) => return fail(e, guards),
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                if let Some(m) = fault::get() {
+                if let Some(m) = fault.get() {
                     return fail(
                         Error::Failed(format!("process {}: {m}", config.process)),
                         guards,

@@ -29,6 +29,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::cell::Piece;
+use crate::fault::Fault;
 use crate::space::After;
 use crate::Error;
 
@@ -67,6 +68,8 @@ pub(crate) struct Local {
     /// The seeding under way (and the blocks it fills).
     seeding: Mutex<Seeding>,
     barrier: Barrier,
+    /// The run's failure record.
+    pub(crate) fault: Fault,
 }
 
 /// Children a worker takes from a part of a level at once, at most: a
@@ -81,8 +84,8 @@ const CHUNKS: usize = 16;
 const MIN_TAKE: usize = 4;
 
 impl Local {
-    /// For a process of `n` workers.
-    pub(crate) fn new(n: usize) -> Local {
+    /// For a process of `n` workers of the run that `fault` records.
+    pub(crate) fn new(n: usize, fault: Fault) -> Local {
         let slots = || (0..n).map(|_| Mutex::new((0, 0))).collect();
         let parts = || (0..n).map(|_| Mutex::new((Arc::default(), 0))).collect();
         Local {
@@ -103,6 +106,7 @@ impl Local {
                 generation: AtomicU64::new(0),
                 wake: Condvar::new(),
             },
+            fault,
         }
     }
 
@@ -215,7 +219,7 @@ impl Local {
     /// Waits until every local worker has reached this barrier (or a
     /// failure is recorded anywhere: [`Error::Failed`]).
     pub(crate) fn barrier(&self) -> Result<(), Error> {
-        self.barrier.wait()
+        self.barrier.wait(&self.fault)
     }
 }
 
@@ -237,7 +241,7 @@ struct Barrier {
 const SPINS: u32 = 1 << 14;
 
 impl Barrier {
-    fn wait(&self) -> Result<(), Error> {
+    fn wait(&self, fault: &Fault) -> Result<(), Error> {
         let g = self.generation.load(Ordering::Acquire);
         {
             let mut arrived = lock(&self.state);
@@ -261,7 +265,7 @@ impl Barrier {
         }
         let mut arrived = lock(&self.state);
         while self.generation.load(Ordering::Acquire) == g {
-            if let Some(m) = crate::fault::get() {
+            if let Some(m) = fault.get() {
                 return Err(Error::Failed(m));
             }
             arrived = self
@@ -285,7 +289,7 @@ mod tests {
         n: usize,
         work: impl Fn(usize, &Local) -> T + Send + Sync + 'static,
     ) -> Vec<T> {
-        let local = Arc::new(Local::new(n));
+        let local = Arc::new(Local::new(n, Fault::new()));
         let work = Arc::new(work);
         let handles: Vec<_> = (0..n)
             .map(|me| {

@@ -63,15 +63,16 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    /// For a cluster of `peers` workers, `per_process` in each process.
-    pub(crate) fn new(peers: usize, per_process: usize) -> Shared {
+    /// For a cluster of `peers` workers, `per_process` in each process, of
+    /// the run that `fault` records.
+    pub(crate) fn new(peers: usize, per_process: usize, fault: crate::fault::Fault) -> Shared {
         Shared {
             peers,
             building: Mutex::default(),
             ready: Mutex::default(),
             done: Mutex::default(),
             free: Mutex::default(),
-            local: Local::new(per_process),
+            local: Local::new(per_process, fault),
         }
     }
 
@@ -318,6 +319,8 @@ struct Io {
     round: u64,
     /// A crash to simulate at this round (tests of faults).
     abort_at: Option<u64>,
+    /// The run's failure record.
+    fault: crate::fault::Fault,
 }
 
 /// An inspector that files each batch under its round.
@@ -351,6 +354,7 @@ impl Io {
             got_entries: Rc::default(),
             round: 0,
             abort_at: abort_at(worker.index() / ctx.per_process.max(1)),
+            fault: ctx.shared.local.fault.clone(),
         };
         let (gu, gm, ge) = (
             collect(&io.got_updates),
@@ -386,7 +390,7 @@ impl Io {
                             if let Err(e) =
                                 shared.put_cells(*tier, space.size(*tier), *first, *narrow, cells)
                             {
-                                crate::fault::set(e.to_string());
+                                shared.local.fault.set(e.to_string());
                             }
                         }
                     }
@@ -431,7 +435,7 @@ impl Io {
         self.entries.advance_to(r);
         let mut spins = 0u32;
         while self.probe.less_than(&r) {
-            if let Some(msg) = crate::fault::get() {
+            if let Some(msg) = self.fault.get() {
                 return Err(Error::Failed(msg));
             }
             spins += 1;
