@@ -264,6 +264,11 @@ fn seed_position<G: Tiered, C: Cell>(
     let size = game.tier_size(tier);
     let settle = |cell: &mut C, seeds: &mut Seeds, o: Outcome| {
         *cell = C::resolved(o, 0);
+        if leaves {
+            // No levels follow: nothing to list (a tier of Connect Four
+            // has millions of ends).
+            return;
+        }
         if o == Outcome::Tie {
             &mut seeds.ties
         } else {
