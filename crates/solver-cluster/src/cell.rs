@@ -41,6 +41,9 @@ pub(crate) trait Cell: Copy + Eq + bytemuck::Pod + Send + Sync + 'static {
     fn widen(self) -> u32;
     /// A wide cell in this layout (its counter or remoteness must fit).
     fn narrow(c: u32) -> Self;
+    /// The value: a draw for an open cell, `None` for an index that is no
+    /// position.
+    fn value(self) -> Option<Value>;
 }
 
 macro_rules! cell_impl {
@@ -92,6 +95,19 @@ macro_rules! cell_impl {
                     let code = u32::from((self >> ($bits - 3)) & 3);
                     let r = u32::from(self & ((1 << ($bits - 3)) - 1));
                     (1 << 31) | (code << 29) | r
+                }
+            }
+            #[inline(always)]
+            fn value(self) -> Option<Value> {
+                if self.is_open() {
+                    return Some(Value::DRAW);
+                }
+                let r = u32::from(self & ((1 << ($bits - 3)) - 1));
+                match (self >> ($bits - 3)) & 3 {
+                    0 => Some(Value::lose(r)),
+                    1 => Some(Value::tie(r)),
+                    2 => Some(Value::win(r)),
+                    _ => None,
                 }
             }
             #[inline]
@@ -248,19 +264,20 @@ impl Piece {
         }
     }
 
-    /// Cell `i` in the wide layout (`None` past the end).
-    #[inline]
-    pub(crate) fn get(&self, i: usize) -> Option<u32> {
+    /// The value of cell `i`: `None` past the end or for an index that is
+    /// no position.
+    #[inline(always)]
+    pub(crate) fn value(&self, i: usize) -> Option<Value> {
         if i >= self.len {
             return None;
         }
-        Some(if self.narrow {
-            let c: &[u16] = bytemuck::cast_slice(&self.map[2 * i..2 * i + 2]);
-            c[0].widen()
+        if self.narrow {
+            let b = self.map.get(2 * i..2 * i + 2)?;
+            u16::from_ne_bytes([b[0], b[1]]).value()
         } else {
-            let c: &[u32] = bytemuck::cast_slice(&self.map[4 * i..4 * i + 4]);
-            c[0]
-        })
+            let b = self.map.get(4 * i..4 * i + 4)?;
+            u32::from_ne_bytes([b[0], b[1], b[2], b[3]]).value()
+        }
     }
 
     /// Cells `at..` in the wide layout, appended to `out`.
@@ -333,16 +350,17 @@ impl TierCells {
         q + u64::from((q + 1) * self.chunk <= i)
     }
 
-    /// The cell of index `i` (`None` past the end).
+    /// The value of index `i`: `None` past the end or for an index that is
+    /// no position.
     #[inline]
-    pub(crate) fn get(&self, i: u64) -> Option<u32> {
+    pub(crate) fn value(&self, i: u64) -> Option<Value> {
         if i >= self.size {
             return None;
         }
         let k = self.shard_of(i);
         self.pieces
             .get(k as usize)?
-            .get((i - k * self.chunk) as usize)
+            .value((i - k * self.chunk) as usize)
     }
 
     /// The table of these cells: copied as they are when every piece is
@@ -431,16 +449,19 @@ mod tests {
             let b = Piece::zeroed(2, narrow).expect("memory");
             let t = TierCells::new(3, 5, vec![Arc::new(a), Arc::new(b)]);
             assert_eq!(
-                (0..6).map(|i| t.get(i)).collect::<Vec<_>>(),
+                (0..6).map(|i| t.value(i)).collect::<Vec<_>>(),
                 [
-                    Some(INVALID),
-                    Some(2),
-                    Some(INVALID),
-                    Some(0),
-                    Some(0),
+                    None,
+                    Some(Value::DRAW),
+                    None,
+                    Some(Value::DRAW),
+                    Some(Value::DRAW),
                     None
                 ]
             );
+            let mut wide = Vec::new();
+            t.pieces[0].wide_into(0, 5, &mut wide);
+            assert_eq!(wide, [INVALID, 2, INVALID]);
             let table = t.table().expect("memory");
             assert_eq!(table.bytes_per_position(), 2);
             assert_eq!(

@@ -6,7 +6,7 @@
 
 use game_core::{Game, IndexedUnmoves, Outcome, ParentIndices, Tier, Tiered, Unmoves, Value};
 
-use crate::cell::{self, Cell, TierCells};
+use crate::cell::{Cell, TierCells};
 use crate::Error;
 
 /// What a child of `id` (outside the shard's tier) turned out to be.
@@ -38,7 +38,7 @@ pub(crate) enum After {
     Done,
     /// Levels follow; `lazy`: cells may be uncounted.
     Levels {
-        /// Cells may hold [`cell::UNCOUNTED`].
+        /// Cells may hold `Cell::UNCOUNTED`.
         lazy: bool,
     },
 }
@@ -306,7 +306,7 @@ fn seed_position<G: Tiered, C: Cell>(
             ))
             .into());
         };
-        let v: Value = table.get(k).and_then(cell::value).ok_or_else(|| {
+        let v: Value = table.value(k).ok_or_else(|| {
             solver_retro::Error::Broken(format!(
                 "a move from tier {} reaches index {k} of tier {}, which is no position",
                 game.tier_name(tier),
@@ -520,7 +520,7 @@ where
                     .ok_or(solver_retro::Error::BadIndex { index: i, size })?;
                 let outcome = terminal(game, &pos, false)?.unwrap_or(Outcome::Lose);
                 let c = &mut cells[(i - lo) as usize];
-                if cell::value(c.widen()).is_some_and(|v| v != Value::DRAW) {
+                if c.value().is_some_and(|v| v != Value::DRAW) {
                     continue; // listed twice: queued once
                 }
                 *c = C::resolved(outcome, 0);

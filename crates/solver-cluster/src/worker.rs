@@ -689,7 +689,7 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                 // Level entries carry the lost bit: a worker that takes
                 // another's children does not read their cells.
                 for x in &mut seeds.decisive[before..] {
-                    let c = piece.get((*x - s) as usize).and_then(cell::value);
+                    let c = piece.value((*x - s) as usize);
                     if c.is_some_and(|v| v.outcome() == Outcome::Lose) {
                         *x |= updates::LOST;
                     }
