@@ -282,7 +282,8 @@ impl Piece {
 
     /// Cells `at..` in the wide layout, appended to `out`.
     pub(crate) fn wide_into(&self, at: usize, n: usize, out: &mut Vec<u32>) {
-        let end = (at + n).min(self.len);
+        let end = at.saturating_add(n).min(self.len);
+        let at = at.min(end);
         let bytes = &self.map[at * width(self.narrow)..end * width(self.narrow)];
         if self.narrow {
             let c: &[u16] = bytemuck::cast_slice(bytes);
