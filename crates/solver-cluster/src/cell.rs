@@ -1,33 +1,140 @@
-//! Cells of 4 bytes, laid out as solver-retro's wide cells: while a
-//! position is open, the count of its distinct children not yet resolved
-//! (top bit clear); once resolved, the top bit, two bits of outcome (lose,
-//! tie, win) and 29 bits of remoteness; all ones for an index that is no
-//! position. Cluster cells are always wide: a narrow table would have to be
-//! retried on every worker at once when one shard overflows it.
+//! Cells of 2 or 4 bytes, laid out as solver-retro's narrow and wide
+//! cells: while a position is open, the count of its distinct children not
+//! yet resolved (top bit clear); once resolved, the top bit, two bits of
+//! outcome (lose, tie, win) and the remoteness (13 or 29 bits); all ones
+//! for an index that is no position.
+//!
+//! A tier is solved in 2-byte cells first, as solver-retro solves it; when
+//! a count or a remoteness does not fit, every worker learns it at the same
+//! barrier and the tier starts again in 4-byte cells (see `worker.rs`). The
+//! free functions below are the wide layout, the one solved tiers are read
+//! in ([`TierCells::get`] widens narrow cells).
 
 use std::sync::Arc;
 
 use game_core::{Outcome, Value};
 
+/// A cell of the levels: 2 bytes or 4.
+pub(crate) trait Cell: Copy + Eq + bytemuck::Pod + Send + Sync + 'static {
+    /// The largest count of unresolved children.
+    const MAX_COUNT: u64;
+    /// An open position whose children are not counted yet.
+    const UNCOUNTED: u64;
+    /// The largest remoteness.
+    const MAX_REMOTENESS: u64;
+    /// An index that stands for no position.
+    const INVALID: Self;
+    /// An open cell counting `n` children (at most [`Cell::UNCOUNTED`]).
+    fn counter(n: u64) -> Self;
+    /// `Some(counter)` while open.
+    fn open(self) -> Option<u64>;
+    /// Whether the cell is open.
+    fn is_open(self) -> bool;
+    /// A resolved cell (`remoteness` at most [`Cell::MAX_REMOTENESS`]).
+    fn resolved(outcome: Outcome, remoteness: u64) -> Self;
+    /// `k` children, or [`Cell::INVALID`] for none (`k` at most
+    /// [`Cell::MAX_COUNT`]).
+    fn count_or_invalid(k: u32) -> Self;
+    /// One less for an open cell above zero; anything else unchanged.
+    fn dec_open(self) -> Self;
+    /// The same cell in the wide layout.
+    fn widen(self) -> u32;
+    /// A wide cell in this layout (its counter or remoteness must fit).
+    fn narrow(c: u32) -> Self;
+    /// The value: a draw for an open cell, `None` for an index that is no
+    /// position.
+    fn value(self) -> Option<Value>;
+}
+
+macro_rules! cell_impl {
+    ($t:ty, $s:ty, $bits:expr) => {
+        impl Cell for $t {
+            const MAX_COUNT: u64 = (1 << ($bits - 1)) - 2;
+            const UNCOUNTED: u64 = (1 << ($bits - 1)) - 1;
+            const MAX_REMOTENESS: u64 = (1 << ($bits - 3)) - 1;
+            const INVALID: Self = <$t>::MAX;
+            #[inline]
+            fn counter(n: u64) -> Self {
+                n as $t
+            }
+            #[inline]
+            fn open(self) -> Option<u64> {
+                self.is_open().then_some(u64::from(self))
+            }
+            #[inline]
+            fn is_open(self) -> bool {
+                self >> ($bits - 1) == 0
+            }
+            #[inline]
+            fn resolved(outcome: Outcome, remoteness: u64) -> Self {
+                let code: $t = match outcome {
+                    Outcome::Lose => 0,
+                    Outcome::Tie => 1,
+                    Outcome::Win => 2,
+                    Outcome::Draw => unreachable!("draws are never resolved"),
+                };
+                (1 << ($bits - 1)) | (code << ($bits - 3)) | remoteness as $t
+            }
+            #[inline]
+            fn count_or_invalid(k: u32) -> Self {
+                (k as $t) | <$t>::from(k == 0).wrapping_neg()
+            }
+            #[inline]
+            fn dec_open(self) -> Self {
+                // Resolved and invalid cells have the top bit set: negative
+                // as signed numbers.
+                self - <$t>::from((self as $s) > 0)
+            }
+            #[inline]
+            fn widen(self) -> u32 {
+                if self == Self::INVALID {
+                    INVALID
+                } else if self.is_open() {
+                    u32::from(self)
+                } else {
+                    let code = u32::from((self >> ($bits - 3)) & 3);
+                    let r = u32::from(self & ((1 << ($bits - 3)) - 1));
+                    (1 << 31) | (code << 29) | r
+                }
+            }
+            #[inline(always)]
+            fn value(self) -> Option<Value> {
+                if self.is_open() {
+                    return Some(Value::DRAW);
+                }
+                let r = u32::from(self & ((1 << ($bits - 3)) - 1));
+                match (self >> ($bits - 3)) & 3 {
+                    0 => Some(Value::lose(r)),
+                    1 => Some(Value::tie(r)),
+                    2 => Some(Value::win(r)),
+                    _ => None,
+                }
+            }
+            #[inline]
+            fn narrow(c: u32) -> Self {
+                if c == INVALID {
+                    Self::INVALID
+                } else if c >> 31 == 0 {
+                    c as $t
+                } else {
+                    let code = ((c >> 29) & 3) as $t;
+                    (1 << ($bits - 1)) | (code << ($bits - 3)) | (c & ((1 << 29) - 1)) as $t
+                }
+            }
+        }
+    };
+}
+
+cell_impl!(u16, i16, 16);
+cell_impl!(u32, i32, 32);
+
 /// An index that stands for no position.
 pub(crate) const INVALID: u32 = u32::MAX;
-/// The largest count of unresolved children.
-pub(crate) const MAX_COUNT: u64 = (1 << 31) - 2;
-/// An open position whose children are not counted yet.
-pub(crate) const UNCOUNTED: u64 = (1 << 31) - 1;
-/// The largest remoteness.
-pub(crate) const MAX_REMOTENESS: u64 = (1 << 29) - 1;
 
 /// An open cell counting `n` children.
 #[inline]
 pub(crate) fn counter(n: u64) -> u32 {
     n as u32
-}
-
-/// `Some(counter)` while open.
-#[inline]
-pub(crate) fn open(c: u32) -> Option<u64> {
-    (c >> 31 == 0).then_some(u64::from(c))
 }
 
 /// A resolved cell.
@@ -70,43 +177,61 @@ pub(crate) fn from_value(v: Option<Value>) -> u32 {
     }
 }
 
-/// `k` children, or [`INVALID`] for none (as solver-retro's bulk counts).
-#[inline]
-pub(crate) fn count_or_invalid(k: u32) -> u32 {
-    if k == 0 {
-        INVALID
-    } else {
-        k
-    }
-}
-
-/// The cells of one shard: a flat array in an anonymous memory map, which
-/// reads as zeros until written (no pass to clear it) and is advised to use
-/// huge pages where the system offers them (the levels read parents
-/// scattered over the shard).
+/// The cells of one block in either width: a flat array in an anonymous
+/// memory map, which reads as zeros until written (no pass to clear it)
+/// and is advised to use huge pages where the system offers them (the
+/// levels read parents scattered over the block).
 pub(crate) struct Piece {
     map: memmap2::MmapMut,
     len: usize,
+    narrow: bool,
+}
+
+/// A block's cells, as their width has them.
+pub(crate) enum View<'a> {
+    /// 2-byte cells.
+    Narrow(&'a mut [u16]),
+    /// 4-byte cells.
+    Wide(&'a mut [u32]),
+}
+
+/// Bytes a cell takes.
+fn width(narrow: bool) -> usize {
+    if narrow {
+        2
+    } else {
+        4
+    }
 }
 
 impl Piece {
-    /// Cells the memory holds (at least the length).
-    pub(crate) fn capacity(&self) -> usize {
-        self.map.len() / 4
+    /// Cells of 2 bytes?
+    pub(crate) fn is_narrow(&self) -> bool {
+        self.narrow
     }
 
-    /// The same memory as `len` cells (at most the capacity), holding
-    /// whatever it held: for a block that is about to be written whole.
-    pub(crate) fn reuse(mut self, len: usize) -> Piece {
-        self.len = len.min(self.capacity());
+    /// Cells.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Bytes the memory holds.
+    pub(crate) fn capacity(&self) -> usize {
+        self.map.len()
+    }
+
+    /// The same memory as `len` cells (of 2 bytes if `narrow`; at most
+    /// what the memory holds), holding whatever it held: for a block that
+    /// is about to be written whole.
+    pub(crate) fn reuse(mut self, len: usize, narrow: bool) -> Piece {
+        self.narrow = narrow;
+        self.len = len.min(self.capacity() / width(narrow));
         self
     }
-}
 
-impl Piece {
-    /// `len` cells of zero bits.
-    pub(crate) fn zeroed(len: usize) -> Result<Piece, crate::Error> {
-        let bytes = (len * 4).max(4);
+    /// `len` cells of zero bits, of 2 bytes if `narrow`.
+    pub(crate) fn zeroed(len: usize, narrow: bool) -> Result<Piece, crate::Error> {
+        let bytes = (len * width(narrow)).max(4);
         let map = memmap2::MmapMut::map_anon(bytes).map_err(|e| {
             solver_retro::Error::TooLarge(game_core::TooLarge {
                 what: format!("a shard of {len} cells (the system refused the memory: {e})").into(),
@@ -118,31 +243,78 @@ impl Piece {
         })?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
-        Ok(Piece { map, len })
+        Ok(Piece { map, len, narrow })
     }
 
-    /// `len` cells, all `c`.
-    pub(crate) fn filled(len: usize, c: u32) -> Result<Piece, crate::Error> {
-        let mut p = Piece::zeroed(len)?;
-        if c != 0 {
-            p.fill(c);
-        }
+    /// `len` cells that stand for no position.
+    pub(crate) fn invalid(len: usize, narrow: bool) -> Result<Piece, crate::Error> {
+        let mut p = Piece::zeroed(len, narrow)?;
+        p.map.fill(0xff);
         Ok(p)
     }
-}
 
-impl std::ops::Deref for Piece {
-    type Target = [u32];
+    /// The cells.
     #[inline]
-    fn deref(&self) -> &[u32] {
-        &bytemuck::cast_slice(&self.map[..])[..self.len]
+    pub(crate) fn view(&mut self) -> View<'_> {
+        let bytes = &mut self.map[..self.len * width(self.narrow)];
+        if self.narrow {
+            View::Narrow(bytemuck::cast_slice_mut(bytes))
+        } else {
+            View::Wide(bytemuck::cast_slice_mut(bytes))
+        }
     }
-}
 
-impl std::ops::DerefMut for Piece {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut [u32] {
-        &mut bytemuck::cast_slice_mut(&mut self.map[..])[..self.len]
+    /// The value of cell `i`: `None` past the end or for an index that is
+    /// no position.
+    #[inline(always)]
+    pub(crate) fn value(&self, i: usize) -> Option<Value> {
+        if i >= self.len {
+            return None;
+        }
+        if self.narrow {
+            let b = self.map.get(2 * i..2 * i + 2)?;
+            u16::from_ne_bytes([b[0], b[1]]).value()
+        } else {
+            let b = self.map.get(4 * i..4 * i + 4)?;
+            u32::from_ne_bytes([b[0], b[1], b[2], b[3]]).value()
+        }
+    }
+
+    /// Cells `at..` in the wide layout, appended to `out`.
+    pub(crate) fn wide_into(&self, at: usize, n: usize, out: &mut Vec<u32>) {
+        let end = at.saturating_add(n).min(self.len);
+        let at = at.min(end);
+        let bytes = &self.map[at * width(self.narrow)..end * width(self.narrow)];
+        if self.narrow {
+            let c: &[u16] = bytemuck::cast_slice(bytes);
+            out.extend(c.iter().map(|&x| x.widen()));
+        } else {
+            out.extend_from_slice(bytemuck::cast_slice(bytes));
+        }
+    }
+
+    /// Writes wide `cells` from `at` on, in this piece's width.
+    pub(crate) fn put_wide(&mut self, at: usize, cells: &[u32]) {
+        match self.view() {
+            View::Narrow(c) => {
+                if let Some(dst) = c.get_mut(at..at + cells.len()) {
+                    for (d, &x) in dst.iter_mut().zip(cells) {
+                        *d = u16::narrow(x);
+                    }
+                }
+            }
+            View::Wide(c) => {
+                if let Some(dst) = c.get_mut(at..at + cells.len()) {
+                    dst.copy_from_slice(cells);
+                }
+            }
+        }
+    }
+
+    /// The 2-byte cells, if they are.
+    pub(crate) fn narrow_cells(&self) -> Option<&[u16]> {
+        self.narrow
+            .then(|| bytemuck::cast_slice(&self.map[..2 * self.len]))
     }
 }
 
@@ -179,22 +351,37 @@ impl TierCells {
         q + u64::from((q + 1) * self.chunk <= i)
     }
 
-    /// The cell of index `i` (`None` past the end).
+    /// The value of index `i`: `None` past the end or for an index that is
+    /// no position.
     #[inline]
-    pub(crate) fn get(&self, i: u64) -> Option<u32> {
+    pub(crate) fn value(&self, i: u64) -> Option<Value> {
         if i >= self.size {
             return None;
         }
         let k = self.shard_of(i);
         self.pieces
             .get(k as usize)?
-            .get((i - k * self.chunk) as usize)
-            .copied()
+            .value((i - k * self.chunk) as usize)
     }
 
-    /// The shards in order, as slices.
-    pub(crate) fn parts(&self) -> Vec<&[u32]> {
-        self.pieces.iter().map(|p| &p[..]).collect()
+    /// The table of these cells: copied as they are when every piece is
+    /// narrow, else widened and converted.
+    pub(crate) fn table(&self) -> Result<solver_retro::Table, crate::Error> {
+        let narrow: Option<Vec<&[u16]>> = self.pieces.iter().map(|p| p.narrow_cells()).collect();
+        if let Some(parts) = narrow {
+            return Ok(solver_retro::Table::from_narrow_parts(&parts)?);
+        }
+        let wide: Vec<Vec<u32>> = self
+            .pieces
+            .iter()
+            .map(|p| {
+                let mut v = Vec::with_capacity(p.len());
+                p.wide_into(0, p.len(), &mut v);
+                v
+            })
+            .collect();
+        let parts: Vec<&[u32]> = wide.iter().map(|v| &v[..]).collect();
+        Ok(solver_retro::Table::from_wide_parts(&parts)?)
     }
 
     /// The shards no one else holds.
@@ -213,38 +400,82 @@ mod tests {
     #[test]
     fn round_trip() {
         for o in [Outcome::Win, Outcome::Lose, Outcome::Tie] {
-            for r in [0, 1, 8191, MAX_REMOTENESS] {
+            for r in [0, 1, 8191, u32::MAX_REMOTENESS] {
                 let c = resolved(o, r);
-                assert_eq!(open(c), None);
+                assert_eq!(c.open(), None);
                 assert_eq!(value(c), Some(Value::new(o, r as u32)));
                 assert_eq!(from_value(value(c)), c);
             }
         }
         assert_eq!(value(INVALID), None);
-        assert_eq!(open(INVALID), None);
+        assert_eq!(INVALID.open(), None);
         assert_eq!(value(counter(7)), Some(Value::DRAW));
-        assert_eq!(open(counter(UNCOUNTED)), Some(UNCOUNTED));
+        assert_eq!(counter(u32::UNCOUNTED).open(), Some(u32::UNCOUNTED));
         assert_eq!(from_value(None), INVALID);
     }
 
     #[test]
-    fn pieces_make_a_tier() {
-        let mut a = Piece::filled(3, INVALID).expect("memory");
-        a[1] = counter(2);
-        let b = Piece::zeroed(2).expect("memory");
-        let t = TierCells::new(3, 5, vec![Arc::new(a), Arc::new(b)]);
+    fn narrow_and_wide_cells_agree() {
+        for o in [Outcome::Win, Outcome::Lose, Outcome::Tie] {
+            for r in [0, 1, 8191] {
+                let n = u16::resolved(o, r);
+                assert_eq!(n.widen(), resolved(o, r));
+                assert_eq!(u16::narrow(resolved(o, r)), n);
+                assert_eq!(u32::resolved(o, r), resolved(o, r));
+            }
+        }
+        for k in [0u64, 1, 7, u16::MAX_COUNT, u16::UNCOUNTED] {
+            assert_eq!(u16::counter(k).widen(), counter(k));
+            assert_eq!(u16::narrow(counter(k)), u16::counter(k));
+            assert_eq!(u16::counter(k).open(), Some(k));
+        }
+        assert_eq!(u16::INVALID.widen(), INVALID);
+        assert_eq!(u16::narrow(INVALID), u16::INVALID);
+        assert_eq!(u16::count_or_invalid(0), u16::INVALID);
+        assert_eq!(u16::count_or_invalid(3), 3);
+        assert_eq!(u16::counter(3).dec_open(), 2);
+        assert_eq!(u16::counter(0).dec_open(), 0);
+        assert_eq!(u16::INVALID.dec_open(), u16::INVALID);
         assert_eq!(
-            (0..6).map(|i| t.get(i)).collect::<Vec<_>>(),
-            [
-                Some(INVALID),
-                Some(2),
-                Some(INVALID),
-                Some(0),
-                Some(0),
-                None
-            ]
+            u16::resolved(Outcome::Win, 5).dec_open(),
+            u16::resolved(Outcome::Win, 5)
         );
-        assert_eq!(t.parts().concat(), [INVALID, 2, INVALID, 0, 0]);
+    }
+
+    #[test]
+    fn pieces_make_a_tier() {
+        for narrow in [false, true] {
+            let mut a = Piece::invalid(3, narrow).expect("memory");
+            a.put_wide(1, &[counter(2)]);
+            let b = Piece::zeroed(2, narrow).expect("memory");
+            let t = TierCells::new(3, 5, vec![Arc::new(a), Arc::new(b)]);
+            assert_eq!(
+                (0..6).map(|i| t.value(i)).collect::<Vec<_>>(),
+                [
+                    None,
+                    Some(Value::DRAW),
+                    None,
+                    Some(Value::DRAW),
+                    Some(Value::DRAW),
+                    None
+                ]
+            );
+            let mut wide = Vec::new();
+            t.pieces[0].wide_into(0, 5, &mut wide);
+            assert_eq!(wide, [INVALID, 2, INVALID]);
+            let table = t.table().expect("memory");
+            assert_eq!(table.bytes_per_position(), 2);
+            assert_eq!(
+                (0..5).map(|i| table.value(i)).collect::<Vec<_>>(),
+                [
+                    None,
+                    Some(Value::DRAW),
+                    None,
+                    Some(Value::DRAW),
+                    Some(Value::DRAW)
+                ]
+            );
+        }
     }
 
     #[test]

@@ -11,24 +11,62 @@
 //! A worker that fails by itself records its error the same way and parks
 //! holding its connections, so its process exits without a clean shutdown
 //! and every peer sees the connection close.
+//!
+//! Each run has a record of its own, so runs side by side in one process
+//! (tests) do not fail each other; a panic of timely's threads, which
+//! cannot say whose they are, fails every run under way.
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
-static FAULT: Mutex<Option<String>> = Mutex::new(None);
+type Slot = Mutex<Option<String>>;
+
+/// The records of the runs under way (for the panic hook).
+static LIVE: Mutex<Vec<Weak<Slot>>> = Mutex::new(Vec::new());
 
 type Hook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
 
-/// Records `msg` as the run's failure, unless one is recorded.
-pub(crate) fn set(msg: String) {
-    let mut f = FAULT.lock().unwrap_or_else(PoisonError::into_inner);
+/// A run's failure record, shared by its workers.
+#[derive(Clone)]
+pub(crate) struct Fault(Arc<Slot>);
+
+impl Fault {
+    /// A record for a new run (and the panic hook, once a process).
+    pub(crate) fn new() -> Fault {
+        install();
+        let f = Fault(Arc::default());
+        let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
+        live.retain(|w| w.strong_count() > 0);
+        live.push(Arc::downgrade(&f.0));
+        f
+    }
+
+    /// Records `msg` as the run's failure, unless one is recorded.
+    pub(crate) fn set(&self, msg: String) {
+        record(&self.0, msg);
+    }
+
+    /// The failure recorded, if any.
+    pub(crate) fn get(&self) -> Option<String> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+fn record(slot: &Slot, msg: String) {
+    let mut f = slot.lock().unwrap_or_else(PoisonError::into_inner);
     if f.is_none() {
         *f = Some(msg);
     }
 }
 
-/// The failure recorded, if any.
-pub(crate) fn get() -> Option<String> {
-    FAULT.lock().unwrap_or_else(PoisonError::into_inner).clone()
+/// Records `msg` as the failure of every run under way.
+fn set_all(msg: &str) {
+    let live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
+    for slot in live.iter().filter_map(Weak::upgrade) {
+        record(&slot, msg.to_string());
+    }
 }
 
 /// Parks the calling thread for good.
@@ -38,13 +76,12 @@ pub(crate) fn park_forever() -> ! {
     }
 }
 
-/// Clears any failure of an earlier run and installs the panic hook (once
-/// a process): a panic on one of timely's threads (named `timely:…`) is
-/// recorded and its thread parked; any other thread's panic goes to the
-/// hook that was there before.
-pub(crate) fn install() {
+/// Installs the panic hook (once a process): a panic on one of timely's
+/// threads (named `timely:…`) is recorded for every run under way and its
+/// thread parked; any other thread's panic goes to the hook that was there
+/// before.
+fn install() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    *FAULT.lock().unwrap_or_else(PoisonError::into_inner) = None;
     ONCE.call_once(|| {
         let previous: Hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
@@ -73,7 +110,7 @@ pub(crate) fn install() {
                     .unwrap_or_default();
                 format!("a worker thread panicked{at}: {payload}")
             };
-            set(msg);
+            set_all(&msg);
             park_forever();
         }));
     });

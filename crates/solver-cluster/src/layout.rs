@@ -9,14 +9,16 @@
 use std::ops::Range;
 
 /// Blocks a worker owns, about (up to twice as many: the block size is
-/// rounded down to a power of two; fewer, down to four, where that makes
+/// rounded down to a power of two; fewer, down to two, where that makes
 /// blocks of [`HUGE_BLOCK`] ids; never under 64 ids).
 pub(crate) const BLOCKS_PER_WORKER: u64 = 16;
 /// The smallest block.
 const MIN_BLOCK: u64 = 64;
-/// Blocks of this many ids or more fill whole huge pages (2 MiB of 4-byte
-/// cells): blocks grow to it as long as a worker keeps four blocks.
-const HUGE_BLOCK: u64 = 1 << 19;
+/// Blocks of this many ids or more fill whole huge pages (2 MiB of 2-byte
+/// cells): blocks grow to it as long as a worker keeps two blocks. (Each
+/// block is a memory map of its own: one smaller than a huge page faults
+/// in page by page, 512 times as often.)
+const HUGE_BLOCK: u64 = 1 << 20;
 
 /// The blocks of a tier of `size` ids among `peers` workers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,7 +42,7 @@ impl Layout {
         if want < HUGE_BLOCK {
             // A block in pages of 4 KiB faults in 512 times as often, and
             // gathers more misses of the translation cache.
-            want = want.max(size / (peers as u64 * 4)).min(HUGE_BLOCK);
+            want = want.max(size / (peers as u64 * 2)).min(HUGE_BLOCK);
         }
         let want = want.max(MIN_BLOCK);
         let block = 1u64 << (63 - want.leading_zeros());

@@ -30,18 +30,24 @@
 //! game is one tier ([`solve_unmoves`]). For each tier:
 //!
 //! 1. **Blocks and shards.** A tier's ids are cut into blocks of a power
-//!    of two, about 16 a worker (fewer, down to 4, where that makes blocks
-//!    of 512 Ki ids, whole huge pages), and worker `w` of `W` owns a run
-//!    of whole blocks, `w·B/W .. (w+1)·B/W` of `B` (its shard). A block's
-//!    cells (4 bytes an id: a counter while open, then outcome and
-//!    remoteness, laid out as solver-retro's wide cells) are an anonymous
+//!    of two, about 16 a worker (fewer, down to 2, where that makes blocks
+//!    of 1 Mi ids, whole huge pages of 2-byte cells), and worker `w` of
+//!    `W` owns a run of whole blocks, `w·B/W .. (w+1)·B/W` of `B` (its
+//!    shard). A block's cells (a counter while open, then outcome and
+//!    remoteness, laid out as solver-retro's cells) are an anonymous
 //!    memory map of its own, advised to use huge pages, behind a lock
-//!    shared by the workers of the owner's process. Blocks stay where they
-//!    are: a process holds the tier as its workers' blocks side by side,
-//!    so nothing is copied or gathered inside a process, until no tier
-//!    left to solve reads the tier; then it becomes a table (2 bytes an
-//!    index where values fit) and its blocks are reused for the blocks of
-//!    tiers to come (fresh memory costs a page clearing on first touch).
+//!    shared by the workers of the owner's process. Cells are 2 bytes
+//!    first, as solver-retro solves a tier; when a count (past 32,766) or
+//!    a remoteness (past 8,191) does not fit, every worker of every
+//!    process learns it at the same barrier (the seeding's, or a level's:
+//!    its summary carries an overflow bit, and the level number is the
+//!    same everywhere) and the tier starts again in 4-byte cells. Blocks
+//!    stay where they are: a process holds the tier as its workers' blocks
+//!    side by side, so nothing is copied or gathered inside a process,
+//!    until no tier left to solve reads the tier; then its blocks are
+//!    copied into one table (2-byte blocks as they are, 4-byte ones
+//!    narrowed where values fit) and reused for the blocks of tiers to
+//!    come (fresh memory costs a page clearing on first touch).
 //! 2. **Seeding.** The workers of a process seed its blocks together, a
 //!    block at a time taken in turn, the last first (an index's cost
 //!    varies along a tier, growing in Connect Four), each straight into
@@ -142,22 +148,31 @@
 //!   5×5: 344 MB from each of two processes, its only traffic, since every
 //!   move leaves its tier). Inside a process nothing is serialized or
 //!   sent: updates are applied to the process's blocks directly.
-//! * **Cost against rayon** (1 process × 2 workers, 2 cores, medians of
-//!   runs alternating with the rayon engine, 2026-11-25): Connect Four 6×4
-//!   1.25× its time (the command line; 1.32× before blocks were reused);
-//!   Fingers F = 64 0.99× and 1.05× (the command line) and 1.18–1.22× (in
-//!   process), F = 128 1.18–1.20× (in process); re-measured later the
-//!   same day, F = 64 through the command line spread to 1.32–1.78× (a
-//!   30 ms solve in a fresh process, where clearing fresh pages weighs
-//!   most) and 1.29× in process.
-//!   Before the blocks Fingers was 1.4–1.8× (F = 64) and 1.5–2.8×
-//!   (F = 128): a shard's owner applied every update to it, and in
-//!   Fingers' levels most land in one shard. What is left is mostly
-//!   memory: cells of 4 bytes where the rayon engine's Fingers and Connect
-//!   Four tables take 2 (twice the pages to fault in for the tiers that
-//!   cannot reuse blocks, twice the bytes the levels' runs stream
-//!   through), and `Table::from_wide_parts` converting them (3–7 ms of
-//!   F = 64's 15–22 ms).
+//! * **Cost against rayon** (1 process × 2 workers, 2 cores, the
+//!   command line's solve seconds, `scripts/cluster-cost.sh 7`: medians of
+//!   7 runs alternating with the rayon engine, and the spread of the 7
+//!   pairs' ratios; 2026-11-25): Fingers F = 64 0.88× (0.022 s against
+//!   0.025 s; pairs 0.64–1.04×), Connect Four 6×4 1.12× (1.562 s against
+//!   1.389 s; pairs 0.94–1.16×). The same script on the build before
+//!   (4-byte cells, blocks of 512 Ki ids), run just before it: F = 64
+//!   1.56× (pairs 0.71–2.55×), Connect Four 6×4 1.27× (pairs
+//!   1.15–1.33×). Load 0.98 when the first runs started, 1.84 when the
+//!   second did and 2.10 at the end (mostly the runs' own). What closed
+//!   the gap: 2-byte cells as the rayon engine's (half the pages to clear,
+//!   half the bytes the levels stream through), blocks of whole huge
+//!   pages (1 MiB maps of 2-byte cells faulted in 4 KiB pages: F = 64's
+//!   seeding took 5 ms instead of 1.4), solved tiers copied into tables
+//!   instead of converted, no seed lists in tiers every move leaves
+//!   (Connect Four listed every end, some 240 MB a 6×4 solve), and child
+//!   values read from the cells in their own width. F = 64's solve was
+//!   then (timed inside, load about 2) 1.3–1.5 ms of seeding, 9–14 ms of
+//!   levels (the rayon engine's 11–13) and 1.1–1.3 ms copying the table; what is left on Connect
+//!   Four is seeding by the game's `visit_tier` a position at a time
+//!   (the rayon engine expands in batches) and clearing the pages of
+//!   blocks not reused. Earlier figures: before the blocks, Fingers
+//!   was 1.4–1.8× (F = 64) and 1.5–2.8× (F = 128): a shard's owner
+//!   applied every update to it, and in Fingers' levels most land in one
+//!   shard.
 //! * **Faults.** A process killed mid-solve (`kill -9`, Connect Four 5×5,
 //!   6 of 26 tiers finished) stopped its peer 0.24 s later with one line;
 //!   the rerun resumed at the first tier not finished on every shard and
@@ -485,10 +500,14 @@ fn run<S: Space, G: Tiered>(
     db: Option<Arc<Database>>,
 ) -> Result<ClusterSolution<G>, Error> {
     let order = space.tiers();
-    fault::install();
+    let fault = fault::Fault::new();
     let ctx = Arc::new(worker::Ctx {
         space: Arc::new(space),
-        shared: Arc::new(worker::Shared::new(config.workers(), config.threads)),
+        shared: Arc::new(worker::Shared::new(
+            config.workers(),
+            config.threads,
+            fault.clone(),
+        )),
         per_process: config.threads,
         db,
         progress: config.progress.clone(),
@@ -502,7 +521,7 @@ fn run<S: Space, G: Tiered>(
         let r = worker::work(w, &c);
         let failed = r.is_err();
         if let Err(e) = &r {
-            fault::set(e.to_string());
+            c.shared.local.fault.set(e.to_string());
         }
         let _ = tx
             .lock()
@@ -535,7 +554,7 @@ fn run<S: Space, G: Tiered>(
             }
             Ok(Err(e)) => return fail(e, guards),
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                if let Some(m) = fault::get() {
+                if let Some(m) = fault.get() {
                     return fail(
                         Error::Failed(format!("process {}: {m}", config.process)),
                         guards,

@@ -29,6 +29,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::cell::Piece;
+use crate::fault::Fault;
 use crate::space::After;
 use crate::Error;
 
@@ -46,7 +47,13 @@ struct Seeding {
     /// Blocks claimed so far.
     claimed: usize,
     after: Option<After>,
+    /// A cell was too narrow: the tier starts again in wide cells.
+    overflow: bool,
     blocks: Blocks,
+    /// The round, outcome and overflow of the seeding before (a worker
+    /// that starts a tier again may start seeding before the others have
+    /// read the last seeding's outcome).
+    before: (u64, Option<After>, bool),
 }
 
 /// The blocks, shared work and barrier of one process's workers.
@@ -61,6 +68,8 @@ pub(crate) struct Local {
     /// The seeding under way (and the blocks it fills).
     seeding: Mutex<Seeding>,
     barrier: Barrier,
+    /// The run's failure record.
+    pub(crate) fault: Fault,
 }
 
 /// Children a worker takes from a part of a level at once, at most: a
@@ -75,8 +84,8 @@ const CHUNKS: usize = 16;
 const MIN_TAKE: usize = 4;
 
 impl Local {
-    /// For a process of `n` workers.
-    pub(crate) fn new(n: usize) -> Local {
+    /// For a process of `n` workers of the run that `fault` records.
+    pub(crate) fn new(n: usize, fault: Fault) -> Local {
         let slots = || (0..n).map(|_| Mutex::new((0, 0))).collect();
         let parts = || (0..n).map(|_| Mutex::new((Arc::default(), 0))).collect();
         Local {
@@ -87,7 +96,9 @@ impl Local {
                 round: u64::MAX,
                 claimed: 0,
                 after: None,
+                overflow: false,
                 blocks: Arc::default(),
+                before: (u64::MAX, None, false),
             }),
             barrier: Barrier {
                 n,
@@ -95,6 +106,7 @@ impl Local {
                 generation: AtomicU64::new(0),
                 wake: Condvar::new(),
             },
+            fault,
         }
     }
 
@@ -155,18 +167,21 @@ impl Local {
                 round,
                 claimed: 0,
                 after: None,
+                overflow: false,
                 blocks: Arc::new((0..blocks).map(|_| Mutex::new(None)).collect()),
+                before: (s.round, s.after, s.overflow),
             };
         }
         Arc::clone(&s.blocks)
     }
 
-    /// The next block to seed in round `round`, if any is left: the last
-    /// first (later indices tend to cost more).
+    /// The next block to seed in round `round`, if any is left (none once
+    /// a cell overflowed): the last first (later indices tend to cost
+    /// more).
     pub(crate) fn claim_block(&self, round: u64) -> Option<usize> {
         let mut s = lock(&self.seeding);
         let n = s.blocks.len();
-        (s.round == round && s.claimed < n).then(|| {
+        (s.round == round && s.claimed < n && !s.overflow).then(|| {
             s.claimed += 1;
             n - s.claimed
         })
@@ -180,20 +195,31 @@ impl Local {
         }
     }
 
-    /// How the tier seeded in round `round` goes on (`None`: no block).
-    pub(crate) fn after(&self, round: u64) -> Option<After> {
+    /// Records that a cell of the seeding of round `round` was too narrow.
+    pub(crate) fn set_overflow(&self, round: u64) {
+        let mut s = lock(&self.seeding);
+        if s.round == round {
+            s.overflow = true;
+        }
+    }
+
+    /// How the tier seeded in round `round` goes on (`None`: no block),
+    /// and whether a cell was too narrow.
+    pub(crate) fn after(&self, round: u64) -> (Option<After>, bool) {
         let s = lock(&self.seeding);
         if s.round == round {
-            s.after
+            (s.after, s.overflow)
+        } else if s.before.0 == round {
+            (s.before.1, s.before.2)
         } else {
-            None
+            (None, false)
         }
     }
 
     /// Waits until every local worker has reached this barrier (or a
     /// failure is recorded anywhere: [`Error::Failed`]).
     pub(crate) fn barrier(&self) -> Result<(), Error> {
-        self.barrier.wait()
+        self.barrier.wait(&self.fault)
     }
 }
 
@@ -215,7 +241,7 @@ struct Barrier {
 const SPINS: u32 = 1 << 14;
 
 impl Barrier {
-    fn wait(&self) -> Result<(), Error> {
+    fn wait(&self, fault: &Fault) -> Result<(), Error> {
         let g = self.generation.load(Ordering::Acquire);
         {
             let mut arrived = lock(&self.state);
@@ -239,7 +265,7 @@ impl Barrier {
         }
         let mut arrived = lock(&self.state);
         while self.generation.load(Ordering::Acquire) == g {
-            if let Some(m) = crate::fault::get() {
+            if let Some(m) = fault.get() {
                 return Err(Error::Failed(m));
             }
             arrived = self
@@ -263,7 +289,7 @@ mod tests {
         n: usize,
         work: impl Fn(usize, &Local) -> T + Send + Sync + 'static,
     ) -> Vec<T> {
-        let local = Arc::new(Local::new(n));
+        let local = Arc::new(Local::new(n, Fault::new()));
         let work = Arc::new(work);
         let handles: Vec<_> = (0..n)
             .map(|me| {
@@ -303,7 +329,7 @@ mod tests {
             for round in 0..20u64 {
                 let blocks = local.start_seeding(round, 40);
                 while let Some(b) = local.claim_block(round) {
-                    *lock(&blocks[b]) = Some(Piece::zeroed(1).expect("memory"));
+                    *lock(&blocks[b]) = Some(Piece::zeroed(1, false).expect("memory"));
                     got.push((round, b));
                 }
                 local.barrier().expect("no failure");

@@ -6,7 +6,7 @@
 
 use game_core::{Game, IndexedUnmoves, Outcome, ParentIndices, Tier, Tiered, Unmoves, Value};
 
-use crate::cell::{self, TierCells};
+use crate::cell::{Cell, TierCells};
 use crate::Error;
 
 /// What a child of `id` (outside the shard's tier) turned out to be.
@@ -38,7 +38,7 @@ pub(crate) enum After {
     Done,
     /// Levels follow; `lazy`: cells may be uncounted.
     Levels {
-        /// Cells may hold [`cell::UNCOUNTED`].
+        /// Cells may hold `Cell::UNCOUNTED`.
         lazy: bool,
     },
 }
@@ -60,11 +60,14 @@ pub(crate) trait Space: Send + Sync + 'static {
     fn name(&self, t: Tier) -> String;
     /// Seeds cells `lo..lo + cells.len()` of `t` (whatever they hold on
     /// entry): writes every cell, and adds to `seeds`.
-    fn seed(
+    /// [`solver_retro::Error::TooManyChildren`] or
+    /// [`solver_retro::Error::TooDeep`] when a cell of type `C` is too
+    /// narrow.
+    fn seed<C: Cell>(
         &self,
         t: Tier,
         lo: u64,
-        cells: &mut [u32],
+        cells: &mut [C],
         kids: &Kids<'_>,
         seeds: &mut Seeds,
         s: &mut Self::Scratch,
@@ -191,11 +194,11 @@ where
         self.game.tier_name(t)
     }
 
-    fn seed(
+    fn seed<C: Cell>(
         &self,
         tier: Tier,
         lo: u64,
-        cells: &mut [u32],
+        cells: &mut [C],
         kids: &Kids<'_>,
         seeds: &mut Seeds,
         s: &mut Self::Scratch,
@@ -209,7 +212,7 @@ where
         }
         let mut fault = None;
         let hi = lo + cells.len() as u64;
-        cells.fill(cell::INVALID);
+        cells.fill(C::INVALID);
         game.visit_tier(tier, lo..hi, &mut |i, pos| {
             if fault.is_some() {
                 return;
@@ -247,20 +250,25 @@ where
 /// leaves), or a counter of the distinct inside children plus one for
 /// "the children outside" and up to three events.
 #[allow(clippy::too_many_arguments)]
-fn seed_position<G: Tiered>(
+fn seed_position<G: Tiered, C: Cell>(
     game: &G,
     tier: Tier,
     leaves: bool,
     kids: &Kids<'_>,
     i: u64,
     pos: &G::Position,
-    cell: &mut u32,
+    cell: &mut C,
     seeds: &mut Seeds,
     s: &mut TierScratch<G>,
 ) -> Result<(), Error> {
     let size = game.tier_size(tier);
-    let settle = |cell: &mut u32, seeds: &mut Seeds, o: Outcome| {
-        *cell = cell::resolved(o, 0);
+    let settle = |cell: &mut C, seeds: &mut Seeds, o: Outcome| {
+        *cell = C::resolved(o, 0);
+        if leaves {
+            // No levels follow: nothing to list (a tier of Connect Four
+            // has millions of ends).
+            return;
+        }
         if o == Outcome::Tie {
             &mut seeds.ties
         } else {
@@ -298,7 +306,7 @@ fn seed_position<G: Tiered>(
             ))
             .into());
         };
-        let v: Value = table.get(k).and_then(cell::value).ok_or_else(|| {
+        let v: Value = table.value(k).ok_or_else(|| {
             solver_retro::Error::Broken(format!(
                 "a move from tier {} reaches index {k} of tier {}, which is no position",
                 game.tier_name(tier),
@@ -324,32 +332,29 @@ fn seed_position<G: Tiered>(
             .into());
         }
         let deep = |r: u64| -> Result<u64, Error> {
-            if r + 1 > cell::MAX_REMOTENESS {
+            if r + 1 > C::MAX_REMOTENESS {
                 return Err(solver_retro::Error::TooDeep {
-                    max: cell::MAX_REMOTENESS,
+                    max: C::MAX_REMOTENESS,
                 }
                 .into());
             }
             Ok(r + 1)
         };
         *cell = match (lost, all_won, tied) {
-            (Some(r), _, _) => cell::resolved(Outcome::Win, deep(r)?),
-            (None, true, _) => cell::resolved(Outcome::Lose, deep(won.unwrap_or(0))?),
-            (None, false, Some(r)) => cell::resolved(Outcome::Tie, deep(r)?),
-            _ => cell::counter(1),
+            (Some(r), _, _) => C::resolved(Outcome::Win, deep(r)?),
+            (None, true, _) => C::resolved(Outcome::Lose, deep(won.unwrap_or(0))?),
+            (None, false, Some(r)) => C::resolved(Outcome::Tie, deep(r)?),
+            _ => C::counter(1),
         };
         return Ok(());
     }
     s.inner.sort_unstable();
     s.inner.dedup();
     let count = s.inner.len() as u64 + u64::from(outside);
-    if count > cell::MAX_COUNT {
-        return Err(solver_retro::Error::TooManyChildren {
-            max: cell::MAX_COUNT,
-        }
-        .into());
+    if count > C::MAX_COUNT {
+        return Err(solver_retro::Error::TooManyChildren { max: C::MAX_COUNT }.into());
     }
-    *cell = cell::counter(count);
+    *cell = C::counter(count);
     let mut event = |level: u64, outcome| {
         seeds.events.push(Event {
             level,
@@ -424,11 +429,11 @@ where
     /// As solver-retro's `solve_unmoves_with`: counts in bulk where the
     /// game has them, terminal positions from its list where it has one
     /// (then other cells are counted lazily when no bulk counts).
-    fn seed(
+    fn seed<C: Cell>(
         &self,
         _t: Tier,
         lo: u64,
-        cells: &mut [u32],
+        cells: &mut [C],
         _kids: &Kids<'_>,
         seeds: &mut Seeds,
         s: &mut Self::Scratch,
@@ -451,7 +456,7 @@ where
         let listed_ends = listed.is_some();
         let bulk = game.child_counts(0, &mut [0u32; 1]);
         if !bulk && listed_ends {
-            cells.fill(cell::counter(cell::UNCOUNTED));
+            cells.fill(C::counter(C::UNCOUNTED));
         }
         for (b, chunk) in cells.chunks_mut(BLOCK).enumerate() {
             let first = lo + (b * BLOCK) as u64;
@@ -459,14 +464,15 @@ where
                 s.counts.clear();
                 s.counts.resize(chunk.len(), 0);
                 game.child_counts(first, &mut s.counts);
-                if s.counts.iter().fold(0, |m, &k| m.max(k)) as u64 > cell::MAX_COUNT {
-                    return Err(solver_retro::Error::TooManyChildren {
-                        max: cell::MAX_COUNT,
-                    }
-                    .into());
+                // The counts' bitwise or bounds the largest from above.
+                let any = s.counts.iter().fold(0, |a, &k| a | k);
+                if u64::from(any) > C::MAX_COUNT
+                    && s.counts.iter().any(|&k| u64::from(k) > C::MAX_COUNT)
+                {
+                    return Err(solver_retro::Error::TooManyChildren { max: C::MAX_COUNT }.into());
                 }
                 for (c, &k) in chunk.iter_mut().zip(s.counts.iter()) {
-                    *c = cell::count_or_invalid(k);
+                    *c = C::count_or_invalid(k);
                 }
             }
             if listed_ends {
@@ -475,28 +481,27 @@ where
             for (k, c) in chunk.iter_mut().enumerate() {
                 let i = first + k as u64;
                 let Some(pos) = game.position(i) else {
-                    *c = cell::INVALID;
+                    *c = C::INVALID;
                     continue;
                 };
                 let outcome = match game.outcome(&pos) {
-                    None if bulk && *c != cell::INVALID => continue,
+                    None if bulk && *c != C::INVALID => continue,
                     None => match game.child_count(&pos, &mut s.moves, &mut s.positions) as u64 {
                         0 => terminal(game, &pos, false)?.unwrap_or(Outcome::Lose),
-                        count if count > cell::MAX_COUNT => {
-                            return Err(solver_retro::Error::TooManyChildren {
-                                max: cell::MAX_COUNT,
-                            }
-                            .into())
+                        count if count > C::MAX_COUNT => {
+                            return Err(
+                                solver_retro::Error::TooManyChildren { max: C::MAX_COUNT }.into()
+                            )
                         }
                         count => {
-                            *c = cell::counter(count);
+                            *c = C::counter(count);
                             continue;
                         }
                     },
                     Some(Outcome::Draw) => return Err(solver_retro::Error::TerminalDraw.into()),
                     Some(o) => o,
                 };
-                *c = cell::resolved(outcome, 0);
+                *c = C::resolved(outcome, 0);
                 if outcome == Outcome::Tie {
                     &mut seeds.ties
                 } else {
@@ -515,10 +520,10 @@ where
                     .ok_or(solver_retro::Error::BadIndex { index: i, size })?;
                 let outcome = terminal(game, &pos, false)?.unwrap_or(Outcome::Lose);
                 let c = &mut cells[(i - lo) as usize];
-                if cell::value(*c).is_some_and(|v| v != Value::DRAW) {
+                if c.value().is_some_and(|v| v != Value::DRAW) {
                     continue; // listed twice: queued once
                 }
-                *c = cell::resolved(outcome, 0);
+                *c = C::resolved(outcome, 0);
                 if outcome == Outcome::Tie {
                     &mut seeds.ties
                 } else {

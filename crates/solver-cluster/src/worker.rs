@@ -15,7 +15,7 @@ use timely::dataflow::{InputHandleVec, ProbeHandle};
 use timely::progress::Stamp;
 use timely::worker::Worker;
 
-use crate::cell::{self, Piece, TierCells};
+use crate::cell::{self, Cell, Piece, TierCells, View};
 use crate::layout::Layout;
 use crate::local::{self, Local};
 use crate::space::{After, Event, Seeds, Space};
@@ -35,6 +35,12 @@ const NONE: u64 = u64::MAX;
 const DONE: u64 = u64::MAX;
 /// A summary that says whether its worker has a database (1) or not (0).
 const HAS_DB: u64 = u64::MAX - 1;
+/// A summary that says whether a cell of its worker's process's seeding
+/// was too narrow (1) or not (0).
+const SEEDED: u64 = u64::MAX - 2;
+/// The bit of a level's summary (its count of positions resolved) that
+/// says a cell of its worker was too narrow.
+const OVERFLOW: u64 = 1 << 63;
 /// Cells per message of a gathered tier.
 const GATHER: usize = 1 << 16;
 
@@ -57,15 +63,16 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    /// For a cluster of `peers` workers, `per_process` in each process.
-    pub(crate) fn new(peers: usize, per_process: usize) -> Shared {
+    /// For a cluster of `peers` workers, `per_process` in each process, of
+    /// the run that `fault` records.
+    pub(crate) fn new(peers: usize, per_process: usize, fault: crate::fault::Fault) -> Shared {
         Shared {
             peers,
             building: Mutex::default(),
             ready: Mutex::default(),
             done: Mutex::default(),
             free: Mutex::default(),
-            local: Local::new(per_process),
+            local: Local::new(per_process, fault),
         }
     }
 
@@ -80,10 +87,17 @@ impl Shared {
         }
     }
 
-    /// Copies `cells` to `first..` of `tier` (of `size` indices), into the
-    /// block that holds them (a block of another process, gathered; a
-    /// message never spans blocks).
-    fn put_cells(&self, tier: Tier, size: u64, first: u64, cells: &[u32]) -> Result<(), Error> {
+    /// Copies `cells` (wide) to `first..` of `tier` (of `size` indices),
+    /// into the block that holds them, of 2-byte cells if `narrow` (a
+    /// block of another process, gathered; a message never spans blocks).
+    fn put_cells(
+        &self,
+        tier: Tier,
+        size: u64,
+        first: u64,
+        narrow: bool,
+        cells: &[u32],
+    ) -> Result<(), Error> {
         let lay = Layout::new(size, self.peers);
         let mut all = self.building.lock().unwrap_or_else(PoisonError::into_inner);
         let v = all
@@ -95,13 +109,10 @@ impl Shared {
             return Ok(());
         };
         if slot.is_none() {
-            *slot = Some(Piece::filled((hi - lo) as usize, cell::INVALID)?);
+            *slot = Some(Piece::invalid((hi - lo) as usize, narrow)?);
         }
         if let Some(piece) = slot {
-            let at = (first - lo) as usize;
-            if let Some(dst) = piece.get_mut(at..at + cells.len()) {
-                dst.copy_from_slice(cells);
-            }
+            piece.put_wide((first - lo) as usize, cells);
         }
         Ok(())
     }
@@ -125,24 +136,30 @@ impl Shared {
         Ok(Some(v))
     }
 
-    /// `len` cells to be written whole: the smallest free block that
-    /// holds them, if any holds them with less than half to spare, else
-    /// fresh memory.
-    fn block_for(&self, len: usize) -> Result<Piece, Error> {
+    /// `len` cells (of 2 bytes if `narrow`) to be written whole: the
+    /// smallest free block that holds them, if any holds them with less
+    /// than half to spare, else fresh memory.
+    fn block_for(&self, len: usize, narrow: bool) -> Result<Piece, Error> {
+        let bytes = len * if narrow { 2 } else { 4 };
         let mut free = local::lock(&self.free);
         let best = free
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.capacity() >= len && p.capacity() / 2 <= len)
+            .filter(|(_, p)| p.capacity() >= bytes && p.capacity() / 2 <= bytes)
             .min_by_key(|(_, p)| p.capacity())
             .map(|(k, _)| k);
         match best {
-            Some(k) => Ok(free.swap_remove(k).reuse(len)),
+            Some(k) => Ok(free.swap_remove(k).reuse(len, narrow)),
             None => {
                 drop(free);
-                Piece::zeroed(len)
+                Piece::zeroed(len, narrow)
             }
         }
+    }
+
+    /// Keeps `piece` for the blocks of tiers to come.
+    fn free(&self, piece: Piece) {
+        local::lock(&self.free).push(piece);
     }
 
     /// Makes `tier` (no tier left to solve reads it; no worker holds it)
@@ -155,7 +172,7 @@ impl Shared {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .remove(&tier);
-        let table = Table::from_wide_parts(&cells.parts())?;
+        let table = cells.table()?;
         if let Ok(cells) = Arc::try_unwrap(cells) {
             let mut free = local::lock(&self.free);
             free.extend(cells.into_pieces());
@@ -169,7 +186,7 @@ impl Shared {
     pub(crate) fn tables(&self, size: impl Fn(Tier) -> u64) -> Result<Vec<(Tier, Table)>, Error> {
         let mut out: Vec<(Tier, Table)> = local::lock(&self.done).drain().collect();
         for (t, cells) in self.take_all(size)? {
-            out.push((t, Table::from_wide_parts(&cells.parts())?));
+            out.push((t, cells.table()?));
         }
         Ok(out)
     }
@@ -195,19 +212,32 @@ impl Shared {
     }
 }
 
-/// A tier from its blocks (a block never filed: no positions).
+/// A tier from its blocks (a block never filed: no positions, in the
+/// width of the others).
 fn assemble(pieces: Vec<Option<Piece>>, size: u64, peers: usize) -> Result<TierCells, Error> {
     let lay = Layout::new(size, peers);
+    let narrow = pieces.iter().flatten().all(Piece::is_narrow);
     let mut pieces = pieces.into_iter();
     let mut out = Vec::with_capacity(lay.blocks);
     for b in 0..lay.blocks {
         let (lo, hi) = lay.block_range(b);
         out.push(Arc::new(match pieces.next().flatten() {
             Some(p) if p.len() as u64 == hi - lo => p,
-            _ => Piece::filled((hi - lo) as usize, cell::INVALID)?,
+            _ => Piece::invalid((hi - lo) as usize, narrow)?,
         }));
     }
     Ok(TierCells::new(1 << lay.shift, size, out))
+}
+
+/// Whether `e` says a cell of 2 bytes was too narrow (the tier is solved
+/// again in cells of 4, as solver-retro does).
+fn too_narrow(e: &Error) -> bool {
+    matches!(
+        e,
+        Error::Retro(
+            solver_retro::Error::TooManyChildren { .. } | solver_retro::Error::TooDeep { .. }
+        )
+    )
 }
 
 /// A written shard's manifest entry, to worker 0: the target worker, then
@@ -237,6 +267,11 @@ fn entry_of(w: &[u64; 6]) -> ShardEntry {
         file_crc32: w[5] as u32,
     }
 }
+
+/// Cells of a solved tier to another process: the target worker, the
+/// tier, the first index, whether the tier is in 2-byte cells, and the
+/// cells in the wide layout.
+type GatherMsg = (u64, Tier, u64, bool, Vec<u32>);
 
 /// A progress callback.
 pub(crate) type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
@@ -275,7 +310,7 @@ struct Io {
     /// and the words (see `updates.rs`).
     updates: InputHandleVec<u64, (u64, Vec<u64>)>,
     summary: InputHandleVec<u64, (u64, u64, u64)>,
-    gather: InputHandleVec<u64, (u64, Tier, u64, Vec<u32>)>,
+    gather: InputHandleVec<u64, GatherMsg>,
     entries: InputHandleVec<u64, EntryMsg>,
     probe: ProbeHandle<u64>,
     got_updates: Buf<(u64, Vec<u64>)>,
@@ -284,6 +319,8 @@ struct Io {
     round: u64,
     /// A crash to simulate at this round (tests of faults).
     abort_at: Option<u64>,
+    /// The run's failure record.
+    fault: crate::fault::Fault,
 }
 
 /// An inspector that files each batch under its round.
@@ -317,6 +354,7 @@ impl Io {
             got_entries: Rc::default(),
             round: 0,
             abort_at: abort_at(worker.index() / ctx.per_process.max(1)),
+            fault: ctx.shared.local.fault.clone(),
         };
         let (gu, gm, ge) = (
             collect(&io.got_updates),
@@ -345,14 +383,14 @@ impl Io {
                 .probe_with(&probe);
             scope
                 .input_from(gather)
-                .exchange(|x: &(u64, Tier, u64, Vec<u32>)| x.0)
+                .exchange(|x: &GatherMsg| x.0)
                 .inspect_core(move |ev| {
                     if let Ok((_, data)) = ev {
-                        for (_, tier, first, cells) in data {
+                        for (_, tier, first, narrow, cells) in data {
                             if let Err(e) =
-                                shared.put_cells(*tier, space.size(*tier), *first, cells)
+                                shared.put_cells(*tier, space.size(*tier), *first, *narrow, cells)
                             {
-                                crate::fault::set(e.to_string());
+                                shared.local.fault.set(e.to_string());
                             }
                         }
                     }
@@ -397,7 +435,7 @@ impl Io {
         self.entries.advance_to(r);
         let mut spins = 0u32;
         while self.probe.less_than(&r) {
-            if let Some(msg) = crate::fault::get() {
+            if let Some(msg) = self.fault.get() {
                 return Err(Error::Failed(msg));
             }
             spins += 1;
@@ -445,6 +483,10 @@ struct Shard<'a, S: Space> {
     /// Processes in the cluster.
     processes: u64,
     lazy: bool,
+    /// Cells of 2 bytes.
+    narrow: bool,
+    /// A cell of 2 bytes was too narrow this level.
+    overflow: bool,
     next: Vec<u64>,
     scratch: S::Scratch,
     buf: ParentIndices,
@@ -550,7 +592,8 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
             let mut pieces = Vec::with_capacity(mine.len());
             for b in mine.clone() {
                 let (lo, hi) = lay.block_range(b);
-                pieces.push(Piece::filled((hi - lo) as usize, cell::INVALID)?);
+                // Wide: the database's remoteness may need it.
+                pieces.push(Piece::invalid((hi - lo) as usize, false)?);
             }
             let (lo, hi) = lay.shard_range(me);
             db.for_each_block_in(c, lo..hi, |at, values| {
@@ -560,7 +603,8 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                     let b = lay.block_of(at);
                     let (blo, bhi) = lay.block_range(b);
                     let n = ((bhi - at) as usize).min(values.len());
-                    if let Some(piece) = pieces.get_mut(b - mine.start) {
+                    if let Some(View::Wide(piece)) = pieces.get_mut(b - mine.start).map(Piece::view)
+                    {
                         let off = (at - blo) as usize;
                         for (dst, v) in piece[off..off + n].iter_mut().zip(&values[..n]) {
                             *dst = cell::from_value(*v);
@@ -570,8 +614,7 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                     values = &values[n..];
                 }
             })?;
-            let parts: Vec<(usize, &[u32])> =
-                mine.clone().zip(pieces.iter().map(|p| &p[..])).collect();
+            let parts: Vec<(usize, &Piece)> = mine.clone().zip(pieces.iter()).collect();
             gather(&mut io, &parts, &lay, c, me, pp, processes, &mut traffic);
             for (b, piece) in mine.zip(pieces) {
                 ctx.shared.put_block(c, &lay, b, piece);
@@ -594,100 +637,147 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
         }
     }
     let mut scratch = S::Scratch::default();
+    let mut got = Vec::new();
     for (k, &t) in order.iter().enumerate() {
         if done[k] {
             continue;
         }
         let size = space.size(t);
         let lay = Layout::new(size, peers);
-        kids.clear();
-        space.child_tiers(t, &mut kids);
-        let mut held: Vec<(Tier, Arc<TierCells>)> = Vec::with_capacity(kids.len());
-        for &c in &kids {
-            if let Some(v) = ctx.shared.get(c, space.size(c))? {
-                held.push((c, v));
-            }
-        }
-        let tables: Vec<(Tier, &TierCells)> = held.iter().map(|(c, v)| (*c, &**v)).collect();
-        // Seeding, shared by the process's workers block by block, each
-        // block straight into its own memory; the seeds stay with the
-        // worker that found them (any worker takes any child of a level).
         let local = &ctx.shared.local;
         let first_local = me / pp * pp;
         let first = lay.blocks_of(first_local).start;
         let end = lay.blocks_of(first_local + pp - 1).end;
-        let seed_round = io.round;
-        let blocks = local.start_seeding(seed_round, end - first);
-        let mut seeds = Seeds::default();
-        while let Some(j) = local.claim_block(seed_round) {
-            let (s, e) = lay.block_range(first + j);
-            let mut piece = ctx.shared.block_for((e - s) as usize)?;
-            let before = seeds.decisive.len();
-            let after = space.seed(t, s, &mut piece, &tables, &mut seeds, &mut scratch)?;
-            // Level entries carry the lost bit: a worker that takes
-            // another's children does not read their cells.
-            for x in &mut seeds.decisive[before..] {
-                let c = piece[(*x - s) as usize];
-                if cell::value(c).is_some_and(|v| v.outcome() == Outcome::Lose) {
-                    *x |= updates::LOST;
+        // In 2-byte cells first, as solver-retro solves a tier; again in
+        // 4-byte cells if a count or a remoteness does not fit (every
+        // worker learns it at the same barrier).
+        let mut narrow = true;
+        let blocks = loop {
+            kids.clear();
+            space.child_tiers(t, &mut kids);
+            let mut held: Vec<(Tier, Arc<TierCells>)> = Vec::with_capacity(kids.len());
+            for &c in &kids {
+                if let Some(v) = ctx.shared.get(c, space.size(c))? {
+                    held.push((c, v));
                 }
             }
-            local.set_after(seed_round, after);
-            *local::lock(&blocks[j]) = Some(piece);
-        }
-        drop(tables);
-        drop(held);
-        io.local_barrier(local)?;
-        let after = local.after(seed_round).unwrap_or(After::Done);
-        if let After::Levels { lazy } = after {
-            let mut shard = Shard {
-                space,
-                shared: &ctx.shared,
-                tier: t,
-                lay,
-                owners: lay.owners(),
-                first,
-                blocks: &blocks,
-                me: me as u64,
-                per_process: pp as u64,
-                processes: processes as u64,
-                lazy,
-                next: Vec::new(),
-                scratch,
-                buf: ParentIndices::default(),
-                out: (first..end).map(|_| Encoder::default()).collect(),
-                remote: (0..peers).map(|_| Encoder::default()).collect(),
-                spans: Vec::new(),
-            };
-            let mut events = std::mem::take(&mut seeds.events);
-            events.sort_unstable_by_key(|e| (e.level, e.id));
-            let (ties, decisive): (Vec<Event>, Vec<Event>) =
-                events.into_iter().partition(|e| e.outcome == Outcome::Tie);
-            let mut resolved = 0u64;
-            shard.run(
-                worker,
-                &mut io,
-                Phase::Decisive,
-                std::mem::take(&mut seeds.decisive),
-                &decisive,
-                peers,
-                &mut traffic,
-                &mut resolved,
-                &report,
-            )?;
-            shard.run(
-                worker,
-                &mut io,
-                Phase::Ties,
-                std::mem::take(&mut seeds.ties),
-                &ties,
-                peers,
-                &mut traffic,
-                &mut resolved,
-                &report,
-            )?;
-            scratch = shard.scratch;
-        }
+            let tables: Vec<(Tier, &TierCells)> = held.iter().map(|(c, v)| (*c, &**v)).collect();
+            // Seeding, shared by the process's workers block by block,
+            // each block straight into its own memory; the seeds stay with
+            // the worker that found them (any worker takes any child of a
+            // level).
+            let seed_round = io.round;
+            let blocks = local.start_seeding(seed_round, end - first);
+            let mut seeds = Seeds::default();
+            while let Some(j) = local.claim_block(seed_round) {
+                let (s, e) = lay.block_range(first + j);
+                let mut piece = ctx.shared.block_for((e - s) as usize, narrow)?;
+                let before = seeds.decisive.len();
+                let seeded = match piece.view() {
+                    View::Narrow(c) => space.seed(t, s, c, &tables, &mut seeds, &mut scratch),
+                    View::Wide(c) => space.seed(t, s, c, &tables, &mut seeds, &mut scratch),
+                };
+                let after = match seeded {
+                    Ok(after) => after,
+                    Err(e) if narrow && too_narrow(&e) => {
+                        local.set_overflow(seed_round);
+                        ctx.shared.free(piece);
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                };
+                // Level entries carry the lost bit: a worker that takes
+                // another's children does not read their cells.
+                for x in &mut seeds.decisive[before..] {
+                    let c = piece.value((*x - s) as usize);
+                    if c.is_some_and(|v| v.outcome() == Outcome::Lose) {
+                        *x |= updates::LOST;
+                    }
+                }
+                local.set_after(seed_round, after);
+                *local::lock(&blocks[j]) = Some(piece);
+            }
+            drop(tables);
+            drop(held);
+            io.local_barrier(local)?;
+            let (after, mut overflow) = local.after(seed_round);
+            if processes > 1 {
+                // Whether any process's seeding overflowed.
+                for w in 0..peers {
+                    io.summary.send((w as u64, SEEDED, u64::from(overflow)));
+                }
+                io.barrier(worker)?;
+                take(&io.got_summary, io.round, &mut got);
+                overflow |= got.drain(..).any(|(_, a, f)| a == SEEDED && f != 0);
+            }
+            if !overflow {
+                if let Some(After::Levels { lazy }) = after {
+                    let mut shard = Shard {
+                        space,
+                        shared: &ctx.shared,
+                        tier: t,
+                        lay,
+                        owners: lay.owners(),
+                        first,
+                        blocks: &blocks,
+                        me: me as u64,
+                        per_process: pp as u64,
+                        processes: processes as u64,
+                        lazy,
+                        narrow,
+                        overflow: false,
+                        next: Vec::new(),
+                        scratch,
+                        buf: ParentIndices::default(),
+                        out: (first..end).map(|_| Encoder::default()).collect(),
+                        remote: (0..peers).map(|_| Encoder::default()).collect(),
+                        spans: Vec::new(),
+                    };
+                    let mut events = std::mem::take(&mut seeds.events);
+                    events.sort_unstable_by_key(|e| (e.level, e.id));
+                    let (ties, decisive): (Vec<Event>, Vec<Event>) =
+                        events.into_iter().partition(|e| e.outcome == Outcome::Tie);
+                    let mut resolved = 0u64;
+                    overflow = shard.run(
+                        worker,
+                        &mut io,
+                        Phase::Decisive,
+                        std::mem::take(&mut seeds.decisive),
+                        &decisive,
+                        peers,
+                        &mut traffic,
+                        &mut resolved,
+                        &report,
+                    )?;
+                    if !overflow {
+                        overflow = shard.run(
+                            worker,
+                            &mut io,
+                            Phase::Ties,
+                            std::mem::take(&mut seeds.ties),
+                            &ties,
+                            peers,
+                            &mut traffic,
+                            &mut resolved,
+                            &report,
+                        )?;
+                    }
+                    scratch = shard.scratch;
+                }
+            }
+            if !overflow {
+                break blocks;
+            }
+            // Every worker of the cluster is here: the blocks go back to
+            // the free ones (each worker its own shard's), and the tier
+            // starts again in wide cells.
+            for b in lay.blocks_of(me) {
+                if let Some(p) = local::lock(&blocks[b - first]).take() {
+                    ctx.shared.free(p);
+                }
+            }
+            narrow = false;
+        };
         // This worker's blocks (every worker is past the levels): to the
         // database (its own shard file; worker 0 lists the tier once every
         // shard is written), and to every process: moved into this
@@ -698,11 +788,11 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
             let (lo, hi) = lay.block_range(b);
             pieces.push(match local::lock(&blocks[b - first]).take() {
                 Some(p) => p,
-                None => Piece::filled((hi - lo) as usize, cell::INVALID)?,
+                None => Piece::invalid((hi - lo) as usize, narrow)?,
             });
         }
         drop(blocks);
-        let parts: Vec<(usize, &[u32])> = mine.clone().zip(pieces.iter().map(|p| &p[..])).collect();
+        let parts: Vec<(usize, &Piece)> = mine.clone().zip(pieces.iter()).collect();
         if let Some(db) = &ctx.db {
             let e = write_shard(db, t, me, &lay, &parts)?;
             io.entries.send((0, entry_words(&e)));
@@ -753,7 +843,7 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
 #[allow(clippy::too_many_arguments)]
 fn gather(
     io: &mut Io,
-    parts: &[(usize, &[u32])],
+    parts: &[(usize, &Piece)],
     lay: &Layout,
     t: Tier,
     me: usize,
@@ -764,12 +854,14 @@ fn gather(
     let mine = me / pp;
     for q in (0..processes).filter(|&q| q != mine) {
         let target = (q * pp + me % pp) as u64;
-        for &(b, cells) in parts {
+        for &(b, piece) in parts {
             let lo = lay.block_range(b).0;
-            for (j, part) in cells.chunks(GATHER).enumerate() {
-                let first = lo + (j * GATHER) as u64;
-                io.gather.send((target, t, first, part.to_vec()));
-                traffic.gather_cells_remote += part.len() as u64;
+            for at in (0..piece.len()).step_by(GATHER) {
+                let mut cells = Vec::with_capacity(GATHER.min(piece.len() - at));
+                piece.wide_into(at, GATHER, &mut cells);
+                traffic.gather_cells_remote += cells.len() as u64;
+                io.gather
+                    .send((target, t, lo + at as u64, piece.is_narrow(), cells));
             }
         }
     }
@@ -782,16 +874,19 @@ fn write_shard(
     t: Tier,
     me: usize,
     lay: &Layout,
-    parts: &[(usize, &[u32])],
+    parts: &[(usize, &Piece)],
 ) -> Result<ShardEntry, Error> {
     let shard =
         u32::try_from(me).map_err(|_| Error::Db(format!("worker {me}: too many shards")))?;
     let mut w = db.shard_writer(t, shard, lay.shard_range(me).0)?;
     let mut buf = Vec::with_capacity(GATHER);
-    for &(_, cells) in parts {
-        for chunk in cells.chunks(GATHER) {
+    let mut cells = Vec::with_capacity(GATHER);
+    for &(_, piece) in parts {
+        for at in (0..piece.len()).step_by(GATHER) {
+            cells.clear();
+            piece.wide_into(at, GATHER, &mut cells);
             buf.clear();
-            buf.extend(chunk.iter().map(|&c| cell::value(c)));
+            buf.extend(cells.iter().map(|&c| cell::value(c)));
             w.write(&buf)?;
         }
     }
@@ -805,7 +900,8 @@ const PATIENCE: usize = 8;
 impl<S: Space> Shard<'_, S> {
     /// The levels of one phase, each ended by a barrier: among the
     /// process's workers when the process is the whole cluster, else
-    /// timely's.
+    /// timely's. `true` when 2-byte cells turned out too narrow (every
+    /// worker returns it after the same barrier).
     #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
@@ -818,7 +914,7 @@ impl<S: Space> Shard<'_, S> {
         traffic: &mut Traffic,
         resolved: &mut u64,
         report: &dyn Fn(Progress),
-    ) -> Result<(), Error> {
+    ) -> Result<bool, Error> {
         let mut at = 0;
         let mut r = 0u64;
         let mut got_updates = Vec::new();
@@ -828,9 +924,13 @@ impl<S: Space> Shard<'_, S> {
         let mine = self.me as usize % pp;
         loop {
             let next = r + 1;
-            if next > cell::MAX_REMOTENESS {
+            // Every worker sees the same level.
+            if self.narrow && next > u16::MAX_REMOTENESS {
+                return Ok(true);
+            }
+            if next > u32::MAX_REMOTENESS {
                 return Err(solver_retro::Error::TooDeep {
-                    max: cell::MAX_REMOTENESS,
+                    max: u32::MAX_REMOTENESS,
                 }
                 .into());
             }
@@ -879,19 +979,27 @@ impl<S: Space> Shard<'_, S> {
                 .max_level_bytes
                 .max(traffic.remote_bytes - sent_before);
             let next_event = events.get(at).map_or(NONE, |e| e.level);
+            let summary = busy | if self.overflow { OVERFLOW } else { 0 };
             if alone {
-                self.shared.local.summarize(round, mine, (busy, next_event));
+                self.shared
+                    .local
+                    .summarize(round, mine, (summary, next_event));
                 traffic.summaries += pp as u64;
                 io.local_barrier(&self.shared.local)?;
             } else {
                 for w in 0..peers {
-                    io.summary.send((w as u64, busy, next_event));
+                    io.summary.send((w as u64, summary, next_event));
                 }
                 traffic.summaries += peers as u64;
                 io.barrier(worker)?;
+                take(&io.got_summary, io.round, &mut got_summary);
                 // What other processes sent, applied before any worker of
-                // this process starts the next level.
+                // this process starts the next level (dropped when the
+                // tier starts again in wide cells).
                 take(&io.got_updates, io.round, &mut got_updates);
+                if got_summary.iter().any(|s| s.1 & OVERFLOW != 0) {
+                    got_updates.clear();
+                }
                 for (_, words) in got_updates.drain(..) {
                     self.receive(&words, phase, next)?;
                 }
@@ -899,18 +1007,22 @@ impl<S: Space> Shard<'_, S> {
                 self.shared.local.barrier()?;
             }
             traffic.levels += 1;
-            let (mut all_busy, mut first_event) = (0u64, NONE);
+            let (mut all_busy, mut first_event, mut overflow) = (0u64, NONE, false);
             if alone {
                 for (b, e) in self.shared.local.summaries(round) {
-                    all_busy += b;
+                    all_busy += b & !OVERFLOW;
+                    overflow |= b & OVERFLOW != 0;
                     first_event = first_event.min(e);
                 }
             } else {
-                take(&io.got_summary, io.round, &mut got_summary);
                 for (_, b, e) in got_summary.drain(..) {
-                    all_busy += b;
+                    all_busy += b & !OVERFLOW;
+                    overflow |= b & OVERFLOW != 0;
                     first_event = first_event.min(e);
                 }
+            }
+            if overflow {
+                return Ok(true);
             }
             *resolved += all_busy;
             report(Progress::Level {
@@ -921,7 +1033,7 @@ impl<S: Space> Shard<'_, S> {
             std::mem::swap(&mut level, &mut self.next);
             if all_busy == 0 {
                 if first_event == NONE {
-                    return Ok(());
+                    return Ok(false);
                 }
                 r = first_event;
             } else {
@@ -1051,7 +1163,7 @@ impl<S: Space> Shard<'_, S> {
             Err(TryLockError::WouldBlock) => local::lock(&blocks[j]),
         };
         let base = self.lay.block_range(self.first + j).0;
-        let Some(cells) = guard.as_mut() else {
+        let Some(piece) = guard.as_mut() else {
             return Err(solver_retro::Error::Broken(format!(
                 "block {} of tier {} was never seeded",
                 self.first + j,
@@ -1060,7 +1172,10 @@ impl<S: Space> Shard<'_, S> {
             .into());
         };
         let mut words = self.out[j].take();
-        let r = self.apply(cells, base, &words, phase, next);
+        let r = match piece.view() {
+            View::Narrow(cells) => self.apply(cells, base, &words, phase, next),
+            View::Wide(cells) => self.apply(cells, base, &words, phase, next),
+        };
         drop(guard);
         words.clear();
         self.out[j].words = words;
@@ -1070,9 +1185,9 @@ impl<S: Space> Shard<'_, S> {
     /// Applies the updates of `words` to a block's `cells` (ids from
     /// `base`): their cells are read in one pass first, so that the cache
     /// misses overlap, then updated in order.
-    fn apply(
+    fn apply<C: Cell>(
         &mut self,
-        cells: &mut [u32],
+        cells: &mut [C],
         base: u64,
         words: &[u64],
         phase: Phase,
@@ -1084,7 +1199,7 @@ impl<S: Space> Shard<'_, S> {
         while let Some(&w) = words.get(k) {
             k += if w & updates::RUN == 0 { 1 } else { 2 };
             if let Some(&c) = cells.get((w & updates::ID).wrapping_sub(base) as usize) {
-                open += usize::from(c >> 31 == 0);
+                open += usize::from(c.is_open());
             }
         }
         std::hint::black_box(open);
@@ -1128,9 +1243,9 @@ impl<S: Space> Shard<'_, S> {
     /// goes one by one.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn apply_run(
+    fn apply_run<C: Cell>(
         &mut self,
-        cells: &mut [u32],
+        cells: &mut [C],
         base: u64,
         lo: usize,
         hi: usize,
@@ -1145,16 +1260,17 @@ impl<S: Space> Shard<'_, S> {
             return Ok(());
         }
         let mut zero = false;
+        let nothing = C::counter(0);
         for c in &mut cells[lo..hi] {
             // Open cells (top bit clear) above zero lose one; resolved and
             // invalid cells (top bit set) stay.
-            *c -= u32::from((*c as i32) > 0);
-            zero |= *c == 0;
+            *c = c.dec_open();
+            zero |= *c == nothing;
         }
         if zero {
-            let lose = cell::resolved(Outcome::Lose, next);
+            let lose = C::resolved(Outcome::Lose, next);
             for (i, c) in cells.iter_mut().enumerate().take(hi).skip(lo) {
-                if *c == 0 {
+                if *c == nothing {
                     *c = lose;
                     self.next.push((base + i as u64) | updates::LOST);
                 }
@@ -1211,9 +1327,9 @@ impl<S: Space> Shard<'_, S> {
     /// tied) or won.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn update(
+    fn update<C: Cell>(
         &mut self,
-        cells: &mut [u32],
+        cells: &mut [C],
         base: u64,
         i: usize,
         lost: bool,
@@ -1221,22 +1337,27 @@ impl<S: Space> Shard<'_, S> {
         next: u64,
     ) -> Result<(), Error> {
         let c = cells[i];
-        let Some(mut open) = cell::open(c) else {
+        let Some(mut open) = c.open() else {
             return Ok(());
         };
         let (new, flag) = match phase {
-            Phase::Ties => (cell::resolved(Outcome::Tie, next), 0),
-            Phase::Decisive if lost => (cell::resolved(Outcome::Win, next), 0),
+            Phase::Ties => (C::resolved(Outcome::Tie, next), 0),
+            Phase::Decisive if lost => (C::resolved(Outcome::Win, next), 0),
             Phase::Decisive => {
-                if open == cell::UNCOUNTED {
+                if open == C::UNCOUNTED {
                     open = self
                         .space
                         .count(self.tier, base + i as u64, &mut self.scratch)?;
-                    if open > cell::MAX_COUNT {
-                        return Err(solver_retro::Error::TooManyChildren {
-                            max: cell::MAX_COUNT,
+                    if open > C::MAX_COUNT {
+                        if self.narrow {
+                            // The tier starts again in wide cells after
+                            // this level; the cell stays as it is.
+                            self.overflow = true;
+                            return Ok(());
                         }
-                        .into());
+                        return Err(
+                            solver_retro::Error::TooManyChildren { max: C::MAX_COUNT }.into()
+                        );
                     }
                 }
                 match open {
@@ -1248,9 +1369,9 @@ impl<S: Space> Shard<'_, S> {
                         ))
                         .into())
                     }
-                    1 => (cell::resolved(Outcome::Lose, next), updates::LOST),
+                    1 => (C::resolved(Outcome::Lose, next), updates::LOST),
                     _ => {
-                        cells[i] = cell::counter(open - 1);
+                        cells[i] = C::counter(open - 1);
                         return Ok(());
                     }
                 }

@@ -6,58 +6,12 @@
 //! and tiers gathered from other processes. The tables equal
 //! solver-retro's position by position, on every process.
 
-use std::path::PathBuf;
+mod common;
 
+use common::cluster;
 use game_core::{Canonical, Indexed, Tiered};
 use games::{ConnectFour, Fingers, FingersRules};
-use solver_cluster::{ClusterConfig, ClusterSolution, Error};
-
-/// A host file of `n` free localhost ports.
-fn hosts(dir: &tempfile::TempDir, n: usize) -> PathBuf {
-    let listeners: Vec<std::net::TcpListener> = (0..n)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").expect("a free port"))
-        .collect();
-    let text: String = listeners
-        .iter()
-        .map(|l| format!("127.0.0.1:{}\n", l.local_addr().expect("bound").port()))
-        .collect();
-    let path = dir.path().join("hosts");
-    std::fs::write(&path, text).expect("host file");
-    path
-}
-
-/// Runs `solve` as each of `n` processes of `w` workers, at once; their
-/// results, process 0 first.
-fn cluster<T: Send>(
-    n: usize,
-    w: usize,
-    solve: impl Fn(ClusterConfig) -> Result<T, Error> + Sync,
-) -> Vec<T> {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let path = hosts(&dir, n);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..n)
-            .map(|p| {
-                let args = [
-                    "-w".to_string(),
-                    w.to_string(),
-                    "-n".to_string(),
-                    n.to_string(),
-                    "-p".to_string(),
-                    p.to_string(),
-                    "-h".to_string(),
-                    path.display().to_string(),
-                ];
-                let solve = &solve;
-                s.spawn(move || solve(ClusterConfig::from_args(args).expect("flags")))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("process thread").expect("cluster solved"))
-            .collect()
-    })
-}
+use solver_cluster::ClusterSolution;
 
 #[test]
 fn fingers_on_processes_of_several_workers_matches_the_unmoves_engine() {

@@ -1,6 +1,6 @@
 //! A seam for executors outside this crate (solver-cluster): a [`Table`]
-//! made from cells in the layout of the engine's 4-byte cells, without a
-//! `Value` round trip per cell.
+//! made from cells in the layout of the engine's 4-byte or 2-byte cells,
+//! without a `Value` round trip per cell.
 
 use rayon::prelude::*;
 
@@ -92,5 +92,46 @@ impl Table {
             convert(&mut out, parts, |o, c| o.copy_from_slice(c));
             Ok(Table::wide(out))
         }
+    }
+
+    /// The table of `parts` one after the other, each laid out as the
+    /// engine's 2-byte cells (top bit clear: open, a draw once solving
+    /// ends; top bit set: two bits of outcome — 0 lose, 1 tie, 2 win —
+    /// and 13 of remoteness; all ones: no position): copied in one pass
+    /// (open cells kept as draws), without a conversion.
+    ///
+    /// ```
+    /// use solver_retro::{Table, Value};
+    /// let win3 = (1u16 << 15) | (2 << 13) | 3;
+    /// let t = Table::from_narrow_parts(&[&[win3], &[], &[5, u16::MAX]])?;
+    /// assert_eq!(t.bytes_per_position(), 2);
+    /// assert_eq!(t.len(), 3);
+    /// assert_eq!(t.value(0), Some(Value::win(3)));
+    /// assert_eq!(t.value(1), Some(Value::DRAW));
+    /// assert_eq!(t.value(2), None);
+    /// # Ok::<(), solver_retro::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`crate::Error::TooLarge`] when the system refuses the memory.
+    pub fn from_narrow_parts(parts: &[&[u16]]) -> Result<Table, crate::Error> {
+        const BLOCK: usize = 1 << 16;
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        let mut out = Cells::<u16>::new(len, None, u64::MAX)?;
+        let mut rest = &mut out[..];
+        for cells in parts {
+            let (here, after) = rest.split_at_mut(cells.len());
+            rest = after;
+            here.par_chunks_mut(BLOCK)
+                .zip(cells.par_chunks(BLOCK))
+                .for_each(|(o, c)| {
+                    for (o, &x) in o.iter_mut().zip(c) {
+                        // An open cell's counter becomes zero (as the
+                        // engine leaves its own tables).
+                        *o = x & (((x >> 15) & 1).wrapping_neg());
+                    }
+                });
+        }
+        Ok(Table::narrow(out))
     }
 }

@@ -1,0 +1,193 @@
+//! What the tests share: several processes on localhost, and games whose
+//! cells do not fit 2 bytes.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use game_core::{Game, Indexed, IndexedUnmoves, Outcome, Tier, Tiered, Unmoves};
+use solver_cluster::{ClusterConfig, Error};
+
+/// A host file of `n` free localhost ports.
+fn hosts(dir: &tempfile::TempDir, n: usize) -> PathBuf {
+    let listeners: Vec<std::net::TcpListener> = (0..n)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").expect("a free port"))
+        .collect();
+    let text: String = listeners
+        .iter()
+        .map(|l| format!("127.0.0.1:{}\n", l.local_addr().expect("bound").port()))
+        .collect();
+    let path = dir.path().join("hosts");
+    std::fs::write(&path, text).expect("host file");
+    path
+}
+
+/// Runs `solve` as each of `n` processes of `w` workers, at once; their
+/// results, process 0 first.
+pub fn cluster<T: Send>(
+    n: usize,
+    w: usize,
+    solve: impl Fn(ClusterConfig) -> Result<T, Error> + Sync,
+) -> Vec<T> {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = hosts(&dir, n);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n)
+            .map(|p| {
+                let args = [
+                    "-w".to_string(),
+                    w.to_string(),
+                    "-n".to_string(),
+                    n.to_string(),
+                    "-p".to_string(),
+                    p.to_string(),
+                    "-h".to_string(),
+                    path.display().to_string(),
+                ];
+                let solve = &solve;
+                s.spawn(move || solve(ClusterConfig::from_args(args).expect("flags")))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("process thread").expect("cluster solved"))
+            .collect()
+    })
+}
+
+/// Take 1 or 2 from a pile of up to `0`: remoteness grows with the pile
+/// (about two thirds of it), past 2-byte cells' 8191 from some 12,300 on.
+#[derive(Clone)]
+pub struct Chain(pub u64);
+
+impl Game for Chain {
+    type Position = u64;
+    type Move = u64;
+    fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+        out.extend((1..=2).filter(|t| t <= n));
+    }
+    fn play(&self, n: &u64, t: &u64) -> u64 {
+        n - t
+    }
+}
+
+impl Indexed for Chain {
+    fn size(&self) -> u64 {
+        self.0 + 1
+    }
+    fn index(&self, n: &u64) -> u64 {
+        *n
+    }
+    fn position(&self, i: u64) -> Option<u64> {
+        (i <= self.0).then_some(i)
+    }
+}
+
+impl Unmoves for Chain {
+    fn unmoves(&self, n: &u64, out: &mut Vec<u64>) {
+        out.extend((n + 1..=n + 2).filter(|&p| p <= self.0));
+    }
+}
+
+impl IndexedUnmoves for Chain {}
+
+/// [`Chain`] with a tier a pile: every move leaves its tier.
+#[derive(Clone)]
+pub struct TieredChain(pub u64);
+
+impl Game for TieredChain {
+    type Position = u64;
+    type Move = u64;
+    fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+        Chain(self.0).moves(n, out);
+    }
+    fn play(&self, n: &u64, t: &u64) -> u64 {
+        n - t
+    }
+}
+
+impl Tiered for TieredChain {
+    fn tiers(&self) -> Vec<Tier> {
+        (0..=self.0).collect()
+    }
+    fn tier(&self, n: &u64) -> Tier {
+        *n
+    }
+    fn child_tiers(&self, t: Tier, out: &mut Vec<Tier>) {
+        out.extend((1..=2).filter(|k| *k <= t).map(|k| t - k));
+    }
+    fn tier_size(&self, _: Tier) -> u64 {
+        1
+    }
+    fn tier_index(&self, _: &u64) -> u64 {
+        0
+    }
+    fn tier_position(&self, t: Tier, i: u64) -> Option<u64> {
+        (i == 0 && t <= self.0).then_some(t)
+    }
+    fn leaves_tier(&self, _: Tier) -> bool {
+        true
+    }
+}
+
+/// A centre (index 0) with `children` moves, each to a position where the
+/// mover has won (so the centre counts every child down to its loss):
+/// more children than a 2-byte counter holds past 32,766.
+/// With `listed`, the game lists its ends (the solvers count the centre's
+/// children only when a child is found lost); else they scan every index.
+#[derive(Clone)]
+pub struct Star {
+    pub children: u64,
+    pub listed: bool,
+}
+
+impl Game for Star {
+    type Position = u64;
+    type Move = u64;
+    fn moves(&self, p: &u64, out: &mut Vec<u64>) {
+        if *p == 0 {
+            out.extend(1..=self.children);
+        }
+    }
+    fn play(&self, _: &u64, m: &u64) -> u64 {
+        *m
+    }
+    fn outcome(&self, p: &u64) -> Option<Outcome> {
+        (*p != 0).then_some(Outcome::Win)
+    }
+}
+
+impl Indexed for Star {
+    fn size(&self) -> u64 {
+        self.children + 1
+    }
+    fn index(&self, p: &u64) -> u64 {
+        *p
+    }
+    fn position(&self, i: u64) -> Option<u64> {
+        (i <= self.children).then_some(i)
+    }
+}
+
+impl Unmoves for Star {
+    fn unmoves(&self, p: &u64, out: &mut Vec<u64>) {
+        if *p != 0 {
+            out.push(0);
+        }
+    }
+    fn child_count(&self, p: &u64, _: &mut Vec<u64>, _: &mut Vec<u64>) -> usize {
+        if *p == 0 {
+            self.children as usize
+        } else {
+            0
+        }
+    }
+}
+
+impl IndexedUnmoves for Star {
+    fn terminal_indices(&self, out: &mut Vec<u64>) -> bool {
+        if self.listed {
+            out.extend(1..=self.children);
+        }
+        self.listed
+    }
+}
