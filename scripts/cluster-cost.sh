@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Times the rayon engine against the cluster on 1 process × W workers,
-# alternately in one run, from the JSON report's "seconds"."solve".
+# alternately in one run, from the JSON report's "seconds"."solve" — for
+# Connect Four plus "reachable": without a database the rayon side solves
+# it reachable-first, counting the reachable positions inside "solve" (and
+# reporting "reachable" as null), while the cluster counts them after.
 #
 #   scripts/cluster-cost.sh [REPEATS] [W]
 #
@@ -19,7 +22,7 @@ bin=${GAMESOLVE:-$here/target/release/gamesolve}
 [ -x "$bin" ] || bin=${CARGO_TARGET_DIR:-/nonexistent}/release/gamesolve
 [ -x "$bin" ] || bin=$(command -v gamesolve)
 solve_seconds() {
-    "$bin" --json "$@" | python3 -c 'import json, sys; print(json.load(sys.stdin)["seconds"]["solve"])'
+    "$bin" --json "$@" | python3 -c 'import json, os, sys; s = json.load(sys.stdin)["seconds"]; print(s["solve"] + (s["reachable"] or 0) * (os.environ.get("WITH_COUNTS") == "1"))'
 }
 measure() {
     local name=$1
@@ -40,7 +43,7 @@ print(f"{name}: rayon median {mr:.3f} s, cluster 1x{w} median {mc:.3f} s, "
 PY
 }
 [ "${SKIP_F64:-0}" = 1 ] || measure "fingers F=64" fingers solve --fingers 64
-measure "connect4 6x4" connect4 solve --width 6 --height 4 --no-certify --max-work 1e12
+WITH_COUNTS=1 measure "connect4 6x4 (solve + counts)" connect4 solve --width 6 --height 4 --no-certify --max-work 1e12
 if [ "${F128:-0}" = 1 ]; then
     measure "fingers F=128" fingers solve --fingers 128 --max-work 1e12
 fi
