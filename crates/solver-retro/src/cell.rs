@@ -101,7 +101,12 @@ pub(crate) struct Cells<C> {
 impl<C: Cell> Cells<C> {
     /// `len` cells of zero bits (a fresh anonymous map reads as zeros).
     pub(crate) fn zeroed(len: usize) -> std::io::Result<Self> {
-        let bytes = (len * std::mem::size_of::<C>()).max(1);
+        Self::mapped(len, 0)
+    }
+
+    /// `len` cells of zero bits in a map of at least `room` bytes.
+    fn mapped(len: usize, room: usize) -> std::io::Result<Self> {
+        let bytes = room.max(len * std::mem::size_of::<C>()).max(1);
         let map = memmap2::MmapMut::map_anon(bytes)?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
@@ -116,22 +121,14 @@ impl<C: Cell> Cells<C> {
     /// cells'): only the pages written are ever faulted in, so the map can
     /// later be [reused](Cells::reuse) for a larger tier.
     pub(crate) fn with_room(len: usize, room: usize) -> Result<Self, crate::Error> {
-        let bytes = room.max(len * std::mem::size_of::<C>()).max(1);
-        let refused = |_| {
+        Self::mapped(len, room).map_err(|_| {
+            let bytes = room.max(len * std::mem::size_of::<C>()) as u64;
             crate::error::too_large(
                 "the table (the system refused the memory)",
-                bytes as u64,
-                bytes as u64,
+                bytes,
+                bytes,
                 "",
             )
-        };
-        let map = memmap2::MmapMut::map_anon(bytes).map_err(refused)?;
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
-        Ok(Cells {
-            map,
-            len,
-            _cell: std::marker::PhantomData,
         })
     }
 

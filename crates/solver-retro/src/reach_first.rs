@@ -14,7 +14,7 @@
 use game_core::{Tier, Tiered};
 
 use crate::solution::Counts;
-use crate::tiers::{run_stored, TieredSolution};
+use crate::tiers::{run_stored, NoStore, TieredSolution};
 use crate::walk::{walk_tiers, TierBits, TierReach};
 use crate::{Config, Error};
 
@@ -87,7 +87,7 @@ where
     G::Move: Send,
 {
     if !game.tiers().iter().all(|&t| game.leaves_tier(t)) {
-        let (sol, _) = run_stored(game, config, None)?;
+        let (sol, _) = run_stored(game, config, &mut NoStore, None)?;
         let reach = walk_tiers(
             game,
             start,
@@ -114,7 +114,7 @@ where
         keep,
         start: game.tier(start),
     };
-    let (sol, counts) = run_stored(game, config, Some(&only))?;
+    let (sol, counts) = run_stored(game, config, &mut NoStore, Some(&only))?;
     reach.counts = Counts::default();
     reach.count = 0;
     for (t, n, c) in &mut reach.tiers {

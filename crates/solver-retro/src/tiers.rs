@@ -218,15 +218,7 @@ where
     G::Position: Send,
     G::Move: Send,
 {
-    run(
-        game,
-        config,
-        store,
-        true,
-        &|game, tier, edges| Ok(StoredInside::build(game, tier, edges)),
-        None,
-    )
-    .map(|(sol, _)| sol)
+    run_stored(game, config, store, None).map(|(sol, _)| sol)
 }
 
 /// Solves every tier of a game that also has [`Unmoves`]: the parents
@@ -262,12 +254,13 @@ where
     .map(|(sol, _)| sol)
 }
 
-/// Every tier solved with loopy tiers' inside moves stored (as
-/// [`solve_tiers_with`], no store), and with `only` just the reachable
-/// positions, tallied per tier.
+/// Every tier solved with loopy tiers' inside moves stored
+/// ([`solve_tiers_with`]), and with `only` just the reachable positions,
+/// tallied per tier.
 pub(crate) fn run_stored<'g, G>(
     game: &'g G,
     config: &Config,
+    store: &mut dyn TierStore,
     only: Option<&Only<'_, G::Position>>,
 ) -> Result<(TieredSolution<'g, G>, FxHashMap<Tier, Tally>), Error>
 where
@@ -278,7 +271,7 @@ where
     run(
         game,
         config,
-        &mut NoStore,
+        store,
         true,
         &|game, tier, edges| Ok(StoredInside::build(game, tier, edges)),
         only,
