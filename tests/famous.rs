@@ -129,6 +129,46 @@ fn connect4_under_a_small_memory_limit_needs_and_uses_a_database() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Without a certificate to check, a solve without a database keeps only
+/// the tables it still needs (reachable-first, maps reused): 5×4 fits in
+/// 8 MiB, where every table at once would take 11 MiB, and the answer is
+/// still Tromp's; a limit too small for a tier and its child tier is
+/// refused before solving, in one line naming the tier.
+#[test]
+fn connect4_without_a_certificate_solves_in_the_memory_of_two_tiers() {
+    let r = tromp(
+        5,
+        4,
+        3_945_711,
+        "tie",
+        20,
+        &["--memory", "8M", "--no-certify"],
+    );
+    assert_eq!(r["indices"], 5_621_939, "{r}");
+    let out = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
+        .args([
+            "--memory",
+            "4M",
+            "connect4",
+            "solve",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--no-certify",
+        ])
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("tier") && err.contains("raise the memory limit"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
 /// Steele's Teeko is a draw with perfect play; the certificate checks the
 /// whole table move by move.
 #[test]

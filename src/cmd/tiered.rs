@@ -158,17 +158,19 @@ where
             return Ok(r);
         }
     }
-    if db.is_none() {
+    // Without a database, a game whose every move leaves its tier is
+    // solved reachable-first: the positions reachable from the start are
+    // found, then solved and counted; without a certificate to check, only
+    // the start's table is kept (a database keeps every index), and the
+    // engine checks its own groups (a tier, its child tiers, the bitmaps)
+    // against the limit — every table at once is wanted otherwise.
+    let loop_free = game.tiers().iter().all(|&t| game.leaves_tier(t));
+    if db.is_none() && !(loop_free && no_certify) {
         check_whole(&game, ctx)?;
     }
     let t = Instant::now();
     let spinner = super::progress::Spinner::new("solving");
     let config = super::progress::config(&spinner, ctx);
-    // Without a database, a game whose every move leaves its tier is
-    // solved reachable-first: the positions reachable from the start are
-    // found, then solved and counted; without a certificate to check, only
-    // the start's table is kept (a database keeps every index).
-    let loop_free = game.tiers().iter().all(|&t| game.leaves_tier(t));
     let (sol, reach) = match &db {
         Some(db) => (
             G::solve(&game, &config, &mut gamesolve::store::DbStore::new(db))?,
