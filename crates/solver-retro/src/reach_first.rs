@@ -179,8 +179,8 @@ pub(crate) struct Spare {
 impl Spare {
     const MAX: usize = 2;
 
-    /// Keeps `map` while the spare maps' written pages stay within
-    /// `limit` bytes (`written`: the bytes of the table it held).
+    /// Keeps `map` (the two largest maps kept) unless the pages it held,
+    /// `written` bytes, pass `limit`: those stay resident while it waits.
     pub(crate) fn put(&mut self, map: memmap2::MmapMut, written: u64, limit: u64) {
         if written > limit {
             return;
