@@ -5,8 +5,22 @@
 use game_core::{Outcome, Value};
 use rayon::prelude::*;
 
-/// A table cell of the propagation.
-pub(crate) trait Cell: Copy + Eq + Send + Sync + bytemuck::Pod + 'static {
+/// A table cell: 2 bytes ([`u16`]) or 4 ([`u32`]), the only two
+/// implementations. While a position is open the cell counts its distinct
+/// children not yet resolved (top bit clear); once resolved it holds the
+/// top bit, two bits of outcome (lose, tie, win) and the remoteness (13 or
+/// 29 bits); all ones stand for an index that is no position. Public so
+/// that other engines over the same tables (`solver-cluster`) share the
+/// one encoding; [`Table`] is what a caller normally reads.
+///
+/// ```
+/// use solver_retro::{Cell, Outcome, Value};
+/// let c = <u16 as Cell>::resolved(Outcome::Win, 7);
+/// assert_eq!(c.value(), Some(Value::win(7)));
+/// assert_eq!(<u16 as Cell>::narrow(c.widen()), c);
+/// assert_eq!(<u16 as Cell>::counter(3).dec_open().open(), Some(2));
+/// ```
+pub trait Cell: Copy + Eq + Send + Sync + bytemuck::Pod + 'static {
     /// Bytes a cell takes.
     const BYTES: u64;
     /// The largest counter of unresolved children.
@@ -17,9 +31,14 @@ pub(crate) trait Cell: Copy + Eq + Send + Sync + bytemuck::Pod + 'static {
     const MAX_REMOTENESS: u64;
     /// A cell for an index that stands for no position.
     const INVALID: Self;
+    /// An open cell counting `n` children (at most [`Cell::UNCOUNTED`]).
     fn counter(n: u64) -> Self;
     /// `Some(counter)` while unresolved.
     fn open(self) -> Option<u64>;
+    /// Whether the cell is open (unresolved).
+    fn is_open(self) -> bool;
+    /// A resolved cell (`remoteness` at most [`Cell::MAX_REMOTENESS`];
+    /// `outcome` not a draw, which is never resolved).
     fn resolved(outcome: Outcome, remoteness: u64) -> Self;
     /// The value: a draw for an open cell, `None` for an invalid one.
     fn value(self) -> Option<Value>;
@@ -29,6 +48,10 @@ pub(crate) trait Cell: Copy + Eq + Send + Sync + bytemuck::Pod + 'static {
     /// Branch-free: one less for an open cell with a counter above 0,
     /// unchanged otherwise.
     fn dec_open(self) -> Self;
+    /// The same cell in the 4-byte layout.
+    fn widen(self) -> u32;
+    /// A 4-byte cell in this layout (its counter or remoteness must fit).
+    fn narrow(wide: u32) -> Self;
 }
 
 macro_rules! cell {
@@ -45,7 +68,11 @@ macro_rules! cell {
             }
             #[inline]
             fn open(self) -> Option<u64> {
-                (self >> ($bits - 1) == 0).then_some(self as u64)
+                self.is_open().then_some(self as u64)
+            }
+            #[inline]
+            fn is_open(self) -> bool {
+                self >> ($bits - 1) == 0
             }
             #[inline]
             fn resolved(outcome: Outcome, remoteness: u64) -> Self {
@@ -67,9 +94,9 @@ macro_rules! cell {
                 // are negative as signed numbers.
                 self - <$t>::from((self as $s) > 0)
             }
-            #[inline]
+            #[inline(always)]
             fn value(self) -> Option<Value> {
-                if self >> ($bits - 1) == 0 {
+                if self.is_open() {
                     return Some(Value::DRAW);
                 }
                 let r = (self & ((1 << ($bits - 3)) - 1)) as u32;
@@ -78,6 +105,29 @@ macro_rules! cell {
                     1 => Some(Value::tie(r)),
                     2 => Some(Value::win(r)),
                     _ => None,
+                }
+            }
+            #[inline]
+            fn widen(self) -> u32 {
+                if self == Self::INVALID {
+                    u32::MAX
+                } else if self.is_open() {
+                    self as u32
+                } else {
+                    let code = ((self >> ($bits - 3)) & 3) as u32;
+                    let r = (self & ((1 << ($bits - 3)) - 1)) as u32;
+                    (1 << 31) | (code << 29) | r
+                }
+            }
+            #[inline]
+            fn narrow(c: u32) -> Self {
+                if c == u32::MAX {
+                    Self::INVALID
+                } else if c >> 31 == 0 {
+                    c as $t
+                } else {
+                    let code = ((c >> 29) & 3) as $t;
+                    (1 << ($bits - 1)) | (code << ($bits - 3)) | (c & ((1 << 29) - 1)) as $t
                 }
             }
         }

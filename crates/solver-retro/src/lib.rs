@@ -158,7 +158,7 @@ mod stored;
 mod tiers;
 mod walk;
 
-pub use cell::Table;
+pub use cell::{Cell, Table};
 pub use check::{certify, certify_indexed, certify_tiers, Certificate, Flaw, Rejection};
 pub use check_game::{BrokenPromise, GameCheck};
 pub use config::{Config, Progress};
