@@ -658,4 +658,13 @@ fn a_tier_that_breaks_its_promise_is_an_error() {
         matches!(err, Error::Broken(ref m) if m.contains("stays inside tier 1")),
         "{err}"
     );
+    // The walk of the reachable positions finds the same broken promise.
+    let config = Config::default();
+    let err = crate::reachable_tiers(&g, &1, &mut |_| Ok(None), &|_| 1, &config).unwrap_err();
+    assert!(
+        matches!(err, Error::Broken(ref m) if m.contains("stays inside tier 1")),
+        "{err}"
+    );
+    let err = crate::solve_tiers_reachable(&g, &1, &|_| 1, &config, crate::Keep::All).unwrap_err();
+    assert!(matches!(err, Error::Broken(_)), "{err}");
 }

@@ -392,8 +392,21 @@ where
         let bits = &bits;
         let kids = &kids;
         // The positions reached from parent tiers, as they stand now;
-        // moves inside the tier mark `mine` and go on level by level.
-        let snapshot: Vec<u64> = mine.iter().map(|w| w.load(Ordering::Relaxed)).collect();
+        // moves inside the tier mark `mine` and go on level by level. A
+        // tier every move leaves has no such moves: its bits are taken as
+        // they are (in place, no copy) and a move inside is an error.
+        let leaves = game.leaves_tier(t);
+        let (snapshot, mine): (Vec<u64>, Vec<AtomicU64>) = if leaves {
+            (
+                mine.into_iter().map(AtomicU64::into_inner).collect(),
+                Vec::new(),
+            )
+        } else {
+            (
+                mine.iter().map(|w| w.load(Ordering::Relaxed)).collect(),
+                mine,
+            )
+        };
         // The bitmaps a move may mark: this tier's and its declared child
         // tiers', found once here, not in the map for every move.
         let maps: Vec<(Tier, &[AtomicU64])> = std::iter::once((t, &mine[..]))
@@ -405,6 +418,7 @@ where
         let step = Step {
             game,
             tier: t,
+            leaves,
             maps: &maps,
             table,
             weight,
@@ -478,8 +492,13 @@ where
             level = next;
         }
         if let Some(keep) = keep.as_deref_mut() {
-            kept_bytes += mine.len() as u64 * 8;
-            keep.insert(t, mine.into_iter().map(AtomicU64::into_inner).collect());
+            let reached: Vec<u64> = if leaves {
+                snapshot
+            } else {
+                mine.into_iter().map(AtomicU64::into_inner).collect()
+            };
+            kept_bytes += reached.len() as u64 * 8;
+            keep.insert(t, reached);
         }
         let (tier_n, tier_counts) = (total.weighted, total.counts);
         reach.canonical += total.positions;
@@ -527,6 +546,8 @@ impl<M> Acc<M> {
 struct Step<'a, G: Tiered> {
     game: &'a G,
     tier: Tier,
+    /// Whether every move leaves the tier (then its own bitmap is empty).
+    leaves: bool,
     /// The bitmaps of this tier (first) and of its declared child tiers.
     maps: &'a [(Tier, &'a [AtomicU64])],
     table: Option<&'a crate::Table>,
@@ -554,6 +575,12 @@ impl<G: Tiered> Step<'_, G> {
         out.clear();
         game.child_tier_indices(pos, &mut out, &mut acc.moves);
         for &(ct, ci) in &out {
+            if self.leaves && ct == self.tier {
+                return Err(Error::Broken(format!(
+                    "a move stays inside tier {}, which the game says every move leaves",
+                    game.tier_name(ct)
+                )));
+            }
             let Some(&(_, map)) = self.maps.iter().find(|m| m.0 == ct) else {
                 return Err(Error::Broken(format!(
                     "a move from tier {} reaches tier {}, which is not among its declared child tiers",
