@@ -20,6 +20,19 @@ fn gamesolve(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
+/// `gamesolve ARGS` refused: its one-line message (asserted to be one line).
+fn refusal(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    err
+}
+
 /// `gamesolve --json connect4 solve --width w --height h …`: the report.
 fn connect4(w: u32, h: u32, extra: &[&str]) -> serde_json::Value {
     let (w, h) = (w.to_string(), h.to_string());
@@ -103,17 +116,10 @@ fn connect4_6x5_is_a_tie_in_30() {
 /// still Tromp's.
 #[test]
 fn connect4_under_a_small_memory_limit_needs_and_uses_a_database() {
-    let out = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
-        .args([
-            "--memory", "8M", "connect4", "solve", "--width", "5", "--height", "4",
-        ])
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8(out.stderr).unwrap();
+    let err = refusal(&[
+        "--memory", "8M", "connect4", "solve", "--width", "5", "--height", "4",
+    ]);
     assert!(err.contains("--db DIR"), "{err}");
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
     let dir = std::env::temp_dir().join(format!("gamesolve-5x4-8m-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_str().unwrap();
@@ -145,28 +151,21 @@ fn connect4_without_a_certificate_solves_in_the_memory_of_two_tiers() {
         &["--memory", "8M", "--no-certify"],
     );
     assert_eq!(r["indices"], 5_621_939, "{r}");
-    let out = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
-        .args([
-            "--memory",
-            "4M",
-            "connect4",
-            "solve",
-            "--width",
-            "5",
-            "--height",
-            "4",
-            "--no-certify",
-        ])
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8(out.stderr).unwrap();
+    let err = refusal(&[
+        "--memory",
+        "4M",
+        "connect4",
+        "solve",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--no-certify",
+    ]);
     assert!(
         err.contains("tier") && err.contains("raise the memory limit"),
         "{err}"
     );
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
 
 /// Steele's Teeko is a draw with perfect play; the certificate checks the
