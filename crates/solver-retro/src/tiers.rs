@@ -474,34 +474,27 @@ where
         });
         held += table.bytes();
         tables.insert(t, table);
-        if let Some(o) = only.filter(|o| o.keep == Keep::Start) {
-            // Tables no tier still to solve needs serve the next tiers.
+        // Tables no tier still to solve needs: with `Keep::Start` all of
+        // them but the start's, their maps serving the next tiers;
+        // otherwise only while over the limit.
+        let keep_start = only.filter(|o| o.keep == Keep::Start).map(|o| o.start);
+        if keep_start.is_some() || held > limit / 2 {
             let done: Vec<Tier> = tables
                 .keys()
                 .copied()
-                .filter(|&c| c != o.start && needed_by.get(&c).is_none_or(|&last| last <= k))
-                .collect();
-            for c in done {
-                if let Some(table) = tables.remove(&c) {
-                    held -= table.bytes();
-                    let written = table.bytes();
-                    spare.put(table.into_map(), written, limit.saturating_sub(held) / 2);
-                }
-            }
-        }
-        // Drop tiers no unsolved tier needs while over the limit.
-        if held > limit / 2 {
-            let done: Vec<Tier> = tables
-                .keys()
-                .copied()
+                .filter(|&c| Some(c) != keep_start)
                 .filter(|c| needed_by.get(c).is_none_or(|&last| last <= k))
                 .collect();
             for c in done {
-                if held <= limit / 2 {
+                if keep_start.is_none() && held <= limit / 2 {
                     break;
                 }
-                if let Some(t) = tables.remove(&c) {
-                    held -= t.bytes();
+                if let Some(table) = tables.remove(&c) {
+                    let bytes = table.bytes();
+                    held -= bytes;
+                    if keep_start.is_some() {
+                        spare.put(table.into_map(), bytes, limit.saturating_sub(held) / 2);
+                    }
                 }
             }
         }
