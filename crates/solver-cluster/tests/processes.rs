@@ -8,8 +8,8 @@
 
 mod common;
 
-use common::cluster;
-use game_core::{Canonical, Indexed, Tiered};
+use common::{cluster, same_values};
+use game_core::{Canonical, Tiered};
 use games::{ConnectFour, Fingers, FingersRules};
 use solver_cluster::ClusterSolution;
 
@@ -34,15 +34,12 @@ fn fingers_on_processes_of_several_workers_matches_the_unmoves_engine() {
             });
             for (p, sol) in sols.iter().enumerate() {
                 let table = sol.table(0).expect("held");
-                for i in 0..game.size() {
-                    if game.position(i).is_some() {
-                        assert_eq!(
-                            table.value(i),
-                            single.value_at(i),
-                            "{rules:?}, {n} x {w}, process {p}, index {i}"
-                        );
-                    }
-                }
+                same_values(
+                    &game,
+                    table,
+                    &single,
+                    &format!("{rules:?}, {n} x {w}, process {p}"),
+                );
             }
         }
     }

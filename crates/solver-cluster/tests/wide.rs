@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{cluster, Chain, Star, TieredChain};
+use common::{cluster, same_values, Chain, Star, TieredChain};
 use game_core::{IndexedUnmoves, Tiered, Value};
 use solver_cluster::{ClusterConfig, ClusterSolution};
 
@@ -28,15 +28,7 @@ where
             // Values that fit 2 bytes are kept in 2 (the engine keeps a
             // table it had to solve in 4 bytes, for its counts, in 4).
             assert!(table.bytes_per_position() <= single.bytes_per_position());
-            for i in 0..game.size() {
-                if game.position(i).is_some() {
-                    assert_eq!(
-                        table.value(i),
-                        single.value_at(i),
-                        "run {k}, process {p}, index {i}"
-                    );
-                }
-            }
+            same_values(game, table, &single, &format!("run {k}, process {p}"));
         }
     }
 }

@@ -7,6 +7,22 @@ use std::path::PathBuf;
 use game_core::{Game, Indexed, IndexedUnmoves, Outcome, Tier, Tiered, Unmoves};
 use solver_cluster::{ClusterConfig, Error};
 
+/// Asserts that `table` holds solver-retro's value from `single` at every
+/// index of `game` that stands for a position (`what` names the run in a
+/// failure).
+pub fn same_values<G: Indexed>(
+    game: &G,
+    table: &solver_retro::Table,
+    single: &solver_retro::IndexedSolution<'_, G>,
+    what: &str,
+) {
+    for i in 0..game.size() {
+        if game.position(i).is_some() {
+            assert_eq!(table.value(i), single.value_at(i), "{what}, index {i}");
+        }
+    }
+}
+
 /// A host file of `n` free localhost ports.
 fn hosts(dir: &tempfile::TempDir, n: usize) -> PathBuf {
     let listeners: Vec<std::net::TcpListener> = (0..n)
