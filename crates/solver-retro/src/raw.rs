@@ -48,7 +48,6 @@ impl Table {
     /// # Errors
     /// [`crate::Error::TooLarge`] when the system refuses the memory.
     pub fn from_wide_parts(parts: &[&[u32]]) -> Result<Table, crate::Error> {
-        const BLOCK: usize = 1 << 16;
         let narrow_max = u16::MAX_REMOTENESS as u32;
         let len: usize = parts.iter().map(|p| p.len()).sum();
         let fits = parts.iter().all(|cells| {
@@ -58,21 +57,6 @@ impl Table {
                 })
             })
         });
-        // Each part into its place in `out`, block by block on all threads.
-        fn convert<C: Send>(
-            out: &mut [C],
-            parts: &[&[u32]],
-            block: impl Fn(&mut [C], &[u32]) + Sync + Send,
-        ) {
-            let mut rest = out;
-            for cells in parts {
-                let (here, after) = rest.split_at_mut(cells.len());
-                rest = after;
-                here.par_chunks_mut(BLOCK)
-                    .zip(cells.par_chunks(BLOCK))
-                    .for_each(|(o, c)| block(o, c));
-            }
-        }
         if fits {
             let mut out = Cells::<u16>::new(len, None, u64::MAX)?;
             convert(&mut out, parts, |o, c| {
@@ -115,23 +99,35 @@ impl Table {
     /// # Errors
     /// [`crate::Error::TooLarge`] when the system refuses the memory.
     pub fn from_narrow_parts(parts: &[&[u16]]) -> Result<Table, crate::Error> {
-        const BLOCK: usize = 1 << 16;
         let len: usize = parts.iter().map(|p| p.len()).sum();
         let mut out = Cells::<u16>::new(len, None, u64::MAX)?;
-        let mut rest = &mut out[..];
-        for cells in parts {
-            let (here, after) = rest.split_at_mut(cells.len());
-            rest = after;
-            here.par_chunks_mut(BLOCK)
-                .zip(cells.par_chunks(BLOCK))
-                .for_each(|(o, c)| {
-                    for (o, &x) in o.iter_mut().zip(c) {
-                        // An open cell's counter becomes zero (as the
-                        // engine leaves its own tables).
-                        *o = x & (((x >> 15) & 1).wrapping_neg());
-                    }
-                });
-        }
+        convert(&mut out, parts, |o, c| {
+            for (o, &x) in o.iter_mut().zip(c) {
+                // An open cell's counter becomes zero (as the engine
+                // leaves its own tables).
+                *o = x & (((x >> 15) & 1).wrapping_neg());
+            }
+        });
         Ok(Table::narrow(out))
+    }
+}
+
+/// Cells converted a block at a time.
+const BLOCK: usize = 1 << 16;
+
+/// Each part into its place in `out`, one after the other, block by block
+/// on all threads.
+fn convert<C: Send, W: Sync>(
+    out: &mut [C],
+    parts: &[&[W]],
+    block: impl Fn(&mut [C], &[W]) + Sync + Send,
+) {
+    let mut rest = out;
+    for cells in parts {
+        let (here, after) = rest.split_at_mut(cells.len());
+        rest = after;
+        here.par_chunks_mut(BLOCK)
+            .zip(cells.par_chunks(BLOCK))
+            .for_each(|(o, c)| block(o, c));
     }
 }
