@@ -61,12 +61,12 @@ impl Table {
             let mut out = Cells::<u16>::new(len, None, u64::MAX)?;
             convert(&mut out, parts, |o, c| {
                 for (o, &x) in o.iter_mut().zip(c) {
-                    *o = if x == u32::INVALID {
-                        u16::INVALID
-                    } else if x >> 31 == 0 {
+                    // An open cell's counter becomes zero; the rest
+                    // (resolved, or no position) narrows as it is.
+                    *o = if x >> 31 == 0 {
                         u16::counter(0)
                     } else {
-                        (1 << 15) | (((x >> 29) & 3) as u16) << 13 | (x & 0x1fff) as u16
+                        u16::narrow(x)
                     };
                 }
             });
