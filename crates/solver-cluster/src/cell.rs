@@ -6,63 +6,26 @@
 //!
 //! A tier is solved in 2-byte cells first, as solver-retro solves it; when
 //! a count or a remoteness does not fit, every worker learns it at the same
-//! barrier and the tier starts again in 4-byte cells (see `worker.rs`). The
-//! free functions below are the wide layout, the one solved tiers are read
-//! in ([`TierCells::get`] widens narrow cells).
+//! barrier and the tier starts again in 4-byte cells (see `worker.rs`).
+//! Solved tiers are read in the wide layout ([`TierCells::get`] widens
+//! narrow cells).
 
 use std::sync::Arc;
 
-use game_core::{Outcome, Value};
+use game_core::Value;
 
 /// A cell of the levels, 2 bytes or 4: solver-retro's own encoding, so
 /// that a solved tier becomes a [`solver_retro::Table`] by a copy.
 pub(crate) use solver_retro::Cell;
 
-/// An index that stands for no position.
-pub(crate) const INVALID: u32 = u32::MAX;
-
-/// An open cell counting `n` children.
-#[inline]
-pub(crate) fn counter(n: u64) -> u32 {
-    n as u32
-}
-
-/// A resolved cell.
-#[inline]
-pub(crate) fn resolved(outcome: Outcome, remoteness: u64) -> u32 {
-    let code = match outcome {
-        Outcome::Lose => 0,
-        Outcome::Tie => 1,
-        Outcome::Win => 2,
-        Outcome::Draw => unreachable!("draws are never resolved"),
-    };
-    (1 << 31) | (code << 29) | remoteness as u32
-}
-
-/// The value: a draw for an open cell, `None` for an index that is no
-/// position.
-#[inline]
-pub(crate) fn value(c: u32) -> Option<Value> {
-    if c >> 31 == 0 {
-        return Some(Value::DRAW);
-    }
-    let r = c & ((1 << 29) - 1);
-    match (c >> 29) & 3 {
-        0 => Some(Value::lose(r)),
-        1 => Some(Value::tie(r)),
-        2 => Some(Value::win(r)),
-        _ => None,
-    }
-}
-
 /// The cell of a value read from a database (`None`: no position).
 #[inline]
 pub(crate) fn from_value(v: Option<Value>) -> u32 {
     match v {
-        None => INVALID,
+        None => u32::INVALID,
         Some(v) => match v.remoteness() {
-            None => counter(0),
-            Some(r) => resolved(v.outcome(), u64::from(r)),
+            None => u32::counter(0),
+            Some(r) => u32::resolved(v.outcome(), u64::from(r)),
         },
     }
 }
@@ -286,22 +249,23 @@ impl TierCells {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use game_core::Outcome;
 
     #[test]
     fn round_trip() {
         for o in [Outcome::Win, Outcome::Lose, Outcome::Tie] {
             for r in [0, 1, 8191, u32::MAX_REMOTENESS] {
-                let c = resolved(o, r);
+                let c = u32::resolved(o, r);
                 assert_eq!(c.open(), None);
-                assert_eq!(value(c), Some(Value::new(o, r as u32)));
-                assert_eq!(from_value(value(c)), c);
+                assert_eq!(c.value(), Some(Value::new(o, r as u32)));
+                assert_eq!(from_value(c.value()), c);
             }
         }
-        assert_eq!(value(INVALID), None);
-        assert_eq!(INVALID.open(), None);
-        assert_eq!(value(counter(7)), Some(Value::DRAW));
-        assert_eq!(counter(u32::UNCOUNTED).open(), Some(u32::UNCOUNTED));
-        assert_eq!(from_value(None), INVALID);
+        assert_eq!(u32::INVALID.value(), None);
+        assert_eq!(u32::INVALID.open(), None);
+        assert_eq!(u32::counter(7).value(), Some(Value::DRAW));
+        assert_eq!(u32::counter(u32::UNCOUNTED).open(), Some(u32::UNCOUNTED));
+        assert_eq!(from_value(None), u32::INVALID);
     }
 
     #[test]
@@ -309,18 +273,17 @@ mod tests {
         for o in [Outcome::Win, Outcome::Lose, Outcome::Tie] {
             for r in [0, 1, 8191] {
                 let n = u16::resolved(o, r);
-                assert_eq!(n.widen(), resolved(o, r));
-                assert_eq!(u16::narrow(resolved(o, r)), n);
-                assert_eq!(u32::resolved(o, r), resolved(o, r));
+                assert_eq!(n.widen(), u32::resolved(o, r));
+                assert_eq!(u16::narrow(u32::resolved(o, r)), n);
             }
         }
         for k in [0u64, 1, 7, u16::MAX_COUNT, u16::UNCOUNTED] {
-            assert_eq!(u16::counter(k).widen(), counter(k));
-            assert_eq!(u16::narrow(counter(k)), u16::counter(k));
+            assert_eq!(u16::counter(k).widen(), u32::counter(k));
+            assert_eq!(u16::narrow(u32::counter(k)), u16::counter(k));
             assert_eq!(u16::counter(k).open(), Some(k));
         }
-        assert_eq!(u16::INVALID.widen(), INVALID);
-        assert_eq!(u16::narrow(INVALID), u16::INVALID);
+        assert_eq!(u16::INVALID.widen(), u32::INVALID);
+        assert_eq!(u16::narrow(u32::INVALID), u16::INVALID);
         assert_eq!(u16::count_or_invalid(0), u16::INVALID);
         assert_eq!(u16::count_or_invalid(3), 3);
         assert_eq!(u16::counter(3).dec_open(), 2);
@@ -336,7 +299,7 @@ mod tests {
     fn pieces_make_a_tier() {
         for narrow in [false, true] {
             let mut a = Piece::invalid(3, narrow).expect("memory");
-            a.put_wide(1, &[counter(2)]);
+            a.put_wide(1, &[u32::counter(2)]);
             let b = Piece::zeroed(2, narrow).expect("memory");
             let t = TierCells::new(3, 5, vec![Arc::new(a), Arc::new(b)]);
             assert_eq!(
@@ -352,7 +315,7 @@ mod tests {
             );
             let mut wide = Vec::new();
             t.pieces[0].wide_into(0, 5, &mut wide);
-            assert_eq!(wide, [INVALID, 2, INVALID]);
+            assert_eq!(wide, [u32::INVALID, 2, u32::INVALID]);
             let table = t.table().expect("memory");
             assert_eq!(table.bytes_per_position(), 2);
             assert_eq!(

@@ -886,7 +886,7 @@ fn write_shard(
             cells.clear();
             piece.wide_into(at, GATHER, &mut cells);
             buf.clear();
-            buf.extend(cells.iter().map(|&c| cell::value(c)));
+            buf.extend(cells.iter().map(|&c| c.value()));
             w.write(&buf)?;
         }
     }
