@@ -7,7 +7,7 @@
 //! A tier is solved in 2-byte cells first, as solver-retro solves it; when
 //! a count or a remoteness does not fit, every worker learns it at the same
 //! barrier and the tier starts again in 4-byte cells (see `worker.rs`).
-//! Solved tiers are read in the wide layout ([`TierCells::get`] widens
+//! Solved tiers are read in the wide layout ([`Piece::wide_into`] widens
 //! narrow cells).
 
 use std::sync::Arc;
