@@ -13,6 +13,7 @@
 
 use game_core::{Tier, Tiered};
 
+use crate::cell::{Cell, Cells};
 use crate::solution::Counts;
 use crate::tiers::{run_stored, NoStore, TieredSolution};
 use crate::walk::{walk_tiers, TierBits, TierReach};
@@ -190,10 +191,22 @@ impl Spare {
         self.maps.truncate(Self::MAX);
     }
 
-    /// The smallest map of at least `bytes`.
-    pub(crate) fn take(&mut self, bytes: usize) -> Option<memmap2::MmapMut> {
-        let k = self.maps.iter().rposition(|m| m.len() >= bytes)?;
-        Some(self.maps.remove(k))
+    /// `len` cells for a tier (zero bits, or an old table's, until the
+    /// caller writes every one): in the smallest spare map they fit, else
+    /// in a fresh map of `room` bytes when that is more, else in a map of
+    /// their own.
+    pub(crate) fn cells<C: Cell>(&mut self, len: usize, limit: u64) -> Result<Cells<C>, Error> {
+        let bytes = len.saturating_mul(C::BYTES as usize);
+        if let Some(k) = self.maps.iter().rposition(|m| m.len() >= bytes) {
+            if let Some(cells) = Cells::reuse(self.maps.remove(k), len) {
+                return Ok(cells);
+            }
+        }
+        if self.room > bytes {
+            Cells::with_room(len, self.room)
+        } else {
+            Cells::new(len, None, limit)
+        }
     }
 }
 

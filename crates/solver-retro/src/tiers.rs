@@ -596,18 +596,11 @@ where
             "",
         )
     })?;
-    // Zero bits for now: each block below fills its own cells with
+    // Zero bits (or a spent table's cells) for now: each block below fills its own cells with
     // "no position" just before seeding them, so the pages are first
     // touched (and cleared by the kernel) on every thread at once, not all
     // on this one (a sixth of Connect Four 5x5's time was that serial fill).
-    let bytes = n.saturating_mul(C::BYTES as usize);
-    let mut cells: Cells<C> = match spare.take(bytes) {
-        Some(map) => {
-            Cells::reuse(map, n).ok_or_else(|| Error::Broken("a spare map too small".into()))?
-        }
-        None if spare.room > bytes => Cells::with_room(n, spare.room)?,
-        None => Cells::new(n, None, config.limit())?,
-    };
+    let mut cells: Cells<C> = spare.cells(n, config.limit())?;
     let leaves = game.leaves_tier(tier);
     if only.is_some() && !leaves {
         return Err(Error::Broken(format!(
