@@ -596,10 +596,11 @@ where
             "",
         )
     })?;
-    // Zero bits (or a spent table's cells) for now: each block below fills its own cells with
-    // "no position" just before seeding them, so the pages are first
-    // touched (and cleared by the kernel) on every thread at once, not all
-    // on this one (a sixth of Connect Four 5x5's time was that serial fill).
+    // Zero bits (or a spent table's cells) for now: each block below fills
+    // its own cells with "no position" just before seeding them, so the
+    // pages are first touched (and cleared by the kernel) on every thread
+    // at once, not all on this one (a sixth of Connect Four 5x5's time was
+    // that serial fill).
     let mut cells: Cells<C> = spare.cells(n, config.limit())?;
     let leaves = game.leaves_tier(tier);
     if only.is_some() && !leaves {
