@@ -84,4 +84,4 @@ pub use outcome::{Outcome, Value, MAX_REMOTENESS};
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};
 pub use symmetric::{orbit_size, Canonical, Symmetric};
 pub use tiered::{OneTier, Tier, Tiered};
-pub use unmoves::{IndexedUnmoves, ParentIndices, Unmoves};
+pub use unmoves::{IndexedUnmoves, ParentIndices, ParentVisitor, Unmoves};

@@ -82,6 +82,27 @@ impl ParentIndices {
     }
 }
 
+/// Where [`IndexedUnmoves::visit_unmove_indices`] sends a position's
+/// parents: one by one, or as runs of consecutive indices.
+/// [`ParentIndices`] is one (it keeps them in its lists).
+pub trait ParentVisitor {
+    /// One parent.
+    fn single(&mut self, index: u64);
+    /// The parents `run.start..run.end`.
+    fn run(&mut self, run: std::ops::Range<u64>);
+}
+
+impl ParentVisitor for ParentIndices {
+    #[inline]
+    fn single(&mut self, index: u64) {
+        self.singles.push(index);
+    }
+    #[inline]
+    fn run(&mut self, run: std::ops::Range<u64>) {
+        self.runs.push(run);
+    }
+}
+
 /// Index-level help for retrograde solvers on games that are both
 /// [`Indexed`](crate::Indexed) and [`Unmoves`]: every method has a default
 /// built from those two traits, and a game overrides what it can do
@@ -122,5 +143,58 @@ pub trait IndexedUnmoves: crate::Indexed + Unmoves {
         scratch.clear();
         self.unmoves(&pos, scratch);
         out.singles.extend(scratch.iter().map(|p| self.index(p)));
+    }
+
+    /// Sends to `visit` exactly the parents that
+    /// [`IndexedUnmoves::unmove_indices`] adds for `index`, with no list
+    /// between where the game can: a solver whose table sits in the
+    /// cache updates each parent as it comes. The default clears `buf`,
+    /// calls `unmove_indices` into it and sends what it holds; a game that
+    /// overrides `unmove_indices` with a fast generator usually overrides
+    /// this with the same generator (and [`ParentIndices`] as the
+    /// visitor for `unmove_indices`).
+    ///
+    /// ```
+    /// use game_core::{IndexedUnmoves, ParentIndices};
+    /// # use game_core::{Game, Indexed, Outcome, Unmoves};
+    /// # struct Count;
+    /// # impl Game for Count {
+    /// #     type Position = u64; type Move = ();
+    /// #     fn moves(&self, p: &u64, out: &mut Vec<()>) { if *p > 0 { out.push(()) } }
+    /// #     fn play(&self, p: &u64, _: &()) -> u64 { p - 1 }
+    /// #     fn outcome(&self, p: &u64) -> Option<Outcome> { (*p == 0).then_some(Outcome::Lose) }
+    /// # }
+    /// # impl Indexed for Count {
+    /// #     fn size(&self) -> u64 { 4 }
+    /// #     fn index(&self, p: &u64) -> u64 { *p }
+    /// #     fn position(&self, i: u64) -> Option<u64> { (i < 4).then_some(i) }
+    /// # }
+    /// # impl Unmoves for Count {
+    /// #     fn unmoves(&self, p: &u64, out: &mut Vec<u64>) { if *p < 3 { out.push(p + 1) } }
+    /// # }
+    /// impl IndexedUnmoves for Count {}
+    ///
+    /// // A countdown: the parent of 1 is 2.
+    /// let (mut buf, mut scratch, mut seen) = (ParentIndices::default(), Vec::new(), ParentIndices::default());
+    /// Count.visit_unmove_indices(1, &mut buf, &mut scratch, &mut seen);
+    /// assert_eq!(seen.iter().collect::<Vec<_>>(), [2]);
+    /// ```
+    fn visit_unmove_indices<V: ParentVisitor>(
+        &self,
+        index: u64,
+        buf: &mut ParentIndices,
+        scratch: &mut Vec<Self::Position>,
+        visit: &mut V,
+    ) where
+        Self: Sized,
+    {
+        buf.clear();
+        self.unmove_indices(index, buf, scratch);
+        for &p in &buf.singles {
+            visit.single(p);
+        }
+        for run in &buf.runs {
+            visit.run(run.clone());
+        }
     }
 }

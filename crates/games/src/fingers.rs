@@ -17,7 +17,7 @@ use std::fmt;
 
 use game_core::{
     child_indices_by_moves, ChildIndices, Game, Indexed, IndexedChildren, IndexedUnmoves, Outcome,
-    ParentIndices, Strided, Unmoves,
+    ParentIndices, ParentVisitor, Strided, Unmoves,
 };
 
 use crate::Error;
@@ -767,13 +767,40 @@ impl IndexedUnmoves for Fingers {
         out: &mut ParentIndices,
         scratch: &mut Vec<FingersPosition>,
     ) {
+        self.parent_indices(index, scratch, out);
+    }
+
+    fn visit_unmove_indices<V: ParentVisitor>(
+        &self,
+        index: u64,
+        _buf: &mut ParentIndices,
+        scratch: &mut Vec<FingersPosition>,
+        visit: &mut V,
+    ) {
+        self.parent_indices(index, scratch, visit);
+    }
+}
+
+impl Fingers {
+    /// The parents of the position at `index`, to `out`: under the
+    /// default rules straight from the index (touches one by one, the
+    /// transfers as runs); else by `unmoves` into `scratch`.
+    #[inline]
+    fn parent_indices(
+        &self,
+        index: u64,
+        scratch: &mut Vec<FingersPosition>,
+        out: &mut impl ParentVisitor,
+    ) {
         let Some(child) = self.position(index) else {
             return;
         };
         if !self.default_shape {
             scratch.clear();
             self.unmoves(&child, scratch);
-            out.singles.extend(scratch.iter().map(|p| self.index(p)));
+            for p in scratch.iter() {
+                out.single(self.index(p));
+            }
             return;
         }
         let h = self.pairs.len() as u64;
@@ -782,7 +809,7 @@ impl IndexedUnmoves for Fingers {
         let child_opp = self.pair(child.opp[0], child.opp[1]);
         let child_me = index - child_opp * h;
         self.touch_parents(&child, |opp| {
-            out.singles.push(self.pair(opp[0], opp[1]) * h + child_opp)
+            out.single(self.pair(opp[0], opp[1]) * h + child_opp)
         });
         if child.me != [0, 0] {
             let base = child_me * h;
@@ -790,10 +817,10 @@ impl IndexedUnmoves for Fingers {
             let (lo, hi) = (base + u64::from(run.start), base + u64::from(run.end));
             let own = base + child_opp;
             if lo < own {
-                out.runs.push(lo..own);
+                out.run(lo..own);
             }
             if own + 1 < hi {
-                out.runs.push(own + 1..hi);
+                out.run(own + 1..hi);
             }
         }
     }

@@ -317,7 +317,7 @@ where
     G::Position: Debug,
 {
     /// [`IndexedUnmoves`]: `unmove_indices` lists the indices of the
-    /// unmoves, each once; bulk `child_counts` equal `child_count`; the
+    /// unmoves, each once, and `visit_unmove_indices` sends the same; bulk `child_counts` equal `child_count`; the
     /// terminal list, where given, holds every sampled position that is
     /// over or has no move, and only such positions.
     ///
@@ -352,6 +352,7 @@ where
         }
         let (mut out, mut scratch, mut parents) =
             (ParentIndices::default(), Vec::new(), Vec::new());
+        let (mut buf, mut visited) = (ParentIndices::default(), ParentIndices::default());
         let (mut moves, mut kids) = (Vec::new(), Vec::new());
         let mut bulk = [0u32; 1];
         for i in self.sample(size) {
@@ -389,6 +390,16 @@ where
                     "IndexedUnmoves: unmove_indices lists each parent's index once",
                     &p,
                     format!("listed {got:?}, unmoves give {want:?}"),
+                ));
+            }
+            visited.clear();
+            game.visit_unmove_indices(i, &mut buf, &mut scratch, &mut visited);
+            let sent: Vec<u64> = visited.iter().collect();
+            if set(sent.clone()) != set(got.clone()) || sent.len() != got.len() {
+                return Err(broken(
+                    "IndexedUnmoves: visit_unmove_indices sends the parents unmove_indices lists",
+                    &p,
+                    format!("sent {sent:?}, listed {got:?}"),
                 ));
             }
         }

@@ -59,7 +59,7 @@
 //! lost child at level 0) are resolved by the seeding itself and level 1
 //! is scanned.
 
-use game_core::{Outcome, ParentIndices};
+use game_core::{Outcome, ParentIndices, ParentVisitor};
 use rayon::prelude::*;
 
 use crate::cell::Cell;
@@ -207,6 +207,27 @@ pub(crate) trait Parents: Sync {
     fn parents(&self, id: u64, out: &mut ParentIndices, s: &mut Self::Scratch)
         -> Result<(), Error>;
 
+    /// Sends the parents of `id` to `visit`: the same as
+    /// [`Parents::parents`], without a list between where the source
+    /// can. The default fills `buf` and sends what it holds.
+    fn visit<V: ParentVisitor>(
+        &self,
+        id: u64,
+        buf: &mut ParentIndices,
+        s: &mut Self::Scratch,
+        visit: &mut V,
+    ) -> Result<(), Error> {
+        buf.clear();
+        self.parents(id, buf, s)?;
+        for &p in &buf.singles {
+            visit.single(p);
+        }
+        for run in &buf.runs {
+            visit.run(run.clone());
+        }
+        Ok(())
+    }
+
     /// Counts the distinct children of `id` (for cells left
     /// [`Cell::UNCOUNTED`]).
     fn count(&self, _id: u64, _s: &mut Self::Scratch) -> Result<u64, Error> {
@@ -324,6 +345,8 @@ struct Step<'p, P> {
     /// The most updates an owner posts in a round ([`post_cap`]).
     post_cap: usize,
     lazy: bool,
+    /// Parents are updated as the game gives them ([`Direct`]).
+    direct: bool,
     phase: Phase,
     /// The level being produced.
     next: u64,
@@ -375,6 +398,9 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         o.out.resize_with(owners, Inbox::default);
     }
     let owner_of = |id: u64| (id >> shift) as usize;
+    // One owner whose cells fit in the cache updates each parent as the
+    // game gives it: batches only pay where the parents' cells miss.
+    let direct = owners == 1 && !lazy && cells_bytes::<C>(n) <= DIRECT_BYTES && direct_allowed();
     let mut resolved = (seeds.decisive.len() + seeds.ties.len()) as u64 + seeds.settled_at_one;
     // The seeds move into the owners' lists and are freed, not kept
     // beside them for the whole solve.
@@ -409,6 +435,7 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
                 owners,
                 post_cap: post_cap(owners),
                 lazy,
+                direct,
                 phase,
                 next: 0,
             },
@@ -560,7 +587,11 @@ impl<C: Cell, S> Owner<'_, C, S> {
                     let c = self.cells[i];
                     if c == mine || c == other {
                         let lost = step.phase == Phase::Decisive && c == lose;
-                        self.batch.push((self.base + i as u64, lost));
+                        if step.direct {
+                            self.expand_direct(step, self.base + i as u64, lost)?;
+                        } else {
+                            self.batch.push((self.base + i as u64, lost));
+                        }
                     }
                 }
                 self.expand_batch(me, step)?;
@@ -581,7 +612,20 @@ impl<C: Cell, S> Owner<'_, C, S> {
                 self.batch.push((child, lost));
             }
             self.cursor = end;
-            if let Err(e) = self.expand_batch(me, step) {
+            if step.direct {
+                let batch = std::mem::take(&mut self.batch);
+                for &(child, lost) in &batch {
+                    if let Err(e) = self.expand_direct(step, child, lost) {
+                        result = Err(e);
+                        break;
+                    }
+                }
+                self.batch = batch;
+                self.batch.clear();
+                if result.is_err() {
+                    break;
+                }
+            } else if let Err(e) = self.expand_batch(me, step) {
                 result = Err(e);
                 break;
             }
@@ -741,14 +785,51 @@ impl<C: Cell, S> Owner<'_, C, S> {
     /// short, else the next level is scanned.
     #[inline]
     fn record(&mut self, i: usize) {
-        self.made += 1;
-        if !self.next_scan {
-            if self.next.len() < self.cap {
-                self.next.push(self.base + i as u64);
-            } else {
-                self.next_scan = true;
-                self.next.clear();
-            }
+        self.level_made().record(i);
+    }
+
+    /// What the next level is made into.
+    #[inline]
+    fn level_made(&mut self) -> Made<'_> {
+        Made {
+            base: self.base,
+            next: &mut self.next,
+            next_scan: &mut self.next_scan,
+            made: &mut self.made,
+            cap: self.cap,
+        }
+    }
+
+    /// Expands one child of the current level straight into the cells
+    /// ([`Direct`]).
+    fn expand_direct<P: Parents<Scratch = S>>(
+        &mut self,
+        step: &Step<'_, P>,
+        child: u64,
+        lost: bool,
+    ) -> Result<(), Error> {
+        let mut direct = Direct {
+            cells: &mut *self.cells,
+            made: Made {
+                base: self.base,
+                next: &mut self.next,
+                next_scan: &mut self.next_scan,
+                made: &mut self.made,
+                cap: self.cap,
+            },
+            set: match step.phase {
+                Phase::Ties => Some(C::resolved(Outcome::Tie, step.next)),
+                Phase::Decisive if lost => Some(C::resolved(Outcome::Win, step.next)),
+                Phase::Decisive => None,
+            },
+            lose: C::resolved(Outcome::Lose, step.next),
+            broken: None,
+        };
+        step.parents
+            .visit(child, &mut self.bufs[0], &mut self.scratch, &mut direct)?;
+        match direct.broken {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
     }
 
@@ -774,19 +855,18 @@ impl<C: Cell, S> Owner<'_, C, S> {
             }
             return Ok(());
         }
-        let mut zero = false;
-        for c in &mut self.cells[lo..hi] {
-            *c = c.dec_open();
-            zero |= *c == C::counter(0);
-        }
-        if zero {
-            for i in lo..hi {
-                if self.cells[i] == C::counter(0) {
-                    self.cells[i] = C::resolved(Outcome::Lose, step.next);
-                    self.record(i);
-                }
-            }
-        }
+        let mut made = Made {
+            base: self.base + lo as u64,
+            next: &mut self.next,
+            next_scan: &mut self.next_scan,
+            made: &mut self.made,
+            cap: self.cap,
+        };
+        dec_run(
+            &mut self.cells[lo..hi],
+            C::resolved(Outcome::Lose, step.next),
+            &mut made,
+        );
         Ok(())
     }
 
@@ -835,4 +915,156 @@ impl<C: Cell, S> Owner<'_, C, S> {
         self.record(i);
         Ok(())
     }
+}
+
+/// The most bytes of cells for which one owner updates each parent as the
+/// game gives it ([`Direct`]): within the last-level cache, where a
+/// parent's cell is seldom a miss.
+const DIRECT_BYTES: u64 = 16 << 20;
+
+/// The bytes of `n` cells.
+fn cells_bytes<C: Cell>(n: u64) -> u64 {
+    n.saturating_mul(C::BYTES)
+}
+
+/// Whether the direct path may run (always outside the unit tests, which
+/// run both paths: the batched one on odd-numbered runs).
+fn direct_allowed() -> bool {
+    if cfg!(test) {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static RUNS: AtomicU64 = AtomicU64::new(0);
+        RUNS.fetch_add(1, Ordering::Relaxed) % 2 == 0
+    } else {
+        true
+    }
+}
+
+/// Where a step puts what it resolves: the next level's list (ids from
+/// `base` on), or a scan once the list is long.
+struct Made<'a> {
+    base: u64,
+    next: &'a mut Vec<u64>,
+    next_scan: &'a mut bool,
+    made: &'a mut u64,
+    cap: usize,
+}
+
+impl Made<'_> {
+    /// Puts offset `i` (from `base`) in the next level: in its list while
+    /// the list is short, else the next level is scanned.
+    #[inline]
+    fn record(&mut self, i: usize) {
+        *self.made += 1;
+        if !*self.next_scan {
+            if self.next.len() < self.cap {
+                self.next.push(self.base + i as u64);
+            } else {
+                *self.next_scan = true;
+                self.next.clear();
+            }
+        }
+    }
+}
+
+/// Lowers by one every open counter in `cells`, the parents of a won
+/// child, branch-free (a loop the compiler vectorises); a counter that
+/// reaches zero becomes `lose` and goes in the next level.
+#[inline]
+fn dec_run<C: Cell>(cells: &mut [C], lose: C, made: &mut Made<'_>) {
+    let mut zero = false;
+    for c in cells.iter_mut() {
+        *c = c.dec_open();
+        zero |= *c == C::counter(0);
+    }
+    if zero {
+        for (i, c) in cells.iter_mut().enumerate() {
+            if *c == C::counter(0) {
+                *c = lose;
+                made.record(i);
+            }
+        }
+    }
+}
+
+/// One owner's cells updated straight from the game's parents, with no
+/// list between: for a table in the cache, where the batches' second
+/// pass over the parents costs more than the misses it hides.
+struct Direct<'a, C> {
+    cells: &'a mut [C],
+    made: Made<'a>,
+    /// What an open parent becomes: a win (lost child) or a tie (tied
+    /// child); `None`: a won child, whose parents count down.
+    set: Option<C>,
+    /// What a parent whose last child won becomes.
+    lose: C,
+    /// The first broken promise met.
+    broken: Option<Error>,
+}
+
+impl<C: Cell> ParentVisitor for Direct<'_, C> {
+    #[inline]
+    fn single(&mut self, p: u64) {
+        let i = p.wrapping_sub(self.made.base) as usize;
+        let Some(cell) = self.cells.get_mut(i) else {
+            self.broken
+                .get_or_insert_with(|| Error::Broken(past_the_end(p)));
+            return;
+        };
+        let Some(open) = cell.open() else {
+            return;
+        };
+        let new = match (self.set, open) {
+            (Some(c), _) => c,
+            (None, 0) => {
+                self.broken.get_or_insert_with(|| {
+                    Error::Broken(format!(
+                        "position id {p} has more parents' updates than children \
+                         (its child count or its unmoves are wrong)"
+                    ))
+                });
+                return;
+            }
+            (None, 1) => self.lose,
+            (None, _) => {
+                *cell = C::counter(open - 1);
+                return;
+            }
+        };
+        *cell = new;
+        self.made.record(i);
+    }
+
+    #[inline]
+    fn run(&mut self, run: std::ops::Range<u64>) {
+        let base = self.made.base;
+        let (lo, hi) = (run.start.wrapping_sub(base), run.end.wrapping_sub(base));
+        if lo > hi || hi > self.cells.len() as u64 {
+            self.broken
+                .get_or_insert_with(|| Error::Broken(past_the_end(run.end.saturating_sub(1))));
+            return;
+        }
+        if self.set.is_some() {
+            for p in run {
+                self.single(p);
+            }
+            return;
+        }
+        let mut made = Made {
+            base: base + lo,
+            next: &mut *self.made.next,
+            next_scan: &mut *self.made.next_scan,
+            made: &mut *self.made.made,
+            cap: self.made.cap,
+        };
+        dec_run(
+            &mut self.cells[lo as usize..hi as usize],
+            self.lose,
+            &mut made,
+        );
+    }
+}
+
+/// The message for a parent id past the table.
+fn past_the_end(id: u64) -> String {
+    format!("the game gave parent id {id}, past the last id")
 }

@@ -1,6 +1,6 @@
 //! The graph-free preset: a dense index and predecessors ("unmoves").
 
-use game_core::{IndexedUnmoves, Outcome, ParentIndices};
+use game_core::{IndexedUnmoves, Outcome, ParentIndices, ParentVisitor};
 use rayon::prelude::*;
 
 use crate::cell::{Cell, Cells, Table};
@@ -127,6 +127,29 @@ where
         }
     }
 
+    fn visit<V: ParentVisitor>(
+        &self,
+        id: u64,
+        buf: &mut ParentIndices,
+        (positions, _): &mut Self::Scratch,
+        visit: &mut V,
+    ) -> Result<(), Error> {
+        let mut checked = Checked {
+            visit,
+            size: self.size,
+            bad: None,
+        };
+        self.game
+            .visit_unmove_indices(id, buf, positions, &mut checked);
+        match checked.bad {
+            Some(index) => Err(Error::BadIndex {
+                index,
+                size: self.size,
+            }),
+            None => Ok(()),
+        }
+    }
+
     fn count(&self, id: u64, (positions, moves): &mut Self::Scratch) -> Result<u64, Error> {
         let pos = self.game.position(id).ok_or_else(|| {
             Error::Broken(format!("index {id} is a parent by unmoves but no position"))
@@ -136,6 +159,33 @@ where
                 "terminal_indices left out a position with no move".into(),
             )),
             k => Ok(k as u64),
+        }
+    }
+}
+
+/// Passes on the parents below `size`, and keeps the first past it.
+struct Checked<'v, V> {
+    visit: &'v mut V,
+    size: u64,
+    bad: Option<u64>,
+}
+
+impl<V: ParentVisitor> ParentVisitor for Checked<'_, V> {
+    #[inline]
+    fn single(&mut self, index: u64) {
+        if index < self.size {
+            self.visit.single(index);
+        } else {
+            self.bad.get_or_insert(index);
+        }
+    }
+
+    #[inline]
+    fn run(&mut self, run: std::ops::Range<u64>) {
+        if run.end <= self.size {
+            self.visit.run(run);
+        } else {
+            self.bad.get_or_insert(run.end - 1);
         }
     }
 }
