@@ -15,6 +15,10 @@ pub struct Config {
     memory_limit: u64,
     threads: usize,
     progress: Option<std::sync::Arc<dyn Fn(Progress) + Send + Sync>>,
+    /// Under test: whether a single-thread solve of a table in the cache
+    /// updates parents as they come (`None`: every other solve).
+    #[cfg(test)]
+    pub(crate) direct: Option<bool>,
 }
 
 impl std::fmt::Debug for Config {
@@ -66,6 +70,8 @@ impl Default for Config {
             memory_limit: available_memory().unwrap_or(8 << 30),
             threads: 0,
             progress: None,
+            #[cfg(test)]
+            direct: None,
         }
     }
 }

@@ -28,7 +28,9 @@
 //! An owner takes its level in batches of [`BATCH`] children: the
 //! parents of a whole batch are found first and their cells read in one
 //! tight pass, so that the cache misses of the batch overlap, and then
-//! updated child by child.
+//! updated child by child. A lone owner whose cells fit in the cache
+//! skips that: each parent goes straight from the game to its cell
+//! ([`Parents::visit`], [`Direct`]).
 //!
 //! A level's posts are bounded: an owner stops taking its level once it
 //! has posted its share of updates ([`POST_CAP`], less with many owners;
@@ -400,7 +402,8 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
     let owner_of = |id: u64| (id >> shift) as usize;
     // One owner whose cells fit in the cache updates each parent as the
     // game gives it: batches only pay where the parents' cells miss.
-    let direct = owners == 1 && !lazy && cells_bytes::<C>(n) <= DIRECT_BYTES && direct_allowed();
+    let direct =
+        owners == 1 && !lazy && cells_bytes::<C>(n) <= DIRECT_BYTES && direct_allowed(config);
     let mut resolved = (seeds.decisive.len() + seeds.ties.len()) as u64 + seeds.settled_at_one;
     // The seeds move into the owners' lists and are freed, not kept
     // beside them for the whole solve.
@@ -927,16 +930,22 @@ fn cells_bytes<C: Cell>(n: u64) -> u64 {
     n.saturating_mul(C::BYTES)
 }
 
-/// Whether the direct path may run (always outside the unit tests, which
-/// run both paths: the batched one on odd-numbered runs).
-fn direct_allowed() -> bool {
-    if cfg!(test) {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static RUNS: AtomicU64 = AtomicU64::new(0);
-        RUNS.fetch_add(1, Ordering::Relaxed) % 2 == 0
-    } else {
-        true
-    }
+/// Whether the direct path may run: always, but in the unit tests, which
+/// run both paths (as the test's config says, else every other solve).
+#[cfg(not(test))]
+fn direct_allowed(_: &crate::Config) -> bool {
+    true
+}
+
+/// Whether the direct path may run: always, but in the unit tests, which
+/// run both paths (as the test's config says, else every other solve).
+#[cfg(test)]
+fn direct_allowed(config: &crate::Config) -> bool {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static RUNS: AtomicU64 = AtomicU64::new(0);
+    config
+        .direct
+        .unwrap_or_else(|| RUNS.fetch_add(1, Ordering::Relaxed) % 2 == 0)
 }
 
 /// Where a step puts what it resolves: the next level's list (ids from

@@ -668,3 +668,73 @@ fn a_tier_that_breaks_its_promise_is_an_error() {
     let err = crate::solve_tiers_reachable(&g, &1, &|_| 1, &config, crate::Keep::All).unwrap_err();
     assert!(matches!(err, Error::Broken(_)), "{err}");
 }
+
+/// A countdown whose unmoves give, for position 1, a parent past the last
+/// index as well as the true one, through both ways a game gives parents:
+/// `unmove_indices` and the visitor of the direct path.
+struct PastTheEnd;
+
+impl Game for PastTheEnd {
+    type Position = usize;
+    type Move = ();
+    fn moves(&self, p: &usize, out: &mut Vec<()>) {
+        if *p > 0 {
+            out.push(());
+        }
+    }
+    fn play(&self, p: &usize, _: &()) -> usize {
+        p - 1
+    }
+}
+
+impl Indexed for PastTheEnd {
+    fn size(&self) -> u64 {
+        6
+    }
+    fn index(&self, p: &usize) -> u64 {
+        *p as u64
+    }
+    fn position(&self, i: u64) -> Option<usize> {
+        (i < 6).then_some(i as usize)
+    }
+}
+
+impl Unmoves for PastTheEnd {
+    fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
+        if *c < 5 {
+            out.push(c + 1);
+        }
+    }
+}
+
+impl IndexedUnmoves for PastTheEnd {
+    fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = u32::from(first + k as u64 > 0);
+        }
+        true
+    }
+    fn unmove_indices(&self, index: u64, out: &mut ParentIndices, _: &mut Vec<usize>) {
+        if index < 5 {
+            out.singles.push(index + 1);
+        }
+        if index == 1 {
+            out.runs.push(6..9);
+        }
+    }
+}
+
+#[test]
+fn a_parent_past_the_last_index_is_an_error_on_every_path() {
+    // One thread updates parents as they come or in batches; more
+    // threads post them to each other.
+    for (threads, direct) in [(1, true), (1, false), (2, false), (3, false)] {
+        let mut config = Config::default().threads(threads);
+        config.direct = Some(direct);
+        let err = crate::solve_unmoves_with(&PastTheEnd, &config).unwrap_err();
+        assert!(
+            matches!(err, Error::BadIndex { index: 8, size: 6 }),
+            "{threads} threads: {err}"
+        );
+    }
+}
