@@ -788,19 +788,21 @@ impl<C: Cell, S> Owner<'_, C, S> {
     /// short, else the next level is scanned.
     #[inline]
     fn record(&mut self, i: usize) {
-        self.level_made().record(i);
+        self.cells_made().1.record(i);
     }
 
-    /// What the next level is made into.
+    /// The cells, and what the next level is made into: borrowed
+    /// together.
     #[inline]
-    fn level_made(&mut self) -> Made<'_> {
-        Made {
+    fn cells_made(&mut self) -> (&mut [C], Made<'_>) {
+        let made = Made {
             base: self.base,
             next: &mut self.next,
             next_scan: &mut self.next_scan,
             made: &mut self.made,
             cap: self.cap,
-        }
+        };
+        (&mut *self.cells, made)
     }
 
     /// Expands one child of the current level straight into the cells
@@ -811,6 +813,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
         child: u64,
         lost: bool,
     ) -> Result<(), Error> {
+        // Field by field: the game's visit borrows the buffers meanwhile.
         let mut direct = Direct {
             cells: &mut *self.cells,
             made: Made {
@@ -858,17 +861,11 @@ impl<C: Cell, S> Owner<'_, C, S> {
             }
             return Ok(());
         }
-        let mut made = Made {
-            base: self.base + lo as u64,
-            next: &mut self.next,
-            next_scan: &mut self.next_scan,
-            made: &mut self.made,
-            cap: self.cap,
-        };
+        let (cells, mut made) = self.cells_made();
         dec_run(
-            &mut self.cells[lo..hi],
+            &mut cells[lo..hi],
             C::resolved(Outcome::Lose, step.next),
-            &mut made,
+            &mut made.at(lo as u64),
         );
         Ok(())
     }
@@ -959,6 +956,18 @@ struct Made<'a> {
 }
 
 impl Made<'_> {
+    /// The same, for cells from `offset` on.
+    #[inline]
+    fn at(&mut self, offset: u64) -> Made<'_> {
+        Made {
+            base: self.base + offset,
+            next: &mut *self.next,
+            next_scan: &mut *self.next_scan,
+            made: &mut *self.made,
+            cap: self.cap,
+        }
+    }
+
     /// Puts offset `i` (from `base`) in the next level: in its list while
     /// the list is short, else the next level is scanned.
     #[inline]
@@ -1058,17 +1067,10 @@ impl<C: Cell> ParentVisitor for Direct<'_, C> {
             }
             return;
         }
-        let mut made = Made {
-            base: base + lo,
-            next: &mut *self.made.next,
-            next_scan: &mut *self.made.next_scan,
-            made: &mut *self.made.made,
-            cap: self.made.cap,
-        };
         dec_run(
             &mut self.cells[lo as usize..hi as usize],
             self.lose,
-            &mut made,
+            &mut self.made.at(lo),
         );
     }
 }
