@@ -106,7 +106,9 @@
 //! straight to its cell ([`IndexedUnmoves::visit_unmove_indices`], a
 //! visitor where a game can give one), with no list and no second pass —
 //! a quarter faster on Fingers F = 64, where a parent's cell is seldom a
-//! miss. The same
+//! miss. Such a table is one owner's however many threads there are (the
+//! seeding still uses them all): its updates cost less than the posts
+//! between owners would. The same
 //! exchange, one per level, is what the cluster executor (`solver-cluster`)
 //! routes over the network.
 //!
