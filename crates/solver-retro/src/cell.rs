@@ -48,6 +48,11 @@ pub trait Cell: Copy + Eq + Send + Sync + bytemuck::Pod + 'static {
     /// Branch-free: one less for an open cell with a counter above 0,
     /// unchanged otherwise.
     fn dec_open(self) -> Self;
+    /// Branch-free: whether the cell is a loss or stands for no position —
+    /// a cell no update may reach while wins and losses spread: a lost
+    /// position's children were all counted (a terminal one has none), and
+    /// an index that is no position is nobody's parent.
+    fn refuses_updates(self) -> bool;
     /// The same cell in the 4-byte layout.
     fn widen(self) -> u32;
     /// A 4-byte cell in this layout (its counter or remoteness must fit).
@@ -106,6 +111,13 @@ macro_rules! cell {
                     2 => Some(Value::win(r)),
                     _ => None,
                 }
+            }
+            #[inline]
+            fn refuses_updates(self) -> bool {
+                // As signed numbers losses are the lowest (top bits 100),
+                // below every tie (101) and win (110); no position is -1.
+                let s = self as $s;
+                (s < ((0b101 as $t) << ($bits - 3)) as $s) | (s == -1)
             }
             #[inline]
             fn widen(self) -> u32 {

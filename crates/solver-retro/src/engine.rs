@@ -838,6 +838,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
                 Phase::Decisive => None,
             },
             lose: C::resolved(Outcome::Lose, step.next),
+            phase: step.phase,
             broken: None,
         };
         step.parents
@@ -871,11 +872,13 @@ impl<C: Cell, S> Owner<'_, C, S> {
             return Ok(());
         }
         let (cells, mut made) = self.cells_made();
-        dec_run(
+        if let Some(k) = dec_run(
             &mut cells[lo..hi],
             C::resolved(Outcome::Lose, step.next),
             &mut made.at(lo as u64),
-        );
+        ) {
+            return Err(refused_cell(start + k as u64, cells[lo + k]));
+        }
         Ok(())
     }
 
@@ -890,7 +893,10 @@ impl<C: Cell, S> Owner<'_, C, S> {
         lost: bool,
     ) -> Result<(), Error> {
         let Some(mut open) = cell.open() else {
-            return Ok(());
+            return match refused(step.phase, self.base + i as u64, cell) {
+                Some(e) => Err(e),
+                None => Ok(()),
+            };
         };
         let new = match step.phase {
             Phase::Ties => C::resolved(Outcome::Tie, step.next),
@@ -905,13 +911,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
                     }
                 }
                 match open {
-                    0 => {
-                        return Err(Error::Broken(format!(
-                            "position id {} has more parents' updates than children \
-                             (its child count or its unmoves are wrong)",
-                            self.base + i as u64
-                        )))
-                    }
+                    0 => return Err(too_many_updates(self.base + i as u64)),
                     1 => C::resolved(Outcome::Lose, step.next),
                     _ => {
                         self.cells[i] = C::counter(open - 1);
@@ -995,13 +995,19 @@ impl Made<'_> {
 
 /// Lowers by one every open counter in `cells`, the parents of a won
 /// child, branch-free (a loop the compiler vectorises); a counter that
-/// reaches zero becomes `lose` and goes in the next level.
+/// reaches zero becomes `lose` and goes in the next level. `Some(k)`: the
+/// `k`-th cell refuses the update ([`Cell::refuses_updates`]; the run is
+/// then left half done, for an error).
 #[inline]
-fn dec_run<C: Cell>(cells: &mut [C], lose: C, made: &mut Made<'_>) {
-    let mut zero = false;
+fn dec_run<C: Cell>(cells: &mut [C], lose: C, made: &mut Made<'_>) -> Option<usize> {
+    let (mut zero, mut bad) = (false, false);
     for c in cells.iter_mut() {
+        bad |= c.refuses_updates();
         *c = c.dec_open();
         zero |= *c == C::counter(0);
+    }
+    if bad {
+        return cells.iter().position(|c| c.refuses_updates());
     }
     if zero {
         for (i, c) in cells.iter_mut().enumerate() {
@@ -1011,6 +1017,42 @@ fn dec_run<C: Cell>(cells: &mut [C], lose: C, made: &mut Made<'_>) {
             }
         }
     }
+    None
+}
+
+/// The error for an update that parent `id`, holding `cell`, refuses in
+/// `phase`, if it does: while wins and losses spread, a loss or no
+/// position; while ties do, no position. (A position resolved otherwise
+/// takes the update and stays as it is.)
+#[inline]
+fn refused<C: Cell>(phase: Phase, id: u64, cell: C) -> Option<Error> {
+    let refuses = match phase {
+        Phase::Decisive => cell.refuses_updates(),
+        Phase::Ties => cell == C::INVALID,
+    };
+    refuses.then(|| refused_cell(id, cell))
+}
+
+/// The error for an update parent `id`, holding `cell`, refuses.
+#[cold]
+fn refused_cell<C: Cell>(id: u64, cell: C) -> Error {
+    if cell == C::INVALID {
+        Error::Broken(format!(
+            "the game gave parent id {id}, which is no position (its unmoves or its index are wrong)"
+        ))
+    } else {
+        too_many_updates(id)
+    }
+}
+
+/// The error for a position that gets more updates from won children
+/// than it has children.
+#[cold]
+fn too_many_updates(id: u64) -> Error {
+    Error::Broken(format!(
+        "position id {id} has more parents' updates than children \
+         (its child count or its unmoves are wrong)"
+    ))
 }
 
 /// One owner's cells updated straight from the game's parents, with no
@@ -1024,6 +1066,8 @@ struct Direct<'a, C> {
     set: Option<C>,
     /// What a parent whose last child won becomes.
     lose: C,
+    /// Which half of the solve is running.
+    phase: Phase,
     /// The first broken promise met.
     broken: Option<Error>,
 }
@@ -1038,17 +1082,15 @@ impl<C: Cell> ParentVisitor for Direct<'_, C> {
             return;
         };
         let Some(open) = cell.open() else {
+            if let Some(e) = refused(self.phase, p, *cell) {
+                self.broken.get_or_insert(e);
+            }
             return;
         };
         let new = match (self.set, open) {
             (Some(c), _) => c,
             (None, 0) => {
-                self.broken.get_or_insert_with(|| {
-                    Error::Broken(format!(
-                        "position id {p} has more parents' updates than children \
-                         (its child count or its unmoves are wrong)"
-                    ))
-                });
+                self.broken.get_or_insert_with(|| too_many_updates(p));
                 return;
             }
             (None, 1) => self.lose,
@@ -1076,11 +1118,11 @@ impl<C: Cell> ParentVisitor for Direct<'_, C> {
             }
             return;
         }
-        dec_run(
-            &mut self.cells[lo as usize..hi as usize],
-            self.lose,
-            &mut self.made.at(lo),
-        );
+        let cells = &mut self.cells[lo as usize..hi as usize];
+        if let Some(k) = dec_run(cells, self.lose, &mut self.made.at(lo)) {
+            let e = refused_cell(run.start + k as u64, cells[k]);
+            self.broken.get_or_insert(e);
+        }
     }
 }
 

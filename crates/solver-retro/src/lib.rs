@@ -84,7 +84,11 @@
 //! begins, the remoteness is exact whatever order positions are taken in
 //! inside a level, which is why the table is identical for any number of
 //! threads (a proptest checks 1, 2 and 4 threads against an independent
-//! reference on random cyclic games).
+//! reference on random cyclic games). The induction needs the game's
+//! promises; where one breaks so that it shows in a cell, the solve stops
+//! with [`Error::Broken`] rather than finish a wrong table: while wins and
+//! losses spread, no update may reach a loss (its children were all
+//! counted, and a terminal one has none) or an index that is no position.
 //!
 //! **Seams.** *Where ids come from*: a whole dense index, the ids a search
 //! from a start numbered, or one tier's index. *Where cells live*: an

@@ -738,3 +738,94 @@ fn a_parent_past_the_last_index_is_an_error_on_every_path() {
         );
     }
 }
+
+/// Position 3 moves to 1 and 2, which move to 0, which has no move; index
+/// 4 is no position. The game breaks one promise, as `lie` says: 3's
+/// child count is 1 (its counter would go below zero), or 0's parents
+/// include index 4.
+struct Liar {
+    lie: Lie,
+}
+
+#[derive(Clone, Copy)]
+enum Lie {
+    CountTooLow,
+    ParentIsNoPosition,
+}
+
+impl Game for Liar {
+    type Position = usize;
+    type Move = usize;
+    fn moves(&self, p: &usize, out: &mut Vec<usize>) {
+        match p {
+            3 => out.extend([1, 2]),
+            1 | 2 => out.push(0),
+            _ => {}
+        }
+    }
+    fn play(&self, _: &usize, to: &usize) -> usize {
+        *to
+    }
+}
+
+impl Indexed for Liar {
+    fn size(&self) -> u64 {
+        5
+    }
+    fn index(&self, p: &usize) -> u64 {
+        *p as u64
+    }
+    fn position(&self, i: u64) -> Option<usize> {
+        (i < 4).then_some(i as usize)
+    }
+}
+
+impl Unmoves for Liar {
+    fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
+        match c {
+            0 => out.extend([1, 2]),
+            1 | 2 => out.push(3),
+            _ => {}
+        }
+    }
+}
+
+impl IndexedUnmoves for Liar {
+    fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = match (first + k as u64, self.lie) {
+                (3, Lie::CountTooLow) => 1,
+                (3, _) => 2,
+                (1 | 2, _) => 1,
+                _ => 0,
+            };
+        }
+        true
+    }
+    fn unmove_indices(&self, index: u64, out: &mut ParentIndices, _: &mut Vec<usize>) {
+        match (index, self.lie) {
+            (0, Lie::ParentIsNoPosition) => out.singles.extend([1, 2, 4]),
+            (0, _) => out.runs.push(1..3),
+            (1 | 2, _) => out.singles.push(3),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn a_count_below_zero_or_a_parent_that_is_no_position_is_an_error_on_every_path() {
+    for (lie, says) in [
+        (Lie::CountTooLow, "more parents' updates than children"),
+        (Lie::ParentIsNoPosition, "which is no position"),
+    ] {
+        for (threads, direct) in [(1, true), (1, false), (2, false), (3, false)] {
+            let mut config = Config::default().threads(threads);
+            config.direct = Some(direct);
+            let err = crate::solve_unmoves_with(&Liar { lie }, &config).unwrap_err();
+            assert!(
+                matches!(err, Error::Broken(ref m) if m.contains(says)),
+                "{threads} threads, direct {direct}: {err}"
+            );
+        }
+    }
+}
