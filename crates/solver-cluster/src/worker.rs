@@ -1259,13 +1259,22 @@ impl<S: Space> Shard<'_, S> {
             }
             return Ok(());
         }
-        let mut zero = false;
+        let (mut zero, mut bad) = (false, false);
         let nothing = C::counter(0);
         for c in &mut cells[lo..hi] {
             // Open cells (top bit clear) above zero lose one; resolved and
-            // invalid cells (top bit set) stay.
+            // invalid cells (top bit set) stay; a loss or no position
+            // refuses the update.
+            bad |= c.refuses_updates();
             *c = c.dec_open();
             zero |= *c == nothing;
+        }
+        if bad {
+            // The first refusing cell answers for the broken promise.
+            if let Some(k) = cells[lo..hi].iter().position(|c| c.refuses_updates()) {
+                let (id, c) = (base + (lo + k) as u64, cells[lo + k]);
+                return Err(solver_retro::Error::refused_update(id, c == C::INVALID).into());
+            }
         }
         if zero {
             let lose = C::resolved(Outcome::Lose, next);
@@ -1338,6 +1347,16 @@ impl<S: Space> Shard<'_, S> {
     ) -> Result<(), Error> {
         let c = cells[i];
         let Some(mut open) = c.open() else {
+            // No update may reach a loss or an index that is no position
+            // while wins and losses spread; nor no position while ties do.
+            let refuses = match phase {
+                Phase::Decisive => c.refuses_updates(),
+                Phase::Ties => c == C::INVALID,
+            };
+            if refuses {
+                let id = base + i as u64;
+                return Err(solver_retro::Error::refused_update(id, c == C::INVALID).into());
+            }
             return Ok(());
         };
         let (new, flag) = match phase {
@@ -1362,12 +1381,9 @@ impl<S: Space> Shard<'_, S> {
                 }
                 match open {
                     0 => {
-                        return Err(solver_retro::Error::Broken(format!(
-                            "position id {} has more parents' updates than children \
-                             (its child count or its unmoves are wrong)",
-                            base + i as u64
-                        ))
-                        .into())
+                        return Err(
+                            solver_retro::Error::refused_update(base + i as u64, false).into()
+                        )
                     }
                     1 => (C::resolved(Outcome::Lose, next), updates::LOST),
                     _ => {

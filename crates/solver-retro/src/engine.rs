@@ -1036,23 +1036,14 @@ fn refused<C: Cell>(phase: Phase, id: u64, cell: C) -> Option<Error> {
 /// The error for an update parent `id`, holding `cell`, refuses.
 #[cold]
 fn refused_cell<C: Cell>(id: u64, cell: C) -> Error {
-    if cell == C::INVALID {
-        Error::Broken(format!(
-            "the game gave parent id {id}, which is no position (its unmoves or its index are wrong)"
-        ))
-    } else {
-        too_many_updates(id)
-    }
+    Error::refused_update(id, cell == C::INVALID)
 }
 
 /// The error for a position that gets more updates from won children
 /// than it has children.
 #[cold]
 fn too_many_updates(id: u64) -> Error {
-    Error::Broken(format!(
-        "position id {id} has more parents' updates than children \
-         (its child count or its unmoves are wrong)"
-    ))
+    Error::refused_update(id, false)
 }
 
 /// One owner's cells updated straight from the game's parents, with no

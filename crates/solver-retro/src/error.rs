@@ -46,6 +46,32 @@ pub enum Error {
     Game(#[from] game_core::Error),
 }
 
+impl Error {
+    /// The [`Error::Broken`] for an update that the cell of position id
+    /// `id` refuses ([`Cell::refuses_updates`](crate::Cell::refuses_updates)):
+    /// `no_position`, the game gave as a parent an index that is no
+    /// position; else the position had more updates from its children
+    /// than it has children (its count went below zero). Public for
+    /// engines over the same cells (`solver-cluster`).
+    ///
+    /// ```
+    /// let e = solver_retro::Error::refused_update(7, true);
+    /// assert!(e.to_string().contains("parent id 7, which is no position"));
+    /// ```
+    #[cold]
+    #[must_use]
+    pub fn refused_update(id: u64, no_position: bool) -> Error {
+        Error::Broken(if no_position {
+            format!("the game gave parent id {id}, which is no position (its unmoves or its index are wrong)")
+        } else {
+            format!(
+                "position id {id} has more parents' updates than children \
+                 (its child count or its unmoves are wrong)"
+            )
+        })
+    }
+}
+
 /// A [`Error::TooLarge`] for memory: `what` needs `needed` bytes over the
 /// `limit`; `raise` says how to raise it (empty: the general advice).
 pub(crate) fn too_large(
