@@ -669,80 +669,12 @@ fn a_tier_that_breaks_its_promise_is_an_error() {
     assert!(matches!(err, Error::Broken(_)), "{err}");
 }
 
-/// A countdown whose unmoves give, for position 1, a parent past the last
-/// index as well as the true one, through both ways a game gives parents:
-/// `unmove_indices` and the visitor of the direct path.
-struct PastTheEnd;
-
-impl Game for PastTheEnd {
-    type Position = usize;
-    type Move = ();
-    fn moves(&self, p: &usize, out: &mut Vec<()>) {
-        if *p > 0 {
-            out.push(());
-        }
-    }
-    fn play(&self, p: &usize, _: &()) -> usize {
-        p - 1
-    }
-}
-
-impl Indexed for PastTheEnd {
-    fn size(&self) -> u64 {
-        6
-    }
-    fn index(&self, p: &usize) -> u64 {
-        *p as u64
-    }
-    fn position(&self, i: u64) -> Option<usize> {
-        (i < 6).then_some(i as usize)
-    }
-}
-
-impl Unmoves for PastTheEnd {
-    fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
-        if *c < 5 {
-            out.push(c + 1);
-        }
-    }
-}
-
-impl IndexedUnmoves for PastTheEnd {
-    fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
-        for (k, o) in out.iter_mut().enumerate() {
-            *o = u32::from(first + k as u64 > 0);
-        }
-        true
-    }
-    fn unmove_indices(&self, index: u64, out: &mut ParentIndices, _: &mut Vec<usize>) {
-        if index < 5 {
-            out.singles.push(index + 1);
-        }
-        if index == 1 {
-            out.runs.push(6..9);
-        }
-    }
-}
-
-#[test]
-fn a_parent_past_the_last_index_is_an_error_on_every_path() {
-    // One thread updates parents as they come or in batches; more
-    // threads post them to each other.
-    for (threads, direct) in [(1, true), (1, false), (2, false), (3, false)] {
-        let mut config = Config::default().threads(threads);
-        config.direct = Some(direct);
-        let err = crate::solve_unmoves_with(&PastTheEnd, &config).unwrap_err();
-        assert!(
-            matches!(err, Error::BadIndex { index: 8, size: 6 }),
-            "{threads} threads: {err}"
-        );
-    }
-}
-
 /// Position 3 moves to 1 and 2, which move to 0, which has no move; index
 /// 4 is no position. The game breaks one promise, as `lie` says: 3's
-/// child count is 1 (its counter would go below zero), or 0's parents
-/// include index 4.
+/// child count is 1 (its counter would go below zero), 0's parents
+/// include index 4, or 1's parents include the run 5..8, past the last
+/// index (both in `unmove_indices` and in the direct path's visitor,
+/// which defaults to it).
 struct Liar {
     lie: Lie,
 }
@@ -751,6 +683,7 @@ struct Liar {
 enum Lie {
     CountTooLow,
     ParentIsNoPosition,
+    ParentPastTheEnd,
 }
 
 impl Game for Liar {
@@ -806,6 +739,10 @@ impl IndexedUnmoves for Liar {
         match (index, self.lie) {
             (0, Lie::ParentIsNoPosition) => out.singles.extend([1, 2, 4]),
             (0, _) => out.runs.push(1..3),
+            (1, Lie::ParentPastTheEnd) => {
+                out.singles.push(3);
+                out.runs.push(5..8);
+            }
             (1 | 2, _) => out.singles.push(3),
             _ => {}
         }
@@ -813,19 +750,25 @@ impl IndexedUnmoves for Liar {
 }
 
 #[test]
-fn a_count_below_zero_or_a_parent_that_is_no_position_is_an_error_on_every_path() {
-    for (lie, says) in [
-        (Lie::CountTooLow, "more parents' updates than children"),
-        (Lie::ParentIsNoPosition, "which is no position"),
+fn a_broken_promise_is_an_error_on_every_path() {
+    let says = |e: &Error, lie: Lie| match (lie, e) {
+        (Lie::CountTooLow, Error::Broken(m)) => m.contains("more parents' updates than children"),
+        (Lie::ParentIsNoPosition, Error::Broken(m)) => m.contains("which is no position"),
+        (Lie::ParentPastTheEnd, e) => matches!(e, Error::BadIndex { index: 7, size: 5 }),
+        _ => false,
+    };
+    for lie in [
+        Lie::CountTooLow,
+        Lie::ParentIsNoPosition,
+        Lie::ParentPastTheEnd,
     ] {
+        // One thread updates parents as they come or in batches; more
+        // threads post them to each other.
         for (threads, direct) in [(1, true), (1, false), (2, false), (3, false)] {
             let mut config = Config::default().threads(threads);
             config.direct = Some(direct);
             let err = crate::solve_unmoves_with(&Liar { lie }, &config).unwrap_err();
-            assert!(
-                matches!(err, Error::Broken(ref m) if m.contains(says)),
-                "{threads} threads, direct {direct}: {err}"
-            );
+            assert!(says(&err, lie), "{threads} threads, direct {direct}: {err}");
         }
     }
 }
