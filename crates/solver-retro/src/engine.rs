@@ -17,11 +17,13 @@
 //!
 //! # Owners
 //!
-//! The cells are cut into contiguous ranges of ids, one per *owner*. An
-//! owner alone writes its range: in the first half of a step it takes its
-//! own part of the level, asks for the parents of each position, updates the
-//! parents it owns at once and posts the others to their owners' inboxes;
-//! in the second half it applies what the other owners posted to it. No
+//! The cells are cut into contiguous ranges of ids (at most 2³¹), one per
+//! *owner*. An owner alone writes its range: in the first half of a step
+//! it takes its own part of the level, asks for the parents of each
+//! position, updates the parents it owns at once and posts the others to
+//! their owners' inboxes (4-byte offsets into the owner's range; a run of
+//! parents in 8 bytes); in the second half it applies what the other
+//! owners posted to it. No
 //! locks, no atomics, and with one owner nothing is posted at all. The same
 //! shape carries over to owners on other machines: one exchange per level.
 //!
@@ -256,11 +258,31 @@ pub(crate) struct Seeds {
 /// Posts from one owner to another.
 #[derive(Default)]
 struct Inbox {
-    lost: Vec<u64>,
-    won: Vec<u64>,
-    runs: Vec<(u64, u64, bool)>,
+    /// Offsets into the receiver's range of parents of lost children.
+    lost: Vec<u32>,
+    /// The same for won children.
+    won: Vec<u32>,
+    /// Runs of parents, [`run_post`] packed.
+    runs: Vec<u64>,
     /// Rounds in a row that used less than a quarter of the room.
     quiet: u32,
+}
+
+/// A run of parents `start..end` (inside one owner's range of `2^shift`
+/// ids, `shift` at most 31) posted in 8 bytes: the offsets of its start
+/// (31 bits) and end (32 bits), and whether the child was lost.
+fn run_post(start: u64, end: u64, lost: bool, shift: u32) -> u64 {
+    let first = start >> shift << shift;
+    ((start - first) << 33) | ((end - first) << 1) | u64::from(lost)
+}
+
+/// The run of [`run_post`] in the range from `base`.
+fn run_of_post(post: u64, base: u64) -> (u64, u64, bool) {
+    (
+        base + (post >> 33),
+        base + ((post >> 1) & 0xffff_ffff),
+        post & 1 == 1,
+    )
 }
 
 /// Rounds in a row an inbox must use under a quarter of its room before
@@ -379,7 +401,11 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         config.owners()
     };
     let want = owners.clamp(1, 1 << 12) as u64;
-    let shift = (n.div_ceil(want)).next_power_of_two().trailing_zeros();
+    // Ranges of at most 2³¹ cells: posts are 4-byte offsets.
+    let shift = (n.div_ceil(want))
+        .next_power_of_two()
+        .trailing_zeros()
+        .min(31);
     let chunk = 1usize << shift;
     let mut parts: Vec<Owner<'_, C, P::Scratch>> = cells
         .chunks_mut(chunk)
@@ -732,7 +758,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
                 } else {
                     &mut inbox.won
                 }
-                .push(p);
+                .push((p & ((1 << step.shift) - 1)) as u32);
                 self.posted += 1;
             }
         }
@@ -753,7 +779,9 @@ impl<C: Cell, S> Owner<'_, C, S> {
                         )));
                         break 'runs;
                     } else {
-                        self.out[t].runs.push((start, end, lost));
+                        self.out[t]
+                            .runs
+                            .push(run_post(start, end, lost, step.shift));
                         self.posted += 1;
                     }
                     start = end;
@@ -778,15 +806,17 @@ impl<C: Cell, S> Owner<'_, C, S> {
             for (list, lost) in [(&inbox.lost, true), (&inbox.won, false)] {
                 // A chunk's cells are read in one pass first (see `touch`).
                 for chunk in list.chunks(4 * BATCH) {
-                    self.touch(chunk.iter().copied());
-                    for &p in chunk {
-                        let i = (p - self.base) as usize;
+                    let base = self.base;
+                    self.touch(chunk.iter().map(|&o| base + u64::from(o)));
+                    for &o in chunk {
+                        let i = o as usize;
                         let cell = self.cells[i];
                         self.update(step, i, cell, lost)?;
                     }
                 }
             }
-            for &(start, end, lost) in &inbox.runs {
+            for &post in &inbox.runs {
+                let (start, end, lost) = run_of_post(post, self.base);
                 self.apply_run(step, start, end, lost)?;
             }
         }
