@@ -327,14 +327,16 @@ where
             .ok_or_else(|| Error::Usage("the start is not stored".into()))?,
         (None, None) => return Err(Error::Usage("the start position was not solved".into())),
     };
-    spinner
-        .bar()
-        .set_message("counting the positions reachable from the start");
     let Done {
         no_certify,
         solve_s,
         reach: known,
     } = done;
+    if known.is_none() {
+        spinner
+            .bar()
+            .set_message("counting the positions reachable from the start");
+    }
     let t = Instant::now();
     let weight = |p: &G::Position| game.0.weight(p);
     let counted_in_solve = known.is_some();
