@@ -73,6 +73,16 @@ impl ParentIndices {
         self.len() == 0
     }
 
+    /// Sends every parent to `visit`, singles first, runs as runs.
+    pub fn send_to(&self, visit: &mut impl ParentVisitor) {
+        for &p in &self.singles {
+            visit.single(p);
+        }
+        for run in &self.runs {
+            visit.run(run.clone());
+        }
+    }
+
     /// Every parent index, singles first.
     pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
         self.singles
@@ -190,11 +200,6 @@ pub trait IndexedUnmoves: crate::Indexed + Unmoves {
     {
         buf.clear();
         self.unmove_indices(index, buf, scratch);
-        for &p in &buf.singles {
-            visit.single(p);
-        }
-        for run in &buf.runs {
-            visit.run(run.clone());
-        }
+        buf.send_to(visit);
     }
 }

@@ -317,9 +317,10 @@ where
     G::Position: Debug,
 {
     /// [`IndexedUnmoves`]: `unmove_indices` lists the indices of the
-    /// unmoves, each once, and `visit_unmove_indices` sends the same; bulk `child_counts` equal `child_count`; the
-    /// terminal list, where given, holds every sampled position that is
-    /// over or has no move, and only such positions.
+    /// unmoves, each once, and `visit_unmove_indices` sends the same; bulk
+    /// `child_counts` equal `child_count`; the terminal list, where given,
+    /// holds every sampled position that is over or has no move, and only
+    /// such positions.
     ///
     /// # Errors
     /// The first broken promise.

@@ -223,12 +223,7 @@ pub(crate) trait Parents: Sync {
     ) -> Result<(), Error> {
         buf.clear();
         self.parents(id, buf, s)?;
-        for &p in &buf.singles {
-            visit.single(p);
-        }
-        for run in &buf.runs {
-            visit.run(run.clone());
-        }
+        buf.send_to(visit);
         Ok(())
     }
 
@@ -647,23 +642,21 @@ impl<C: Cell, S> Owner<'_, C, S> {
             for &child in &level[self.cursor..end] {
                 let lost = step.phase == Phase::Decisive
                     && self.cells[(child - self.base) as usize] == lose;
-                self.batch.push((child, lost));
-            }
-            self.cursor = end;
-            if step.direct {
-                let batch = std::mem::take(&mut self.batch);
-                for &(child, lost) in &batch {
+                if step.direct {
                     if let Err(e) = self.expand_direct(step, child, lost) {
                         result = Err(e);
                         break;
                     }
+                } else {
+                    self.batch.push((child, lost));
                 }
-                self.batch = batch;
-                self.batch.clear();
-                if result.is_err() {
-                    break;
-                }
-            } else if let Err(e) = self.expand_batch(me, step) {
+            }
+            self.cursor = end;
+            if result.is_err() {
+                break;
+            }
+            // Empty on the direct path.
+            if let Err(e) = self.expand_batch(me, step) {
                 result = Err(e);
                 break;
             }
@@ -747,9 +740,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
             } else {
                 let t = (p >> step.shift) as usize;
                 if t >= step.owners {
-                    result = Err(Error::Broken(format!(
-                        "the game gave parent id {p}, past the last id"
-                    )));
+                    result = Err(past_the_end(p));
                     break;
                 }
                 let inbox = &mut self.out[t];
@@ -774,9 +765,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
                             break 'runs;
                         }
                     } else if t >= step.owners {
-                        result = Err(Error::Broken(format!(
-                            "the game gave parent id {start}, past the last id"
-                        )));
+                        result = Err(past_the_end(start));
                         break 'runs;
                     } else {
                         self.out[t]
@@ -889,10 +878,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
     ) -> Result<(), Error> {
         let (lo, hi) = ((start - self.base) as usize, (end - self.base) as usize);
         if hi > self.cells.len() {
-            return Err(Error::Broken(format!(
-                "the game gave parent id {}, past the last id",
-                end - 1
-            )));
+            return Err(past_the_end(end - 1));
         }
         if lost || step.lazy || step.phase == Phase::Ties {
             for i in lo..hi {
@@ -1098,8 +1084,7 @@ impl<C: Cell> ParentVisitor for Direct<'_, C> {
     fn single(&mut self, p: u64) {
         let i = p.wrapping_sub(self.made.base) as usize;
         let Some(cell) = self.cells.get_mut(i) else {
-            self.broken
-                .get_or_insert_with(|| Error::Broken(past_the_end(p)));
+            self.broken.get_or_insert_with(|| past_the_end(p));
             return;
         };
         let Some(open) = cell.open() else {
@@ -1130,7 +1115,7 @@ impl<C: Cell> ParentVisitor for Direct<'_, C> {
         let (lo, hi) = (run.start.wrapping_sub(base), run.end.wrapping_sub(base));
         if lo > hi || hi > self.cells.len() as u64 {
             self.broken
-                .get_or_insert_with(|| Error::Broken(past_the_end(run.end.saturating_sub(1))));
+                .get_or_insert_with(|| past_the_end(run.end.saturating_sub(1)));
             return;
         }
         if self.set.is_some() {
@@ -1147,7 +1132,8 @@ impl<C: Cell> ParentVisitor for Direct<'_, C> {
     }
 }
 
-/// The message for a parent id past the table.
-fn past_the_end(id: u64) -> String {
-    format!("the game gave parent id {id}, past the last id")
+/// The error for a parent id past the table.
+#[cold]
+fn past_the_end(id: u64) -> Error {
+    Error::Broken(format!("the game gave parent id {id}, past the last id"))
 }
