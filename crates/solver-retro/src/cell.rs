@@ -507,6 +507,27 @@ impl Table {
 mod tests {
     use super::*;
 
+    /// A table of a huge page or more starts on a huge-page boundary, in
+    /// a fresh map and in a reused one, and keeps its cells; a smaller
+    /// one starts where its map does.
+    #[test]
+    fn big_tables_start_on_a_huge_page() {
+        let aligned = |c: &Cells<u16>| (c.as_ptr() as usize) % HUGE == 0;
+        for len in [HUGE / 2, HUGE / 2 + 3, 3 * HUGE] {
+            let mut cells = Cells::<u16>::zeroed(len).unwrap();
+            assert_eq!(cells.len(), len);
+            assert!(aligned(&cells), "{len} cells");
+            cells[len - 1] = 7;
+            assert!(cells[..len - 1].iter().all(|&c| c == 0));
+            let again = Cells::<u16>::reuse(cells.into_map(), len).unwrap();
+            assert!(aligned(&again));
+            assert_eq!(again[len - 1], 7);
+        }
+        let small = Cells::<u32>::with_room(10, 1 << 20).unwrap();
+        assert_eq!(small.len(), 10);
+        assert_eq!(small.as_ptr().cast::<u8>(), small.map.as_ptr());
+    }
+
     fn round_trip<C: Cell + std::fmt::Debug>() {
         for o in [Outcome::Win, Outcome::Lose, Outcome::Tie] {
             for r in [0, 1, C::MAX_REMOTENESS] {
