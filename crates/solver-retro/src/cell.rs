@@ -202,7 +202,7 @@ impl<C: Cell> Cells<C> {
     /// `len` cells of zero bits in a map of at least `room` bytes.
     fn mapped(len: usize, room: usize) -> std::io::Result<Self> {
         let bytes = room.max(len * std::mem::size_of::<C>()).max(1);
-        let map = memmap2::MmapMut::map_anon(bytes + huge_pad(bytes))?;
+        let map = memmap2::MmapMut::map_anon(bytes.saturating_add(huge_pad(bytes)))?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
         Ok(Cells {
