@@ -1259,23 +1259,16 @@ impl<S: Space> Shard<'_, S> {
             }
             return Ok(());
         }
-        let (mut zero, mut bad) = (false, false);
-        let nothing = C::counter(0);
-        for c in &mut cells[lo..hi] {
-            // Open cells (top bit clear) above zero lose one; resolved and
-            // invalid cells (top bit set) stay; a loss or no position
-            // refuses the update.
-            bad |= c.refuses_updates();
-            *c = c.dec_open();
-            zero |= *c == nothing;
-        }
-        if bad {
-            // The first refusing cell answers for the broken promise.
-            if let Some(k) = cells[lo..hi].iter().position(|c| c.refuses_updates()) {
+        // Open cells above zero lose one; a loss or no position refuses
+        // the update (as in the rayon engine).
+        let zero = match C::dec_open_run(&mut cells[lo..hi]) {
+            Ok(zero) => zero,
+            Err(k) => {
                 let (id, c) = (base + (lo + k) as u64, cells[lo + k]);
                 return Err(solver_retro::Error::refused_update(id, c == C::INVALID).into());
             }
-        }
+        };
+        let nothing = C::counter(0);
         if zero {
             let lose = C::resolved(Outcome::Lose, next);
             for (i, c) in cells.iter_mut().enumerate().take(hi).skip(lo) {
@@ -1349,11 +1342,7 @@ impl<S: Space> Shard<'_, S> {
         let Some(mut open) = c.open() else {
             // No update may reach a loss or an index that is no position
             // while wins and losses spread; nor no position while ties do.
-            let refuses = match phase {
-                Phase::Decisive => c.refuses_updates(),
-                Phase::Ties => c == C::INVALID,
-            };
-            if refuses {
+            if c.refuses_update_in(phase == Phase::Ties) {
                 let id = base + i as u64;
                 return Err(solver_retro::Error::refused_update(id, c == C::INVALID).into());
             }

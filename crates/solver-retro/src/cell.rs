@@ -53,6 +53,41 @@ pub trait Cell: Copy + Eq + Send + Sync + bytemuck::Pod + 'static {
     /// position's children were all counted (a terminal one has none), and
     /// an index that is no position is nobody's parent.
     fn refuses_updates(self) -> bool;
+    /// Whether this cell, not open, refuses an update in the ties phase
+    /// (`ties`) or while wins and losses spread: then a loss or no
+    /// position ([`Cell::refuses_updates`]); in the ties phase only no
+    /// position (a position resolved otherwise takes the update and stays
+    /// as it is). The rule every engine over these cells applies.
+    #[inline]
+    fn refuses_update_in(self, ties: bool) -> bool {
+        if ties {
+            self == Self::INVALID
+        } else {
+            self.refuses_updates()
+        }
+    }
+    /// [`Cell::dec_open`] on every cell of `cells` (the parents of a won
+    /// child), branch-free so that the loop vectorises: `Ok` with whether
+    /// a counter reached zero, or `Err(k)` when the `k`-th cell
+    /// [refuses the update](Cell::refuses_updates) (the run is then left
+    /// half done, for an error).
+    #[inline]
+    fn dec_open_run(cells: &mut [Self]) -> Result<bool, usize> {
+        let (mut zero, mut bad) = (false, false);
+        for c in cells.iter_mut() {
+            bad |= c.refuses_updates();
+            *c = c.dec_open();
+            zero |= *c == Self::counter(0);
+        }
+        if bad {
+            // The first refusing cell answers for the broken promise
+            // (`dec_open` leaves it as it was).
+            if let Some(k) = cells.iter().position(|c| c.refuses_updates()) {
+                return Err(k);
+            }
+        }
+        Ok(zero)
+    }
     /// The same cell in the 4-byte layout.
     fn widen(self) -> u32;
     /// A 4-byte cell in this layout (its counter or remoteness must fit).

@@ -1010,21 +1010,15 @@ impl Made<'_> {
 }
 
 /// Lowers by one every open counter in `cells`, the parents of a won
-/// child, branch-free (a loop the compiler vectorises); a counter that
-/// reaches zero becomes `lose` and goes in the next level. `Some(k)`: the
-/// `k`-th cell refuses the update ([`Cell::refuses_updates`]; the run is
-/// then left half done, for an error).
+/// child ([`Cell::dec_open_run`]); a counter that reaches zero becomes
+/// `lose` and goes in the next level. `Some(k)`: the `k`-th cell refuses
+/// the update (the run is then left half done, for an error).
 #[inline]
 fn dec_run<C: Cell>(cells: &mut [C], lose: C, made: &mut Made<'_>) -> Option<usize> {
-    let (mut zero, mut bad) = (false, false);
-    for c in cells.iter_mut() {
-        bad |= c.refuses_updates();
-        *c = c.dec_open();
-        zero |= *c == C::counter(0);
-    }
-    if bad {
-        return cells.iter().position(|c| c.refuses_updates());
-    }
+    let zero = match C::dec_open_run(cells) {
+        Ok(zero) => zero,
+        Err(k) => return Some(k),
+    };
     if zero {
         for (i, c) in cells.iter_mut().enumerate() {
             if *c == C::counter(0) {
@@ -1036,17 +1030,12 @@ fn dec_run<C: Cell>(cells: &mut [C], lose: C, made: &mut Made<'_>) -> Option<usi
     None
 }
 
-/// The error for an update that parent `id`, holding `cell`, refuses in
-/// `phase`, if it does: while wins and losses spread, a loss or no
-/// position; while ties do, no position. (A position resolved otherwise
-/// takes the update and stays as it is.)
+/// The error for an update that parent `id`, holding `cell` (not open),
+/// refuses in `phase`, if it does ([`Cell::refuses_update_in`]).
 #[inline]
 fn refused<C: Cell>(phase: Phase, id: u64, cell: C) -> Option<Error> {
-    let refuses = match phase {
-        Phase::Decisive => cell.refuses_updates(),
-        Phase::Ties => cell == C::INVALID,
-    };
-    refuses.then(|| refused_cell(id, cell))
+    cell.refuses_update_in(phase == Phase::Ties)
+        .then(|| refused_cell(id, cell))
 }
 
 /// The error for an update parent `id`, holding `cell`, refuses.
