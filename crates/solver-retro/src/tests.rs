@@ -684,6 +684,9 @@ enum Lie {
     CountTooLow,
     ParentIsNoPosition,
     ParentPastTheEnd,
+    /// The won children's parents come as a run that also covers index 4,
+    /// no position: the run decrement must refuse it.
+    RunThroughNoPosition,
 }
 
 impl Game for Liar {
@@ -743,6 +746,7 @@ impl IndexedUnmoves for Liar {
                 out.singles.push(3);
                 out.runs.push(5..8);
             }
+            (1 | 2, Lie::RunThroughNoPosition) => out.runs.push(3..5),
             (1 | 2, _) => out.singles.push(3),
             _ => {}
         }
@@ -753,7 +757,9 @@ impl IndexedUnmoves for Liar {
 fn a_broken_promise_is_an_error_on_every_path() {
     let says = |e: &Error, lie: Lie| match (lie, e) {
         (Lie::CountTooLow, Error::Broken(m)) => m.contains("more parents' updates than children"),
-        (Lie::ParentIsNoPosition, Error::Broken(m)) => m.contains("which is no position"),
+        (Lie::ParentIsNoPosition | Lie::RunThroughNoPosition, Error::Broken(m)) => {
+            m.contains("which is no position")
+        }
         (Lie::ParentPastTheEnd, e) => matches!(e, Error::BadIndex { index: 7, size: 5 }),
         _ => false,
     };
@@ -761,6 +767,7 @@ fn a_broken_promise_is_an_error_on_every_path() {
         Lie::CountTooLow,
         Lie::ParentIsNoPosition,
         Lie::ParentPastTheEnd,
+        Lie::RunThroughNoPosition,
     ] {
         // One thread updates parents as they come or in batches; more
         // threads post them to each other.
