@@ -154,9 +154,32 @@ fn unmoves_and_child_counts_match_forward_moves() {
                 let mut bulk = [0u32];
                 assert!(g.child_counts(i, &mut bulk));
                 assert_eq!(bulk[0] as usize, kids.len(), "bulk count, {r:?} {p}");
+                let mut narrow = [0u16];
+                assert!(g.child_counts_narrow(i, &mut narrow));
+                assert_eq!(
+                    usize::from(narrow[0]),
+                    kids.len(),
+                    "narrow count, {r:?} {p}"
+                );
                 for k in kids {
                     parents[k as usize].push(i);
                 }
+            }
+            // Counted in bulk across rows (from an odd start), in both
+            // widths: what one index at a time gives.
+            let one = |i: u64| {
+                let mut k = [0u32];
+                assert!(g.child_counts(i, &mut k));
+                k[0]
+            };
+            let mut wide = vec![0u32; n as usize - 1];
+            let mut narrow = vec![0u16; n as usize - 1];
+            assert!(g.child_counts(1, &mut wide));
+            assert!(g.child_counts_narrow(1, &mut narrow));
+            for (k, (&w, &m)) in wide.iter().zip(&narrow).enumerate() {
+                let i = k as u64 + 1;
+                assert_eq!(w, one(i), "bulk row count of index {i}, {r:?}");
+                assert_eq!(u32::from(m), w, "narrow row count of index {i}, {r:?}");
             }
             let (mut buf, mut by_index, mut scratch) =
                 (Vec::new(), game_core::ParentIndices::default(), Vec::new());

@@ -76,6 +76,10 @@ macro_rules! forward {
                 let $s = self;
                 $inner.child_counts(first, out)
             }
+            fn child_counts_narrow(&self, first: u64, out: &mut [u16]) -> bool {
+                let $s = self;
+                $inner.child_counts_narrow(first, out)
+            }
             fn unmove_indices(
                 &self,
                 index: u64,

@@ -137,6 +137,61 @@ pub trait IndexedUnmoves: crate::Indexed + Unmoves {
         false
     }
 
+    /// [`IndexedUnmoves::child_counts`] in 16 bits, for solvers whose
+    /// cells are 2 bytes: the same counts, each above `u16::MAX` written as
+    /// `u16::MAX` (more than a 2-byte cell counts, so such a solver moves
+    /// to wider cells). Returns what `child_counts` returns. The default
+    /// asks `child_counts` a few hundred at a time and narrows; a game
+    /// that counts in bulk overrides this as well when it can count in 16
+    /// bits directly (twice the counts a SIMD register, no narrowing: a
+    /// tenth of Fingers F = 64's whole solve).
+    ///
+    /// ```
+    /// use game_core::IndexedUnmoves;
+    /// # use game_core::{Game, Indexed, Unmoves};
+    /// /// Position `i` has `30_000 * i` children (only counted here).
+    /// struct Wide;
+    /// # impl Game for Wide {
+    /// #     type Position = u64; type Move = ();
+    /// #     fn moves(&self, _: &u64, _: &mut Vec<()>) {}
+    /// #     fn play(&self, p: &u64, _: &()) -> u64 { *p }
+    /// # }
+    /// # impl Indexed for Wide {
+    /// #     fn size(&self) -> u64 { 4 }
+    /// #     fn index(&self, p: &u64) -> u64 { *p }
+    /// #     fn position(&self, i: u64) -> Option<u64> { (i < 4).then_some(i) }
+    /// # }
+    /// # impl Unmoves for Wide { fn unmoves(&self, _: &u64, _: &mut Vec<u64>) {} }
+    /// impl IndexedUnmoves for Wide {
+    ///     fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
+    ///         for (k, o) in out.iter_mut().enumerate() {
+    ///             *o = 30_000 * (first as u32 + k as u32);
+    ///         }
+    ///         true
+    ///     }
+    /// }
+    /// let mut narrow = [0u16; 4];
+    /// assert!(Wide.child_counts_narrow(0, &mut narrow));
+    /// assert_eq!(narrow, [0, 30_000, 60_000, u16::MAX]);
+    /// ```
+    fn child_counts_narrow(&self, first: u64, out: &mut [u16]) -> bool {
+        const CHUNK: usize = 256;
+        if out.is_empty() {
+            return self.child_counts(first, &mut []);
+        }
+        let mut wide = [0u32; CHUNK];
+        for (k, narrow) in out.chunks_mut(CHUNK).enumerate() {
+            let wide = &mut wide[..narrow.len()];
+            if !self.child_counts(first + (k * CHUNK) as u64, wide) {
+                return false;
+            }
+            for (n, &w) in narrow.iter_mut().zip(wide.iter()) {
+                *n = w.min(u32::from(u16::MAX)) as u16;
+            }
+        }
+        true
+    }
+
     /// Adds to `out` the index of every distinct parent of the position at
     /// `index` (see [`Unmoves::unmoves`]), each exactly once, as singles or
     /// runs. The default decodes the position, calls `unmoves` into

@@ -196,12 +196,13 @@ pub struct Fingers {
     magic: u64,
     /// `counts_with[n][p]`, for a mover with hands `p` facing `n` distinct
     /// live hands: its distinct transfers plus `n` times its distinct live
-    /// counts (the children before touches merge).
-    counts_with: [Vec<u32>; 3],
+    /// counts (the children before touches merge). At most 2 · 254 + 4, so
+    /// 16 bits: the bulk counts run eight to a 128-bit register.
+    counts_with: [Vec<u16>; 3],
     /// Per hand pair: the smaller live count when there are two, else 0
     /// (signed: the bulk count compares it in SIMD lanes that compare
     /// signed numbers alone).
-    low_live: Vec<i32>,
+    low_live: Vec<i16>,
 }
 
 impl Fingers {
@@ -246,7 +247,7 @@ impl Fingers {
             low_live: pairs
                 .iter()
                 .map(|&h| match Self::live(h) {
-                    (v, 2) => i32::from(v[0].min(v[1])),
+                    (v, 2) => i16::from(v[0].min(v[1])),
                     _ => 0,
                 })
                 .collect(),
@@ -266,7 +267,11 @@ impl Fingers {
             })
             .collect();
         for (n, with) in self.counts_with.iter_mut().enumerate() {
-            *with = counts.iter().map(|&(t, v)| t + n as u32 * v).collect();
+            // At most 2 · 254 transfers and 2 live counts: 16 bits.
+            *with = counts
+                .iter()
+                .map(|&(t, v)| (t + n as u32 * v) as u16)
+                .collect();
         }
         self
     }
@@ -720,41 +725,17 @@ impl IndexedUnmoves for Fingers {
         true
     }
 
-    /// Children counts in closed form, a row of the index at a time:
-    /// transfers depend on the mover's hands alone (a table), touches on
-    /// the number of distinct live hands and, under cutoff, on whether both
-    /// of the mover's values would kill the target.
+    /// Children counts in closed form, a row of the index at a time
+    /// (computed in 16 bits, widened).
     fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
-        let h = self.pairs.len();
-        let f = i32::from(self.f);
-        let mut i = first as usize;
-        let mut k = 0;
-        while k < out.len() {
-            let (row, col) = (i / h, i % h);
-            let [c, d] = self.pairs[row];
-            let never = i32::MAX;
-            // A target t merges two touches when low + t >= F (cutoff only).
-            let merge_at = |t: u8| -> i32 {
-                if t == 0 || self.rules.rollover {
-                    never
-                } else {
-                    f - i32::from(t)
-                }
-            };
-            let nt = usize::from(c > 0) + usize::from(d > 0 && d != c);
-            let (cc, dd) = (merge_at(c), if d != c { merge_at(d) } else { never });
-            let len = (h - col).min(out.len() - k);
-            let cols = col..col + len;
-            for ((o, &base), &low) in out[k..k + len]
-                .iter_mut()
-                .zip(&self.counts_with[nt][cols.clone()])
-                .zip(&self.low_live[cols])
-            {
-                *o = base - u32::from(low >= cc) - u32::from(low >= dd);
-            }
-            k += len;
-            i += len;
-        }
+        self.bulk_counts(first, out);
+        true
+    }
+
+    /// The same counts in 16 bits, computed in 16 bits (they never need
+    /// more).
+    fn child_counts_narrow(&self, first: u64, out: &mut [u16]) -> bool {
+        self.bulk_counts(first, out);
         true
     }
 
@@ -782,6 +763,44 @@ impl IndexedUnmoves for Fingers {
 }
 
 impl Fingers {
+    /// Children counts in closed form, a row of the index at a time, into
+    /// 16- or 32-bit counts (computed in 16 bits): transfers depend on the
+    /// mover's hands alone (a table), touches on the number of distinct
+    /// live hands and, under cutoff, on whether both of the mover's values
+    /// would kill the target.
+    fn bulk_counts<T: From<u16>>(&self, first: u64, out: &mut [T]) {
+        let h = self.pairs.len();
+        let f = i16::from(self.f);
+        let mut i = first as usize;
+        let mut k = 0;
+        while k < out.len() {
+            let (row, col) = (i / h, i % h);
+            let [c, d] = self.pairs[row];
+            let never = i16::MAX;
+            // A target t merges two touches when low + t >= F (cutoff only).
+            let merge_at = |t: u8| -> i16 {
+                if t == 0 || self.rules.rollover {
+                    never
+                } else {
+                    f - i16::from(t)
+                }
+            };
+            let nt = usize::from(c > 0) + usize::from(d > 0 && d != c);
+            let (cc, dd) = (merge_at(c), if d != c { merge_at(d) } else { never });
+            let len = (h - col).min(out.len() - k);
+            let cols = col..col + len;
+            for ((o, &base), &low) in out[k..k + len]
+                .iter_mut()
+                .zip(&self.counts_with[nt][cols.clone()])
+                .zip(&self.low_live[cols])
+            {
+                *o = T::from(base - u16::from(low >= cc) - u16::from(low >= dd));
+            }
+            k += len;
+            i += len;
+        }
+    }
+
     /// The parents of the position at `index`, to `out`: under the
     /// default rules straight from the index (touches one by one, the
     /// transfers as runs); else by `unmoves` into `scratch`.

@@ -383,7 +383,6 @@ pub(crate) struct IndexedSpace<G> {
 pub(crate) struct IndexedScratch<G: Game> {
     positions: Vec<G::Position>,
     moves: Vec<G::Move>,
-    counts: Vec<u32>,
     /// The game's terminal list, sorted and checked (`None` inside: the
     /// game lists none), kept from the first block seeded.
     listed: Option<Option<Vec<u64>>>,
@@ -394,7 +393,6 @@ impl<G: Game> Default for IndexedScratch<G> {
         IndexedScratch {
             positions: Vec::new(),
             moves: Vec::new(),
-            counts: Vec::new(),
             listed: None,
         }
     }
@@ -461,19 +459,7 @@ where
         for (b, chunk) in cells.chunks_mut(BLOCK).enumerate() {
             let first = lo + (b * BLOCK) as u64;
             if bulk {
-                s.counts.clear();
-                s.counts.resize(chunk.len(), 0);
-                game.child_counts(first, &mut s.counts);
-                // The counts' bitwise or bounds the largest from above.
-                let any = s.counts.iter().fold(0, |a, &k| a | k);
-                if u64::from(any) > C::MAX_COUNT
-                    && s.counts.iter().any(|&k| u64::from(k) > C::MAX_COUNT)
-                {
-                    return Err(solver_retro::Error::TooManyChildren { max: C::MAX_COUNT }.into());
-                }
-                for (c, &k) in chunk.iter_mut().zip(s.counts.iter()) {
-                    *c = C::count_or_invalid(k);
-                }
+                solver_retro::count_children(game, first, chunk)?;
             }
             if listed_ends {
                 continue;

@@ -379,6 +379,15 @@ where
                         format!("bulk {} against {n}", bulk[0]),
                     ));
                 }
+                let mut narrow = [0u16];
+                let want = n.min(u32::from(u16::MAX)) as u16;
+                if n > 0 && (!game.child_counts_narrow(i, &mut narrow) || narrow[0] != want) {
+                    return Err(broken(
+                        "IndexedUnmoves: child_counts_narrow equals child_count (at most 65535)",
+                        &p,
+                        format!("narrow {} against {n}", narrow[0]),
+                    ));
+                }
             }
             out.clear();
             game.unmove_indices(i, &mut out, &mut scratch);

@@ -5,7 +5,7 @@ use rayon::prelude::*;
 
 use crate::cell::{Cell, Cells, Table};
 use crate::engine::{propagate, Parents, Seeds};
-use crate::seed::terminal;
+use crate::seed::{count_children, terminal};
 use crate::solution::IndexedSolution;
 use crate::stored::table_count;
 use crate::{Config, Error};
@@ -196,9 +196,6 @@ type Found = (Vec<u64>, Vec<u64>);
 /// Cells are seeded in blocks of this many, in parallel.
 const BLOCK: usize = 1 << 16;
 
-/// Children are counted in bulk this many at a time (16 KiB of counts).
-const BULK: usize = 1 << 12;
-
 /// `Ok(None)` when the cell type is too narrow for this game.
 fn run<G, C: Cell>(game: &G, config: &Config) -> Result<Option<Cells<C>>, Error>
 where
@@ -226,31 +223,11 @@ where
     let blocks: Vec<Result<Found, Error>> = cells
         .par_chunks_mut(BLOCK)
         .enumerate()
-        // One count buffer a worker, not one a block.
-        .map_init(Vec::new, |counts: &mut Vec<u32>, (b, chunk)| {
+        .map(|(b, chunk)| {
             let first = (b * BLOCK) as u64;
             let mut found = (Vec::new(), Vec::new());
             if bulk {
-                // Counted a few thousand at a time, so that the counts
-                // stay in the first-level cache until they are narrowed
-                // into the cells.
-                counts.resize(BULK, 0);
-                for (s, cells) in chunk.chunks_mut(BULK).enumerate() {
-                    let counts = &mut counts[..cells.len()];
-                    game.child_counts(first + (s * BULK) as u64, counts);
-                    // The counts' bitwise or bounds the largest from above
-                    // (and costs less than a maximum without wide SIMD);
-                    // only past the cell's range is the largest looked for.
-                    let any = counts.iter().fold(0, |a, &k| a | k);
-                    if u64::from(any) > C::MAX_COUNT
-                        && counts.iter().any(|&k| u64::from(k) > C::MAX_COUNT)
-                    {
-                        return Err(Error::TooManyChildren { max: C::MAX_COUNT });
-                    }
-                    for (c, &k) in cells.iter_mut().zip(counts.iter()) {
-                        *c = C::count_or_invalid(k);
-                    }
-                }
+                count_children(game, first, chunk)?;
             }
             if listed_ends {
                 return Ok(found);

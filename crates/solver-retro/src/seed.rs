@@ -1,8 +1,9 @@
-//! The one terminal-outcome routine every path seeds with.
+//! The one terminal-outcome routine every path seeds with, and the one
+//! bulk count of children.
 
-use game_core::{Game, Outcome};
+use game_core::{Game, IndexedUnmoves, Outcome};
 
-use crate::Error;
+use crate::{Cell, Error};
 
 /// The terminal outcome at `pos` given whether it has moves, or `None` when
 /// play goes on: [`Game::outcome`] where the game decides its own end, else
@@ -22,4 +23,106 @@ pub(crate) fn terminal<G: Game>(
         return Err(Error::TerminalDraw);
     }
     Ok(o)
+}
+
+/// Children are counted in bulk this many at a time (16 KiB of counts:
+/// they stay in the first-level cache until they are narrowed into the
+/// cells).
+const BULK: usize = 1 << 12;
+
+/// Writes into `cells`, the cells of indices `first..first + cells.len()`,
+/// the game's bulk children counts ([`IndexedUnmoves::child_counts`];
+/// [`IndexedUnmoves::child_counts_narrow`] for 2-byte cells), and
+/// [`Cell::INVALID`] where a count is 0 — for a game whose `child_counts`
+/// said it counts in bulk. Every seeding of bulk counts goes through here
+/// (solver-cluster's included).
+///
+/// # Errors
+/// [`Error::TooManyChildren`] where a count is more than the cell type
+/// holds (a solver then moves to wider cells); [`Error::Broken`] if the
+/// game stops counting in bulk.
+///
+/// ```
+/// use game_core::{Game, Indexed, IndexedUnmoves, Unmoves};
+/// use solver_retro::Cell;
+///
+/// /// Position `i` has `i` children (only counted here).
+/// struct Fan;
+/// # impl Game for Fan {
+/// #     type Position = u64; type Move = ();
+/// #     fn moves(&self, _: &u64, _: &mut Vec<()>) {}
+/// #     fn play(&self, p: &u64, _: &()) -> u64 { *p }
+/// # }
+/// # impl Indexed for Fan {
+/// #     fn size(&self) -> u64 { 1 << 20 }
+/// #     fn index(&self, p: &u64) -> u64 { *p }
+/// #     fn position(&self, i: u64) -> Option<u64> { Some(i) }
+/// # }
+/// # impl Unmoves for Fan { fn unmoves(&self, _: &u64, _: &mut Vec<u64>) {} }
+/// impl IndexedUnmoves for Fan {
+///     fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
+///         for (k, o) in out.iter_mut().enumerate() {
+///             *o = first as u32 + k as u32;
+///         }
+///         true
+///     }
+/// }
+/// let mut cells = vec![0u16; 3];
+/// solver_retro::count_children(&Fan, 0, &mut cells).unwrap();
+/// assert_eq!(cells, [u16::INVALID, u16::counter(1), u16::counter(2)]);
+/// // 2-byte cells count up to 2^15 - 1 children; 4-byte ones far more.
+/// let mut cells = vec![0u16; 1];
+/// assert!(solver_retro::count_children(&Fan, 40_000, &mut cells).is_err());
+/// let mut cells = vec![0u32; 1];
+/// solver_retro::count_children(&Fan, 40_000, &mut cells).unwrap();
+/// assert_eq!(cells[0].open(), Some(40_000));
+/// ```
+pub fn count_children<G, C>(game: &G, first: u64, cells: &mut [C]) -> Result<(), Error>
+where
+    G: IndexedUnmoves + ?Sized,
+    C: Cell,
+{
+    let too_many = Error::TooManyChildren { max: C::MAX_COUNT };
+    if C::BYTES <= 2 {
+        let mut counts = [0u16; BULK];
+        let mut narrow = true;
+        for (s, cells) in cells.chunks_mut(BULK).enumerate() {
+            let counts = &mut counts[..cells.len()];
+            if !game.child_counts_narrow(first + (s * BULK) as u64, counts) {
+                narrow = false;
+                break;
+            }
+            // The counts' bitwise or bounds the largest from above (and
+            // costs less than a maximum without wide SIMD); only past the
+            // cell's range is the largest looked for.
+            let any = counts.iter().fold(0, |a, &k| a | k);
+            if u64::from(any) > C::MAX_COUNT && counts.iter().any(|&k| u64::from(k) > C::MAX_COUNT)
+            {
+                return Err(too_many);
+            }
+            for (c, &k) in cells.iter_mut().zip(counts.iter()) {
+                *c = C::count_or_invalid(u32::from(k));
+            }
+        }
+        if narrow {
+            return Ok(());
+        }
+    }
+    let mut counts = [0u32; BULK];
+    for (s, cells) in cells.chunks_mut(BULK).enumerate() {
+        let counts = &mut counts[..cells.len()];
+        if !game.child_counts(first + (s * BULK) as u64, counts) {
+            return Err(Error::Broken(
+                "child_counts counted in bulk, then refused to".into(),
+            ));
+        }
+        let any = counts.iter().fold(0, |a, &k| a | k);
+        if u64::from(any) > C::MAX_COUNT && counts.iter().any(|&k| u64::from(k) > C::MAX_COUNT) {
+            return Err(too_many);
+        }
+        for (c, &k) in cells.iter_mut().zip(counts.iter()) {
+            *c = C::count_or_invalid(k);
+        }
+    }
+    Ok(())
 }

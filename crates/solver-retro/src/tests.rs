@@ -395,6 +395,83 @@ fn long_remoteness_widens_the_cells() {
     assert!(certify(&sol).is_ok());
 }
 
+/// Position 0 moves to any of `kids` dead ends (lost for the mover
+/// there); position `kids + 1` moves only to 0. Children counted in bulk.
+struct Fan {
+    kids: usize,
+}
+
+impl Game for Fan {
+    type Position = usize;
+    type Move = usize;
+    fn moves(&self, p: &usize, out: &mut Vec<usize>) {
+        match *p {
+            0 => out.extend(1..=self.kids),
+            p if p == self.kids + 1 => out.push(0),
+            _ => {}
+        }
+    }
+    fn play(&self, _: &usize, m: &usize) -> usize {
+        *m
+    }
+}
+
+impl Indexed for Fan {
+    fn size(&self) -> u64 {
+        self.kids as u64 + 2
+    }
+    fn index(&self, p: &usize) -> u64 {
+        *p as u64
+    }
+    fn position(&self, i: u64) -> Option<usize> {
+        (i < self.size()).then_some(i as usize)
+    }
+}
+
+impl Unmoves for Fan {
+    fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
+        match *c {
+            0 => out.push(self.kids + 1),
+            c if c <= self.kids => out.push(0),
+            _ => {}
+        }
+    }
+}
+
+impl IndexedUnmoves for Fan {
+    fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
+        for (k, o) in out.iter_mut().enumerate() {
+            let mut kids = Vec::new();
+            self.moves(&(first as usize + k), &mut kids);
+            *o = kids.len() as u32;
+        }
+        true
+    }
+}
+
+#[test]
+fn many_children_counted_in_bulk_widen_the_cells() {
+    // More children than a 2-byte cell counts (2^15 - 1), counted in
+    // bulk: 40,000 comes through the 16-bit counts as it is, 70,000
+    // saturated at 65,535; either way the solve moves to 4-byte cells.
+    for kids in [40_000usize, 70_000] {
+        let g = Fan { kids };
+        let mut narrow = [0u16; 2];
+        assert!(g.child_counts_narrow(0, &mut narrow));
+        assert_eq!(narrow, [kids.min(65_535) as u16, 0]);
+        let sol = solve_unmoves(&g).unwrap();
+        assert_eq!(sol.bytes_per_position(), 4, "{kids} children");
+        assert_eq!(sol.value(&0), Some(Value::win(1)));
+        assert_eq!(sol.value(&(kids + 1)), Some(Value::lose(2)));
+        assert_eq!(sol.value(&kids), Some(Value::lose(0)));
+        assert!(certify(&sol).is_ok());
+    }
+    // Fewer, and the cells stay 2 bytes.
+    let sol = solve_unmoves(&Fan { kids: 30_000 }).unwrap();
+    assert_eq!(sol.bytes_per_position(), 2);
+    assert_eq!(sol.value(&30_001), Some(Value::lose(2)));
+}
+
 #[test]
 fn dot_export_colours_values() {
     let g = Graph {
