@@ -89,6 +89,16 @@ macro_rules! forward {
                 let $s = self;
                 $inner.unmove_indices(index, out, scratch);
             }
+            fn visit_unmove_indices<V: $crate::ParentVisitor>(
+                &self,
+                index: u64,
+                buf: &mut $crate::ParentIndices,
+                scratch: &mut Vec<Self::Position>,
+                visit: &mut V,
+            ) {
+                let $s = self;
+                $inner.visit_unmove_indices(index, buf, scratch, visit);
+            }
         }
     };
     (@one Symmetric [$($gen:tt)*] $ty:ty, $s:ident, $inner:expr) => {
@@ -163,7 +173,8 @@ macro_rules! forward {
 forward!(Indexed impl[G: crate::Indexed + ?Sized] for &G, |s| (**s));
 forward!(IndexedChildren impl[G: crate::IndexedChildren + ?Sized] for &G, |s| (**s));
 forward!(Unmoves impl[G: crate::Unmoves + ?Sized] for &G, |s| (**s));
-forward!(IndexedUnmoves impl[G: crate::IndexedUnmoves + ?Sized] for &G, |s| (**s));
+// (Sized: the visiting fast path is for sized games.)
+forward!(IndexedUnmoves impl[G: crate::IndexedUnmoves] for &G, |s| (**s));
 forward!(Symmetric impl[G: crate::Symmetric + ?Sized] for &G, |s| (**s));
 forward!(Tiered impl[G: crate::Tiered + ?Sized] for &G, |s| (**s));
 
@@ -177,7 +188,10 @@ forward!(Tiered impl[G: crate::Tiered] for crate::Misere<G>, |s| s.0);
 
 #[cfg(test)]
 mod tests {
-    use crate::{ChildIndices, Game, Indexed, IndexedChildren, Misere, Tiered};
+    use crate::{
+        ChildIndices, Game, Indexed, IndexedChildren, IndexedUnmoves, Misere, ParentIndices,
+        ParentVisitor, Tiered, Unmoves,
+    };
 
     /// A game whose fast paths answer differently from the defaults, so a
     /// wrapper that dropped one is seen.
@@ -214,6 +228,41 @@ mod tests {
         }
     }
 
+    impl Unmoves for Marked {
+        fn unmoves(&self, n: &u64, out: &mut Vec<u64>) {
+            if *n < 9 {
+                out.push(n + 1);
+            }
+        }
+    }
+
+    impl IndexedUnmoves for Marked {
+        fn terminal_indices(&self, out: &mut Vec<u64>) -> bool {
+            out.push(0);
+            true
+        }
+        fn child_counts(&self, _: u64, out: &mut [u32]) -> bool {
+            out.fill(5);
+            true
+        }
+        fn child_counts_narrow(&self, _: u64, out: &mut [u16]) -> bool {
+            out.fill(6);
+            true
+        }
+        fn unmove_indices(&self, _: u64, out: &mut ParentIndices, _: &mut Vec<u64>) {
+            out.singles.push(55);
+        }
+        fn visit_unmove_indices<V: ParentVisitor>(
+            &self,
+            _: u64,
+            _: &mut ParentIndices,
+            _: &mut Vec<u64>,
+            visit: &mut V,
+        ) {
+            visit.run(66..68);
+        }
+    }
+
     impl Tiered for Marked {
         fn tiers(&self) -> Vec<crate::Tier> {
             vec![0]
@@ -239,7 +288,23 @@ mod tests {
         }
     }
 
-    fn fast_paths<G: IndexedChildren<Position = u64, Move = u64> + Tiered>(g: &G) {
+    fn fast_paths<G>(g: &G)
+    where
+        G: IndexedChildren<Position = u64, Move = u64> + IndexedUnmoves + Tiered,
+    {
+        let mut ends = Vec::new();
+        assert!(g.terminal_indices(&mut ends));
+        assert_eq!(ends, [0]);
+        let (mut wide, mut narrow) = ([0u32; 2], [0u16; 2]);
+        assert!(g.child_counts(0, &mut wide) && g.child_counts_narrow(0, &mut narrow));
+        assert_eq!((wide, narrow), ([5, 5], [6, 6]));
+        let mut parents = ParentIndices::default();
+        g.unmove_indices(3, &mut parents, &mut Vec::new());
+        assert_eq!(parents.singles, [55]);
+        let mut seen = ParentIndices::default();
+        g.visit_unmove_indices(3, &mut parents, &mut Vec::new(), &mut seen);
+        assert_eq!(seen.iter().collect::<Vec<_>>(), [66, 67]);
+        assert!(seen.singles.is_empty());
         let mut kids = ChildIndices::default();
         g.child_indices(3, &mut kids, &mut Vec::new());
         assert_eq!(kids.singles, [77]);
