@@ -203,6 +203,38 @@ fn unmoves_and_child_counts_match_forward_moves() {
     }
 }
 
+/// Under the default rules the parents come from the index arithmetic
+/// (touches one by one, transfers as runs): for larger hands too, they
+/// are exactly the parents `unmoves` builds, each once, however they are
+/// asked for (a list, or sent one by one).
+#[test]
+fn default_rule_parents_by_index_are_the_unmoves() {
+    for f in [9u8, 17, 31] {
+        let g = Fingers::new(rules(f)).unwrap();
+        let (mut buf, mut scratch) = (Vec::new(), Vec::new());
+        let (mut listed, mut sent) = (
+            game_core::ParentIndices::default(),
+            game_core::ParentIndices::default(),
+        );
+        for i in 0..g.size() {
+            let Some(c) = g.position(i) else { continue };
+            buf.clear();
+            g.unmoves(&c, &mut buf);
+            let mut want: Vec<u64> = buf.iter().map(|p| g.index(p)).collect();
+            want.sort_unstable();
+            listed.clear();
+            g.unmove_indices(i, &mut listed, &mut scratch);
+            sent.clear();
+            g.visit_unmove_indices(i, &mut listed.clone(), &mut scratch, &mut sent);
+            for got in [&listed, &sent] {
+                let mut got: Vec<u64> = got.iter().collect();
+                got.sort_unstable();
+                assert_eq!(got, want, "parents of {c}, F = {f}");
+            }
+        }
+    }
+}
+
 #[test]
 fn impossible_positions_are_errors() {
     let g = Fingers::new(FingersRules::default()).unwrap();

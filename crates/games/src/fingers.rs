@@ -802,8 +802,8 @@ impl Fingers {
     }
 
     /// The parents of the position at `index`, to `out`: under the
-    /// default rules straight from the index (touches one by one, the
-    /// transfers as runs); else by `unmoves` into `scratch`.
+    /// default rules straight from the index ([`Fingers::default_parents`]);
+    /// else by `unmoves` into `scratch`.
     #[inline]
     fn parent_indices(
         &self,
@@ -811,28 +811,97 @@ impl Fingers {
         scratch: &mut Vec<FingersPosition>,
         out: &mut impl ParentVisitor,
     ) {
+        if self.default_shape {
+            self.default_parents(index, out);
+            return;
+        }
         let Some(child) = self.position(index) else {
             return;
         };
-        if !self.default_shape {
-            scratch.clear();
-            self.unmoves(&child, scratch);
-            for p in scratch.iter() {
-                out.single(self.index(p));
-            }
+        scratch.clear();
+        self.unmoves(&child, scratch);
+        for p in scratch.iter() {
+            out.single(self.index(p));
+        }
+    }
+
+    /// Under the default rules, the parents of the position at `index`
+    /// from the index alone: the touches one by one, the transfers as
+    /// runs. The same parents as [`Unmoves::unmoves`] with
+    /// [`Fingers::touch_parents`] (checked against it in the tests), in
+    /// fewer branches: the retrograde solve spends most of its time here.
+    ///
+    /// `index = pair(opp) * h + pair(me)`. A touch left the mover's hands
+    /// (`child.opp`) as they were and raised one of the opponent's
+    /// (`child.me`) by a live value of the mover's, or killed it: the
+    /// parent is `pair(opponent before) * h + pair(child.opp)`. A transfer
+    /// split the mover's fingers another way: the parents are
+    /// `pair(child.me) * h + every other pair with child.opp's sum` — a
+    /// run, less the child's own hands.
+    #[inline]
+    fn default_parents(&self, index: u64, out: &mut impl ParentVisitor) {
+        let h = self.pairs.len() as u64;
+        if index >= h * h {
             return;
         }
-        let h = self.pairs.len() as u64;
-        // index = pair(opp) * h + pair(me); parents have me_p = child.opp
-        // for touches and opp_p = child.me for transfers.
-        let child_opp = self.pair(child.opp[0], child.opp[1]);
+        // index < h² < 2³², so the multiply-shift quotient is exact.
+        let child_opp = ((u128::from(index) * u128::from(self.magic)) >> 64) as u64;
         let child_me = index - child_opp * h;
-        self.touch_parents(&child, |opp| {
-            out.single(self.pair(opp[0], opp[1]) * h + child_opp)
-        });
-        if child.me != [0, 0] {
+        let [y0, y1] = self.pairs[child_opp as usize];
+        let [x0, x1] = self.pairs[child_me as usize];
+        if x0 | x1 | y0 | y1 == 0 {
+            return; // no position
+        }
+        let f = usize::from(self.f);
+        let parent = |w: u8, other: u8| {
+            u64::from(self.pair_index[usize::from(w) * f + usize::from(other)]) * h + child_opp
+        };
+        // The mover's live values, ascending (hands are): y1 is the
+        // largest; v1 = 0 when there is one.
+        if y1 > 0 {
+            let (v0, v1) = if y0 > 0 && y0 != y1 {
+                (y0, y1)
+            } else {
+                (y1, 0)
+            };
+            // At most four parents from live hands (two values, two
+            // hands) and a range of them from a killed hand; sent from
+            // two places only, so that the visitor inlines.
+            let mut few = [0u64; 4];
+            let mut n = 0;
+            let mut killed = None;
+            let hands: &[(u8, u8)] = if x0 == x1 {
+                &[(x0, x1)]
+            } else {
+                &[(x0, x1), (x1, x0)]
+            };
+            for &(x, other) in hands {
+                if x == 0 {
+                    killed = Some(other);
+                    continue;
+                }
+                if x > v0 {
+                    few[n] = parent(x - v0, other);
+                    n += 1;
+                }
+                if v1 > 0 && x > v1 {
+                    few[n] = parent(x - v1, other);
+                    n += 1;
+                }
+            }
+            for &p in &few[..n] {
+                out.single(p);
+            }
+            if let Some(other) = killed {
+                // Killed: by any live hand w with w + y1 >= F.
+                for w in (self.f - y1).max(1)..self.f {
+                    out.single(parent(w, other));
+                }
+            }
+        }
+        if x0 | x1 != 0 {
             let base = child_me * h;
-            let run = self.transfer_parent_run(child.opp);
+            let run = self.transfer_parent_run([y0, y1]);
             let (lo, hi) = (base + u64::from(run.start), base + u64::from(run.end));
             let own = base + child_opp;
             if lo < own {
