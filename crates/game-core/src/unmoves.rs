@@ -100,6 +100,34 @@ pub trait ParentVisitor {
     fn single(&mut self, index: u64);
     /// The parents `run.start..run.end`.
     fn run(&mut self, run: std::ops::Range<u64>);
+    /// The parents `run.start..run.end` but `hole`: a run with one index
+    /// inside it that is no parent (Fingers' transfers: every other
+    /// split of the same number of fingers, not the child's own). The
+    /// default sends the runs either side of the hole (the whole run if
+    /// the hole is outside it); a solver may instead update the whole
+    /// run in one pass and leave the hole's cell as it was.
+    ///
+    /// ```
+    /// use game_core::{ParentIndices, ParentVisitor};
+    /// let mut seen = ParentIndices::default();
+    /// seen.run_except(3..7, 5);
+    /// seen.run_except(10..12, 10);
+    /// seen.run_except(20..22, 99);
+    /// assert_eq!(seen.iter().collect::<Vec<_>>(), [3, 4, 6, 11, 20, 21]);
+    /// ```
+    #[inline]
+    fn run_except(&mut self, run: std::ops::Range<u64>, hole: u64) {
+        if !run.contains(&hole) {
+            self.run(run);
+            return;
+        }
+        if run.start < hole {
+            self.run(run.start..hole);
+        }
+        if hole + 1 < run.end {
+            self.run(hole + 1..run.end);
+        }
+    }
 }
 
 impl ParentVisitor for ParentIndices {

@@ -904,12 +904,7 @@ impl Fingers {
             let run = self.transfer_parent_run([y0, y1]);
             let (lo, hi) = (base + u64::from(run.start), base + u64::from(run.end));
             let own = base + child_opp;
-            if lo < own {
-                out.run(lo..own);
-            }
-            if own + 1 < hi {
-                out.run(own + 1..hi);
-            }
+            out.run_except(lo..hi, own);
         }
     }
 }

@@ -1119,6 +1119,35 @@ impl<C: Cell> ParentVisitor for Direct<'_, C> {
             self.broken.get_or_insert(e);
         }
     }
+
+    /// A won child's run of parents with a hole, decremented in one
+    /// pass: the hole's cell stands in as an open counter of 2 meanwhile
+    /// (neither refused nor brought to zero) and gets its value back
+    /// after: one pass where two runs would each pay their setup (Fingers
+    /// F = 64: a fifteenth of the solve). Otherwise (a lost or tied
+    /// child, a hole outside the run) parent by parent.
+    #[inline]
+    fn run_except(&mut self, run: std::ops::Range<u64>, hole: u64) {
+        let base = self.made.base;
+        let (lo, hi) = (run.start.wrapping_sub(base), run.end.wrapping_sub(base));
+        let fits = lo <= hi && hi <= self.cells.len() as u64;
+        if self.set.is_some() || !fits || !run.contains(&hole) {
+            for p in run.filter(|&p| p != hole) {
+                self.single(p);
+            }
+            return;
+        }
+        let cells = &mut self.cells[lo as usize..hi as usize];
+        let k = (hole - run.start) as usize;
+        let kept = cells[k];
+        cells[k] = C::counter(2);
+        let refused = dec_run(cells, self.lose, &mut self.made.at(lo));
+        cells[k] = kept;
+        if let Some(k) = refused {
+            let e = refused_cell(run.start + k as u64, cells[k]);
+            self.broken.get_or_insert(e);
+        }
+    }
 }
 
 /// The error for a parent id past the table.

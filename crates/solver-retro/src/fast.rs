@@ -188,6 +188,15 @@ impl<V: ParentVisitor> ParentVisitor for Checked<'_, V> {
             self.bad.get_or_insert(run.end - 1);
         }
     }
+
+    #[inline]
+    fn run_except(&mut self, run: std::ops::Range<u64>, hole: u64) {
+        if run.end <= self.size {
+            self.visit.run_except(run, hole);
+        } else {
+            self.bad.get_or_insert(run.end - 1);
+        }
+    }
 }
 
 /// What a block's scan found: decisive seeds and tied seeds.

@@ -762,7 +762,8 @@ enum Lie {
     ParentIsNoPosition,
     ParentPastTheEnd,
     /// The won children's parents come as a run that also covers index 4,
-    /// no position: the run decrement must refuse it.
+    /// no position (sent as a run with a hole where they are sent one by
+    /// one): the run decrement must refuse it.
     RunThroughNoPosition,
 }
 
@@ -826,6 +827,23 @@ impl IndexedUnmoves for Liar {
             (1 | 2, Lie::RunThroughNoPosition) => out.runs.push(3..5),
             (1 | 2, _) => out.singles.push(3),
             _ => {}
+        }
+    }
+    fn visit_unmove_indices<V: game_core::ParentVisitor>(
+        &self,
+        index: u64,
+        buf: &mut ParentIndices,
+        scratch: &mut Vec<usize>,
+        visit: &mut V,
+    ) {
+        match (index, self.lie) {
+            // The same run, sent with a hole (2, no parent of 1 or 2).
+            (1 | 2, Lie::RunThroughNoPosition) => visit.run_except(2..5, 2),
+            _ => {
+                buf.clear();
+                self.unmove_indices(index, buf, scratch);
+                buf.send_to(visit);
+            }
         }
     }
 }
