@@ -82,7 +82,6 @@ where
     G: IndexedUnmoves + ?Sized,
     C: Cell,
 {
-    let too_many = Error::TooManyChildren { max: C::MAX_COUNT };
     if C::BYTES <= 2 {
         let mut counts = [0u16; BULK];
         let mut narrow = true;
@@ -92,17 +91,7 @@ where
                 narrow = false;
                 break;
             }
-            // The counts' bitwise or bounds the largest from above (and
-            // costs less than a maximum without wide SIMD); only past the
-            // cell's range is the largest looked for.
-            let any = counts.iter().fold(0, |a, &k| a | k);
-            if u64::from(any) > C::MAX_COUNT && counts.iter().any(|&k| u64::from(k) > C::MAX_COUNT)
-            {
-                return Err(too_many);
-            }
-            for (c, &k) in cells.iter_mut().zip(counts.iter()) {
-                *c = C::count_or_invalid(u32::from(k));
-            }
+            write_counts(cells, counts)?;
         }
         if narrow {
             return Ok(());
@@ -113,16 +102,32 @@ where
         let counts = &mut counts[..cells.len()];
         if !game.child_counts(first + (s * BULK) as u64, counts) {
             return Err(Error::Broken(
-                "child_counts counted in bulk, then refused to".into(),
+                "child_counts said it counts in bulk, then did not".into(),
             ));
         }
-        let any = counts.iter().fold(0, |a, &k| a | k);
-        if u64::from(any) > C::MAX_COUNT && counts.iter().any(|&k| u64::from(k) > C::MAX_COUNT) {
-            return Err(too_many);
-        }
-        for (c, &k) in cells.iter_mut().zip(counts.iter()) {
-            *c = C::count_or_invalid(k);
-        }
+        write_counts(cells, counts)?;
+    }
+    Ok(())
+}
+
+/// Writes `counts` (16 or 32 bits) into `cells` as counters, 0 as
+/// [`Cell::INVALID`]; [`Error::TooManyChildren`] past what a cell counts.
+#[inline]
+fn write_counts<C, W>(cells: &mut [C], counts: &[W]) -> Result<(), Error>
+where
+    C: Cell,
+    W: Copy + Default + Into<u32> + std::ops::BitOr<Output = W>,
+{
+    // The counts' bitwise or bounds the largest from above (and costs
+    // less than a maximum without wide SIMD); only past the cell's range
+    // is the largest looked for.
+    let any = counts.iter().fold(W::default(), |a, &k| a | k);
+    let over = |k: W| u64::from(k.into()) > C::MAX_COUNT;
+    if over(any) && counts.iter().any(|&k| over(k)) {
+        return Err(Error::TooManyChildren { max: C::MAX_COUNT });
+    }
+    for (c, &k) in cells.iter_mut().zip(counts) {
+        *c = C::count_or_invalid(k.into());
     }
     Ok(())
 }
