@@ -178,3 +178,26 @@ fn available_memory() -> Option<u64> {
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Config;
+
+    /// A pool built for a thread count is kept for the next call from the
+    /// same thread: one thread, so the same worker both times (a fresh
+    /// pool would run the second call on a new thread), and the count is
+    /// the one asked for.
+    #[test]
+    fn install_keeps_its_pool() {
+        let config = Config::default().threads(1);
+        let run = || config.install(|| (std::thread::current().id(), rayon::current_num_threads()));
+        let (first, n) = run();
+        assert_eq!(n, 1);
+        assert_eq!(run(), (first, 1));
+        // Another count builds another pool, and the first comes back.
+        let three = Config::default().threads(3);
+        assert_eq!(three.install(rayon::current_num_threads), 3);
+        let (_, n) = run();
+        assert_eq!(n, 1);
+    }
+}
