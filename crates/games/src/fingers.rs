@@ -865,8 +865,9 @@ impl Fingers {
                 (y1, 0)
             };
             // At most four parents from live hands (two values, two
-            // hands) and a range of them from a killed hand; sent from
-            // two places only, so that the visitor inlines.
+            // hands) and a range of them from a killed hand, sent from
+            // two places (sending from each of four places cost a third
+            // more: the visitor's call was repeated at each).
             let mut few = [0u64; 4];
             let mut n = 0;
             let mut killed = None;
