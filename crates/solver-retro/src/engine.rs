@@ -1125,13 +1125,17 @@ impl<C: Cell> ParentVisitor for Direct<'_, C> {
     /// (neither refused nor brought to zero) and gets its value back
     /// after: one pass where two runs would each pay their setup (Fingers
     /// F = 64: a fifteenth of the solve). Otherwise (a lost or tied
-    /// child, a hole outside the run) parent by parent.
+    /// child, a hole outside the run) parent by parent; a run past the
+    /// table is refused as [`Direct::run`] refuses it.
     #[inline]
     fn run_except(&mut self, run: std::ops::Range<u64>, hole: u64) {
         let base = self.made.base;
         let (lo, hi) = (run.start.wrapping_sub(base), run.end.wrapping_sub(base));
-        let fits = lo <= hi && hi <= self.cells.len() as u64;
-        if self.set.is_some() || !fits || !run.contains(&hole) {
+        if lo > hi || hi > self.cells.len() as u64 {
+            // Past the table: refused at once, as a run is.
+            return self.run(run);
+        }
+        if self.set.is_some() || !run.contains(&hole) {
             for p in run.filter(|&p| p != hole) {
                 self.single(p);
             }
@@ -1154,4 +1158,72 @@ impl<C: Cell> ParentVisitor for Direct<'_, C> {
 #[cold]
 fn past_the_end(id: u64) -> Error {
     Error::Broken(format!("the game gave parent id {id}, past the last id"))
+}
+
+#[cfg(test)]
+mod tests {
+    use game_core::{Outcome, ParentVisitor};
+
+    use super::{Direct, Made, Phase};
+    use crate::cell::Cell;
+    use crate::Error;
+
+    /// Runs `f` on a direct visitor over `cells` (a won child's parents at
+    /// level 3), and returns what it made of the next level and its error.
+    fn direct(
+        cells: &mut [u16],
+        f: impl FnOnce(&mut Direct<'_, u16>),
+    ) -> (Vec<u64>, Option<Error>) {
+        let (mut next, mut next_scan, mut made) = (Vec::new(), false, 0);
+        let mut d = Direct {
+            cells,
+            made: Made {
+                base: 100,
+                next: &mut next,
+                next_scan: &mut next_scan,
+                made: &mut made,
+                cap: 16,
+            },
+            set: None,
+            lose: u16::resolved(Outcome::Lose, 3),
+            phase: Phase::Decisive,
+            broken: None,
+        };
+        f(&mut d);
+        let broken = d.broken.take();
+        (next, broken)
+    }
+
+    #[test]
+    fn a_run_with_a_hole_leaves_the_hole_as_it_was() {
+        let lost = u16::resolved(Outcome::Lose, 1);
+        let mut cells = [u16::counter(2), lost, u16::counter(1), u16::counter(5)];
+        // Ids 100..104, the hole at 101: a loss, which no update may reach.
+        let (next, broken) = direct(&mut cells, |d| d.run_except(100..104, 101));
+        assert!(broken.is_none(), "{broken:?}");
+        assert_eq!(
+            cells,
+            [
+                u16::counter(1),
+                lost,
+                u16::resolved(Outcome::Lose, 3),
+                u16::counter(4)
+            ]
+        );
+        assert_eq!(next, [102]);
+        // A loss that is not the hole is refused.
+        let (_, broken) = direct(&mut cells, |d| d.run_except(100..104, 103));
+        assert!(matches!(broken, Some(Error::Broken(_))), "{broken:?}");
+    }
+
+    #[test]
+    fn a_run_with_a_hole_past_the_table_is_refused_at_once() {
+        let mut cells = [u16::counter(2); 4];
+        // Parent by parent this would take 2^64 steps.
+        let (_, broken) = direct(&mut cells, |d| d.run_except(100..u64::MAX, 101));
+        assert!(matches!(broken, Some(Error::Broken(_))), "{broken:?}");
+        let (_, broken) = direct(&mut cells, |d| d.run_except(90..102, 95));
+        assert!(matches!(broken, Some(Error::Broken(_))), "{broken:?}");
+        assert_eq!(cells, [u16::counter(2); 4]);
+    }
 }
