@@ -56,6 +56,10 @@
 //! [`TierStore`] (a database, which also lets a crashed tiered solve resume)
 //! and read back through the game ([`IndexedSolution::from_table`]).
 //!
+//! With the feature `fixtures`, the module `fixtures` holds a game that
+//! breaks its promises, to test that a solver built on this crate stops
+//! with a typed error (solver-cluster's tests use it).
+//!
 //! # Design note: the engine
 //!
 //! **Cells.** One cell a position (2 bytes while counts stay below 2¹⁵ and
@@ -161,6 +165,8 @@ mod dot;
 mod engine;
 mod error;
 mod fast;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 mod raw;
 mod reach_first;
 mod seed;

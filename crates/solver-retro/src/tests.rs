@@ -5,6 +5,7 @@
 use game_core::{Game, Indexed, IndexedUnmoves, Outcome, ParentIndices, Unmoves, Value};
 use proptest::prelude::*;
 
+use crate::fixtures::{Liar, Lie};
 use crate::{certify, solve, solve_indexed, solve_unmoves, solve_with, Config, Error, Solved};
 
 /// A random game on nodes `0..n` with arbitrary edges (cycles allowed) and
@@ -746,108 +747,6 @@ fn a_tier_that_breaks_its_promise_is_an_error() {
     assert!(matches!(err, Error::Broken(_)), "{err}");
 }
 
-/// Position 3 moves to 1 and 2, which move to 0, which has no move; index
-/// 4 is no position. The game breaks one promise, as `lie` says: 3's
-/// child count is 1 (its counter would go below zero), 0's parents
-/// include index 4, or 1's parents include the run 5..8, past the last
-/// index (both in `unmove_indices` and in the direct path's visitor,
-/// which defaults to it).
-struct Liar {
-    lie: Lie,
-}
-
-#[derive(Clone, Copy)]
-enum Lie {
-    CountTooLow,
-    ParentIsNoPosition,
-    ParentPastTheEnd,
-    /// The won children's parents come as a run that also covers index 4,
-    /// no position (sent as a run with a hole where they are sent one by
-    /// one): the run decrement must refuse it.
-    RunThroughNoPosition,
-}
-
-impl Game for Liar {
-    type Position = usize;
-    type Move = usize;
-    fn moves(&self, p: &usize, out: &mut Vec<usize>) {
-        match p {
-            3 => out.extend([1, 2]),
-            1 | 2 => out.push(0),
-            _ => {}
-        }
-    }
-    fn play(&self, _: &usize, to: &usize) -> usize {
-        *to
-    }
-}
-
-impl Indexed for Liar {
-    fn size(&self) -> u64 {
-        5
-    }
-    fn index(&self, p: &usize) -> u64 {
-        *p as u64
-    }
-    fn position(&self, i: u64) -> Option<usize> {
-        (i < 4).then_some(i as usize)
-    }
-}
-
-impl Unmoves for Liar {
-    fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
-        match c {
-            0 => out.extend([1, 2]),
-            1 | 2 => out.push(3),
-            _ => {}
-        }
-    }
-}
-
-impl IndexedUnmoves for Liar {
-    fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
-        for (k, o) in out.iter_mut().enumerate() {
-            *o = match (first + k as u64, self.lie) {
-                (3, Lie::CountTooLow) => 1,
-                (3, _) => 2,
-                (1 | 2, _) => 1,
-                _ => 0,
-            };
-        }
-        true
-    }
-    fn unmove_indices(&self, index: u64, out: &mut ParentIndices, _: &mut Vec<usize>) {
-        match (index, self.lie) {
-            (0, Lie::ParentIsNoPosition) => out.singles.extend([1, 2, 4]),
-            (0, _) => out.runs.push(1..3),
-            (1, Lie::ParentPastTheEnd) => {
-                out.singles.push(3);
-                out.runs.push(5..8);
-            }
-            (1 | 2, Lie::RunThroughNoPosition) => out.runs.push(3..5),
-            (1 | 2, _) => out.singles.push(3),
-            _ => {}
-        }
-    }
-    fn visit_unmove_indices<V: game_core::ParentVisitor>(
-        &self,
-        index: u64,
-        buf: &mut ParentIndices,
-        scratch: &mut Vec<usize>,
-        visit: &mut V,
-    ) {
-        match (index, self.lie) {
-            // The same run, sent with a hole (2, no parent of 1 or 2).
-            (1 | 2, Lie::RunThroughNoPosition) => visit.run_except(2..5, 2),
-            _ => {
-                buf.clear();
-                self.unmove_indices(index, buf, scratch);
-                buf.send_to(visit);
-            }
-        }
-    }
-}
-
 #[test]
 fn a_broken_promise_is_an_error_on_every_path() {
     let says = |e: &Error, lie: Lie| match (lie, e) {
@@ -858,12 +757,7 @@ fn a_broken_promise_is_an_error_on_every_path() {
         (Lie::ParentPastTheEnd, e) => matches!(e, Error::BadIndex { index: 7, size: 5 }),
         _ => false,
     };
-    for lie in [
-        Lie::CountTooLow,
-        Lie::ParentIsNoPosition,
-        Lie::ParentPastTheEnd,
-        Lie::RunThroughNoPosition,
-    ] {
+    for lie in Lie::ALL {
         // One thread updates parents as they come or in batches; more
         // threads post them to each other.
         for (threads, direct) in [(1, true), (1, false), (2, false), (3, false)] {
