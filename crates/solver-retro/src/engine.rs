@@ -135,13 +135,15 @@ fn level_is_small<C: Cell, S, P: Parents>(
 }
 
 /// `f(t, owner)` for every owner in order, its results in owner order: on
-/// the rayon pool, or on this thread for a `small` level.
+/// the rayon pool, or on this thread for a `small` level or a lone owner
+/// (called from outside the pool, a parallel loop over one owner would
+/// still hand it to a pool thread and wait: a wake-up each level).
 fn each_owner<T: Send, R: Send>(
     small: bool,
     owners: &mut [T],
     f: impl Fn(usize, &mut T) -> R + Sync + Send,
 ) -> Vec<R> {
-    if small {
+    if small || owners.len() == 1 {
         owners
             .iter_mut()
             .enumerate()
@@ -385,11 +387,11 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
 ) -> Result<(), Error> {
     let n = cells.len().max(1) as u64;
     // A table that fits in the cache is one owner's whatever the threads
-    // (the seeding still runs on all of them): its updates cost less than
+    // (and seeded on one thread, [`in_cache`]): its updates cost less than
     // posting them to other owners (Fingers F = 64 at two threads: 9.9 ms
     // with 32 owners, 7.6 ms with one). Under test, small games keep
     // their owners, so that the posts are exercised.
-    let cached = !lazy && cells_bytes::<C>(n) <= DIRECT_BYTES;
+    let cached = !lazy && in_cache::<C>(n);
     let owners = if cached && !cfg!(test) {
         1
     } else {
@@ -950,6 +952,15 @@ const DIRECT_BYTES: u64 = 16 << 20;
 /// The bytes of `n` cells.
 fn cells_bytes<C: Cell>(n: u64) -> u64 {
     n.saturating_mul(C::BYTES)
+}
+
+/// Whether a table of `n` cells fits in the cache ([`DIRECT_BYTES`]): then
+/// one owner solves it on one thread, and it is seeded on that thread too
+/// — seeded on several, its lines would sit in other cores' caches when
+/// the owner reads them (Fingers F = 64 at two threads: 6.8–10.5 ms with
+/// the seeding on both, 6.2–6.4 on one).
+pub(crate) fn in_cache<C: Cell>(n: u64) -> bool {
+    cells_bytes::<C>(n) <= DIRECT_BYTES
 }
 
 /// Whether the direct path may run: always, but in the unit tests, which

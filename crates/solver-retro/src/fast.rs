@@ -4,7 +4,7 @@ use game_core::{IndexedUnmoves, Outcome, ParentIndices, ParentVisitor};
 use rayon::prelude::*;
 
 use crate::cell::{Cell, Cells, Table};
-use crate::engine::{propagate, Parents, Seeds};
+use crate::engine::{in_cache, propagate, Parents, Seeds};
 use crate::seed::{count_children, terminal};
 use crate::solution::IndexedSolution;
 use crate::stored::table_count;
@@ -228,52 +228,54 @@ where
     } else {
         Cells::new(n, None, limit)?
     };
-    // Scan (or count in bulk) block by block on all threads.
-    let blocks: Vec<Result<Found, Error>> = cells
-        .par_chunks_mut(BLOCK)
-        .enumerate()
-        .map(|(b, chunk)| {
-            let first = (b * BLOCK) as u64;
-            let mut found = (Vec::new(), Vec::new());
-            if bulk {
-                count_children(game, first, chunk)?;
+    // Scan (or count in bulk) block by block on all threads, or on this
+    // one for a table the engine will solve on one ([`in_cache`]).
+    let seed = |(b, chunk): (usize, &mut [C])| -> Result<Found, Error> {
+        let first = (b * BLOCK) as u64;
+        let mut found = (Vec::new(), Vec::new());
+        if bulk {
+            count_children(game, first, chunk)?;
+        }
+        if listed_ends {
+            return Ok(found);
+        }
+        let (mut moves, mut scratch) = (Vec::new(), Vec::new());
+        for (k, cell) in chunk.iter_mut().enumerate() {
+            let i = first + k as u64;
+            let Some(pos) = game.position(i) else {
+                *cell = C::INVALID;
+                continue;
+            };
+            let outcome = match game.outcome(&pos) {
+                None if bulk && *cell != C::INVALID => continue,
+                None => match game.child_count(&pos, &mut moves, &mut scratch) as u64 {
+                    0 => terminal(game, &pos, false)?.unwrap_or(Outcome::Lose),
+                    count if count > C::MAX_COUNT => {
+                        return Err(Error::TooManyChildren { max: C::MAX_COUNT })
+                    }
+                    count => {
+                        *cell = C::counter(count);
+                        continue;
+                    }
+                },
+                Some(Outcome::Draw) => return Err(Error::TerminalDraw),
+                Some(o) => o,
+            };
+            *cell = C::resolved(outcome, 0);
+            if outcome == Outcome::Tie {
+                &mut found.1
+            } else {
+                &mut found.0
             }
-            if listed_ends {
-                return Ok(found);
-            }
-            let (mut moves, mut scratch) = (Vec::new(), Vec::new());
-            for (k, cell) in chunk.iter_mut().enumerate() {
-                let i = first + k as u64;
-                let Some(pos) = game.position(i) else {
-                    *cell = C::INVALID;
-                    continue;
-                };
-                let outcome = match game.outcome(&pos) {
-                    None if bulk && *cell != C::INVALID => continue,
-                    None => match game.child_count(&pos, &mut moves, &mut scratch) as u64 {
-                        0 => terminal(game, &pos, false)?.unwrap_or(Outcome::Lose),
-                        count if count > C::MAX_COUNT => {
-                            return Err(Error::TooManyChildren { max: C::MAX_COUNT })
-                        }
-                        count => {
-                            *cell = C::counter(count);
-                            continue;
-                        }
-                    },
-                    Some(Outcome::Draw) => return Err(Error::TerminalDraw),
-                    Some(o) => o,
-                };
-                *cell = C::resolved(outcome, 0);
-                if outcome == Outcome::Tie {
-                    &mut found.1
-                } else {
-                    &mut found.0
-                }
-                .push(i);
-            }
-            Ok(found)
-        })
-        .collect();
+            .push(i);
+        }
+        Ok(found)
+    };
+    let blocks: Vec<Result<Found, Error>> = if in_cache::<C>(n as u64) {
+        cells.chunks_mut(BLOCK).enumerate().map(seed).collect()
+    } else {
+        cells.par_chunks_mut(BLOCK).enumerate().map(seed).collect()
+    };
     let mut seeds = Seeds::default();
     for b in blocks {
         match b {
