@@ -454,7 +454,13 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         seeds.ties
     };
     let mut events = seeds.events;
-    events.par_sort_unstable();
+    // One thread: no rayon at all (the preset may run on the caller's
+    // thread, outside any pool: see `solve_unmoves_with`).
+    if config.thread_count() == 1 {
+        events.sort_unstable();
+    } else {
+        events.par_sort_unstable();
+    }
     if seeds.settled_at_one > 0 {
         for o in &mut parts {
             o.next_scan = true;

@@ -768,3 +768,89 @@ fn a_broken_promise_is_an_error_on_every_path() {
         }
     }
 }
+
+/// A table past the cache (9·2²⁰ ids, 18 MiB of cells) with four
+/// positions: 3 → 2 → 1 → 0, 0 has no move. Records the threads that
+/// count its children and find its parents.
+struct Recorded {
+    threads: std::sync::Mutex<std::collections::HashSet<std::thread::ThreadId>>,
+}
+
+impl Recorded {
+    fn saw(&self) {
+        self.threads
+            .lock()
+            .unwrap()
+            .insert(std::thread::current().id());
+    }
+}
+
+impl Game for Recorded {
+    type Position = u64;
+    type Move = ();
+    fn moves(&self, p: &u64, out: &mut Vec<()>) {
+        if (1..4).contains(p) {
+            out.push(());
+        }
+    }
+    fn play(&self, p: &u64, _: &()) -> u64 {
+        p - 1
+    }
+}
+
+impl Indexed for Recorded {
+    fn size(&self) -> u64 {
+        9 << 20
+    }
+    fn index(&self, p: &u64) -> u64 {
+        *p
+    }
+    fn position(&self, i: u64) -> Option<u64> {
+        (i < 4).then_some(i)
+    }
+}
+
+impl Unmoves for Recorded {
+    fn unmoves(&self, c: &u64, out: &mut Vec<u64>) {
+        if *c < 3 {
+            out.push(c + 1);
+        }
+    }
+}
+
+impl IndexedUnmoves for Recorded {
+    fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
+        self.saw();
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = u32::from((1..4).contains(&(first + k as u64)));
+        }
+        true
+    }
+    fn unmove_indices(&self, index: u64, out: &mut ParentIndices, _: &mut Vec<u64>) {
+        self.saw();
+        if index < 3 {
+            out.singles.push(index + 1);
+        }
+    }
+}
+
+#[test]
+fn a_one_thread_solve_runs_on_the_callers_thread() {
+    let game = Recorded {
+        threads: Default::default(),
+    };
+    // Inside a pool of two: a parallel loop anywhere in the solve would
+    // hand work to the other thread.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let (sol, caller) = pool.install(|| {
+        let config = Config::default().threads(1);
+        let sol = crate::solve_unmoves_with(&game, &config).unwrap();
+        (sol.value(&3), std::thread::current().id())
+    });
+    assert_eq!(sol, Some(Value::win(3)));
+    let seen = game.threads.lock().unwrap().clone();
+    assert_eq!(seen, [caller].into_iter().collect());
+}
