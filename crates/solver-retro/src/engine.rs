@@ -607,6 +607,13 @@ impl<C: Cell, S> Owner<'_, C, S> {
                 self.update(step, i, cell, e & 1 == 1)?;
             }
         }
+        if step.direct {
+            // One owner, nothing posted: the whole level at once.
+            let level = std::mem::take(&mut self.level);
+            let result = self.expand_direct_level(step, r, &level);
+            self.level = level;
+            return result.map(|()| true);
+        }
         let lose = C::resolved(Outcome::Lose, r);
         if self.scan {
             let other = match step.phase {
@@ -628,11 +635,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
                     let c = self.cells[i];
                     if c == mine || c == other {
                         let lost = step.phase == Phase::Decisive && c == lose;
-                        if step.direct {
-                            self.expand_direct(step, self.base + i as u64, lost)?;
-                        } else {
-                            self.batch.push((self.base + i as u64, lost));
-                        }
+                        self.batch.push((self.base + i as u64, lost));
                     }
                 }
                 self.expand_batch(me, step)?;
@@ -650,20 +653,9 @@ impl<C: Cell, S> Owner<'_, C, S> {
             for &child in &level[self.cursor..end] {
                 let lost = step.phase == Phase::Decisive
                     && self.cells[(child - self.base) as usize] == lose;
-                if step.direct {
-                    if let Err(e) = self.expand_direct(step, child, lost) {
-                        result = Err(e);
-                        break;
-                    }
-                } else {
-                    self.batch.push((child, lost));
-                }
+                self.batch.push((child, lost));
             }
             self.cursor = end;
-            if result.is_err() {
-                break;
-            }
-            // Empty on the direct path.
             if let Err(e) = self.expand_batch(me, step) {
                 result = Err(e);
                 break;
@@ -841,39 +833,68 @@ impl<C: Cell, S> Owner<'_, C, S> {
         (&mut *self.cells, made)
     }
 
-    /// Expands one child of the current level straight into the cells
-    /// ([`Direct`]).
-    fn expand_direct<P: Parents<Scratch = S>>(
+    /// Expands this owner's whole level straight into the cells
+    /// ([`Direct`]): the children listed in `level`, or (when the level is
+    /// scanned) every cell resolved at level `r`. One visitor serves the
+    /// whole level, the child's cell read through it.
+    fn expand_direct_level<P: Parents<Scratch = S>>(
         &mut self,
         step: &Step<'_, P>,
-        child: u64,
-        lost: bool,
+        r: u64,
+        level: &[u64],
     ) -> Result<(), Error> {
+        let base = self.base;
+        let lose = C::resolved(Outcome::Lose, r);
+        // What the parents of a lost (in the ties phase: tied) child
+        // become.
+        let set = match step.phase {
+            Phase::Ties => C::resolved(Outcome::Tie, step.next),
+            Phase::Decisive => C::resolved(Outcome::Win, step.next),
+        };
         // Field by field: the game's visit borrows the buffers meanwhile.
+        let (buf, scratch) = (&mut self.bufs[0], &mut self.scratch);
         let mut direct = Direct {
             cells: &mut *self.cells,
             made: Made {
-                base: self.base,
+                base,
                 next: &mut self.next,
                 next_scan: &mut self.next_scan,
                 made: &mut self.made,
                 cap: self.cap,
             },
-            set: match step.phase {
-                Phase::Ties => Some(C::resolved(Outcome::Tie, step.next)),
-                Phase::Decisive if lost => Some(C::resolved(Outcome::Win, step.next)),
-                Phase::Decisive => None,
-            },
+            set: None,
             lose: C::resolved(Outcome::Lose, step.next),
             phase: step.phase,
             broken: None,
         };
-        step.parents
-            .visit(child, &mut self.bufs[0], &mut self.scratch, &mut direct)?;
-        match direct.broken {
-            Some(e) => Err(e),
-            None => Ok(()),
+        let mut expand = |direct: &mut Direct<'_, C>, child: u64, c: C| {
+            let setting = step.phase == Phase::Ties || c == lose;
+            direct.set = setting.then_some(set);
+            step.parents.visit(child, buf, scratch, direct)?;
+            match direct.broken.take() {
+                Some(e) => Err(e),
+                None => Ok(()),
+            }
+        };
+        if self.scan {
+            let other = match step.phase {
+                Phase::Decisive => C::resolved(Outcome::Win, r),
+                Phase::Ties => C::resolved(Outcome::Tie, r),
+            };
+            let mine = if step.phase == Phase::Ties { other } else { lose };
+            for i in 0..direct.cells.len() {
+                let c = direct.cells[i];
+                if c == mine || c == other {
+                    expand(&mut direct, base + i as u64, c)?;
+                }
+            }
+        } else {
+            for &child in level {
+                let c = direct.cells[(child - base) as usize];
+                expand(&mut direct, child, c)?;
+            }
         }
+        Ok(())
     }
 
     /// Parents `start..end`, all owned here.
