@@ -118,16 +118,18 @@ where
     C: Cell,
     W: Copy + Default + Into<u32> + std::ops::BitOr<Output = W>,
 {
-    // The counts' bitwise or bounds the largest from above (and costs
-    // less than a maximum without wide SIMD); only past the cell's range
-    // is the largest looked for.
-    let any = counts.iter().fold(W::default(), |a, &k| a | k);
+    // Written in one pass with the counts' bitwise or, which bounds the
+    // largest from above (and costs less than a maximum without wide
+    // SIMD); only past the cell's range is the largest looked for, and
+    // then the cells written are thrown away with the error.
+    let mut any = W::default();
+    for (c, &k) in cells.iter_mut().zip(counts) {
+        any = any | k;
+        *c = C::count_or_invalid(k.into());
+    }
     let over = |k: W| u64::from(k.into()) > C::MAX_COUNT;
     if over(any) && counts.iter().any(|&k| over(k)) {
         return Err(Error::TooManyChildren { max: C::MAX_COUNT });
-    }
-    for (c, &k) in cells.iter_mut().zip(counts) {
-        *c = C::count_or_invalid(k.into());
     }
     Ok(())
 }
