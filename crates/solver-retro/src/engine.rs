@@ -881,7 +881,11 @@ impl<C: Cell, S> Owner<'_, C, S> {
                 Phase::Decisive => C::resolved(Outcome::Win, r),
                 Phase::Ties => C::resolved(Outcome::Tie, r),
             };
-            let mine = if step.phase == Phase::Ties { other } else { lose };
+            let mine = if step.phase == Phase::Ties {
+                other
+            } else {
+                lose
+            };
             for i in 0..direct.cells.len() {
                 let c = direct.cells[i];
                 if c == mine || c == other {
