@@ -616,15 +616,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
         }
         let lose = C::resolved(Outcome::Lose, r);
         if self.scan {
-            let other = match step.phase {
-                Phase::Decisive => C::resolved(Outcome::Win, r),
-                Phase::Ties => C::resolved(Outcome::Tie, r),
-            };
-            let mine = if step.phase == Phase::Ties {
-                other
-            } else {
-                lose
-            };
+            let [mine, other] = level_cells::<C>(step.phase, r);
             while self.cursor < self.cells.len() {
                 if self.posted >= step.post_cap {
                     return Ok(false);
@@ -877,15 +869,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
             }
         };
         if self.scan {
-            let other = match step.phase {
-                Phase::Decisive => C::resolved(Outcome::Win, r),
-                Phase::Ties => C::resolved(Outcome::Tie, r),
-            };
-            let mine = if step.phase == Phase::Ties {
-                other
-            } else {
-                lose
-            };
+            let [mine, other] = level_cells::<C>(step.phase, r);
             for i in 0..direct.cells.len() {
                 let c = direct.cells[i];
                 if c == mine || c == other {
@@ -979,6 +963,16 @@ impl<C: Cell, S> Owner<'_, C, S> {
 /// game gives it ([`Direct`]): within the last-level cache, where a
 /// parent's cell is seldom a miss.
 const DIRECT_BYTES: u64 = 16 << 20;
+
+/// The two cell values a scanned level `r` is made of in `phase`: lost
+/// and won positions while wins and losses spread, tied ones (twice)
+/// after.
+fn level_cells<C: Cell>(phase: Phase, r: u64) -> [C; 2] {
+    match phase {
+        Phase::Decisive => [C::resolved(Outcome::Lose, r), C::resolved(Outcome::Win, r)],
+        Phase::Ties => [C::resolved(Outcome::Tie, r); 2],
+    }
+}
 
 /// The bytes of `n` cells.
 fn cells_bytes<C: Cell>(n: u64) -> u64 {
