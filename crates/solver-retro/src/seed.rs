@@ -133,3 +133,60 @@ where
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use game_core::{Game, Indexed, IndexedUnmoves, Unmoves};
+
+    use crate::Error;
+
+    /// Counts in bulk (one child each) for the first block only.
+    struct Fickle;
+
+    impl Game for Fickle {
+        type Position = u64;
+        type Move = ();
+        fn moves(&self, _: &u64, _: &mut Vec<()>) {}
+        fn play(&self, p: &u64, _: &()) -> u64 {
+            *p
+        }
+    }
+
+    impl Indexed for Fickle {
+        fn size(&self) -> u64 {
+            1 << 16
+        }
+        fn index(&self, p: &u64) -> u64 {
+            *p
+        }
+        fn position(&self, i: u64) -> Option<u64> {
+            Some(i)
+        }
+    }
+
+    impl Unmoves for Fickle {
+        fn unmoves(&self, _: &u64, _: &mut Vec<u64>) {}
+    }
+
+    impl IndexedUnmoves for Fickle {
+        fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
+            out.fill(1);
+            first < super::BULK as u64
+        }
+    }
+
+    #[test]
+    fn a_game_that_stops_counting_in_bulk_is_an_error() {
+        let mut narrow = vec![0u16; 1 << 13];
+        let mut wide = vec![0u32; 1 << 13];
+        for err in [
+            super::count_children(&Fickle, 0, &mut narrow),
+            super::count_children(&Fickle, 0, &mut wide),
+        ] {
+            assert!(matches!(err, Err(Error::Broken(_))), "{err:?}");
+        }
+        // One block is fine.
+        super::count_children(&Fickle, 0, &mut wide[..super::BULK]).unwrap();
+        assert!(wide[..super::BULK].iter().all(|&c| c == 1));
+    }
+}
