@@ -382,7 +382,9 @@ pub(crate) struct IndexedSpace<G> {
 /// Scratch of [`IndexedSpace`].
 pub(crate) struct IndexedScratch<G: Game> {
     positions: Vec<G::Position>,
-    moves: Vec<G::Move>,
+    /// Moves and positions for counting a position's children (here and
+    /// in [`solver_retro::scan_cells`]).
+    scan: (Vec<G::Move>, Vec<G::Position>),
     /// The game's terminal list, sorted and checked (`None` inside: the
     /// game lists none), kept from the first block seeded.
     listed: Option<Option<Vec<u64>>>,
@@ -392,7 +394,7 @@ impl<G: Game> Default for IndexedScratch<G> {
     fn default() -> Self {
         IndexedScratch {
             positions: Vec::new(),
-            moves: Vec::new(),
+            scan: (Vec::new(), Vec::new()),
             listed: None,
         }
     }
@@ -464,37 +466,15 @@ where
             if listed_ends {
                 continue;
             }
-            for (k, c) in chunk.iter_mut().enumerate() {
-                let i = first + k as u64;
-                let Some(pos) = game.position(i) else {
-                    *c = C::INVALID;
-                    continue;
-                };
-                let outcome = match game.outcome(&pos) {
-                    None if bulk && *c != C::INVALID => continue,
-                    None => match game.child_count(&pos, &mut s.moves, &mut s.positions) as u64 {
-                        0 => terminal(game, &pos, false)?.unwrap_or(Outcome::Lose),
-                        count if count > C::MAX_COUNT => {
-                            return Err(
-                                solver_retro::Error::TooManyChildren { max: C::MAX_COUNT }.into()
-                            )
-                        }
-                        count => {
-                            *c = C::counter(count);
-                            continue;
-                        }
-                    },
-                    Some(Outcome::Draw) => return Err(solver_retro::Error::TerminalDraw.into()),
-                    Some(o) => o,
-                };
-                *c = C::resolved(outcome, 0);
-                if outcome == Outcome::Tie {
-                    &mut seeds.ties
-                } else {
-                    &mut seeds.decisive
-                }
-                .push(i);
-            }
+            solver_retro::scan_cells(
+                game,
+                first,
+                chunk,
+                bulk,
+                &mut s.scan,
+                &mut seeds.decisive,
+                &mut seeds.ties,
+            )?;
         }
         if let Some(listed) = &listed {
             let hi = lo + cells.len() as u64;
@@ -546,7 +526,7 @@ where
                 "index {id} is a parent by unmoves but no position"
             ))
         })?;
-        match self.game.child_count(&pos, &mut s.moves, &mut s.positions) {
+        match self.game.child_count(&pos, &mut s.scan.0, &mut s.scan.1) {
             0 => Err(solver_retro::Error::Broken(
                 "terminal_indices left out a position with no move".into(),
             )

@@ -5,7 +5,7 @@ use rayon::prelude::*;
 
 use crate::cell::{Cell, Cells, Table};
 use crate::engine::{in_cache, propagate, Parents, Seeds};
-use crate::seed::{count_children, terminal};
+use crate::seed::{count_children, scan_cells, terminal};
 use crate::solution::IndexedSolution;
 use crate::stored::table_count;
 use crate::{Config, Error};
@@ -249,36 +249,15 @@ where
         if listed_ends {
             return Ok(found);
         }
-        let (mut moves, mut scratch) = (Vec::new(), Vec::new());
-        for (k, cell) in chunk.iter_mut().enumerate() {
-            let i = first + k as u64;
-            let Some(pos) = game.position(i) else {
-                *cell = C::INVALID;
-                continue;
-            };
-            let outcome = match game.outcome(&pos) {
-                None if bulk && *cell != C::INVALID => continue,
-                None => match game.child_count(&pos, &mut moves, &mut scratch) as u64 {
-                    0 => terminal(game, &pos, false)?.unwrap_or(Outcome::Lose),
-                    count if count > C::MAX_COUNT => {
-                        return Err(Error::TooManyChildren { max: C::MAX_COUNT })
-                    }
-                    count => {
-                        *cell = C::counter(count);
-                        continue;
-                    }
-                },
-                Some(Outcome::Draw) => return Err(Error::TerminalDraw),
-                Some(o) => o,
-            };
-            *cell = C::resolved(outcome, 0);
-            if outcome == Outcome::Tie {
-                &mut found.1
-            } else {
-                &mut found.0
-            }
-            .push(i);
-        }
+        scan_cells(
+            game,
+            first,
+            chunk,
+            bulk,
+            &mut (Vec::new(), Vec::new()),
+            &mut found.0,
+            &mut found.1,
+        )?;
         Ok(found)
     };
     let blocks: Vec<Result<Found, Error>> = if in_cache::<C>(n as u64) || config.thread_count() == 1

@@ -189,7 +189,7 @@ pub use game_core::{
     Outcome, ParentIndices, ParentVisitor, Strided, Symmetric, Tier, Tiered, Unmoves, Value,
 };
 pub use reach_first::{solve_tiers_reachable, Keep};
-pub use seed::count_children;
+pub use seed::{count_children, scan_cells};
 pub use solution::{Counts, IndexedSolution, Solution, Solved};
 pub use stored::{solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE};
 pub use tiers::{

@@ -110,6 +110,62 @@ where
     Ok(())
 }
 
+/// Seeds the cells of indices `first..first + cells.len()` of a game
+/// without a terminal list, position by position: an index that is no
+/// position is [`Cell::INVALID`]; a position that is over or has no move
+/// is resolved at level 0 and its index added to `decisive` (or `ties`);
+/// any other gets its children counted — unless `bulk`, when
+/// [`count_children`] has already written its counter. Every seeding by
+/// scan goes through here (solver-cluster's included).
+///
+/// # Errors
+/// [`Error::TooManyChildren`] past what a cell counts,
+/// [`Error::TerminalDraw`] for a position declared drawn.
+pub fn scan_cells<G, C>(
+    game: &G,
+    first: u64,
+    cells: &mut [C],
+    bulk: bool,
+    (moves, positions): &mut (Vec<G::Move>, Vec<G::Position>),
+    decisive: &mut Vec<u64>,
+    ties: &mut Vec<u64>,
+) -> Result<(), Error>
+where
+    G: IndexedUnmoves,
+    C: Cell,
+{
+    for (k, cell) in cells.iter_mut().enumerate() {
+        let i = first + k as u64;
+        let Some(pos) = game.position(i) else {
+            *cell = C::INVALID;
+            continue;
+        };
+        let outcome = match game.outcome(&pos) {
+            None if bulk && *cell != C::INVALID => continue,
+            None => match game.child_count(&pos, moves, positions) as u64 {
+                0 => terminal(game, &pos, false)?.unwrap_or(Outcome::Lose),
+                count if count > C::MAX_COUNT => {
+                    return Err(Error::TooManyChildren { max: C::MAX_COUNT })
+                }
+                count => {
+                    *cell = C::counter(count);
+                    continue;
+                }
+            },
+            Some(Outcome::Draw) => return Err(Error::TerminalDraw),
+            Some(o) => o,
+        };
+        *cell = C::resolved(outcome, 0);
+        if outcome == Outcome::Tie {
+            &mut *ties
+        } else {
+            &mut *decisive
+        }
+        .push(i);
+    }
+    Ok(())
+}
+
 /// Writes `counts` (16 or 32 bits) into `cells` as counters, 0 as
 /// [`Cell::INVALID`]; [`Error::TooManyChildren`] past what a cell counts.
 #[inline]
