@@ -129,12 +129,14 @@ impl Config {
     /// current pool when that already has as many, else one this thread
     /// keeps for the next call with the same count.
     ///
-    /// Design note: building a pool for every solve cost Fingers F = 64
-    /// at one thread (on two cores) some 0.6 ms of its 7 ms — the new
-    /// thread starts cold — so each calling thread keeps the last pool it
-    /// built (its threads park while unused, and leave with it). Kept per
-    /// calling thread, not shared: solves started from different threads
-    /// still get a pool each and run side by side.
+    /// Design note: building a pool for every call cost Fingers F = 64 at
+    /// one thread (on two cores) some 0.6 ms of its 7 ms — the new thread
+    /// starts cold — when `solve_unmoves` still went through here (at one
+    /// thread it now runs on the caller's thread, with no pool); the other
+    /// presets, walks and checks do. So each calling thread keeps the last
+    /// pool it built (its threads park while unused, and leave with it).
+    /// Kept per calling thread, not shared: solves started from different
+    /// threads still get a pool each and run side by side.
     pub(crate) fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         use std::cell::RefCell;
         use std::sync::Arc;
