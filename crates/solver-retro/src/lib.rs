@@ -100,11 +100,15 @@
 //! scattered over the table), cut into contiguous ranges, one per *owner*.
 //! *Who runs a level*: each owner takes its part of the level, updates the
 //! parents it owns at once and posts the others to their owners; then each
-//! owner applies what was posted to it. Owners run on the rayon pool (a few
-//! per thread, so uneven levels keep all threads busy); no locks, no
-//! atomics, and with one owner nothing is posted. A level of a few hundred
-//! positions runs on the calling thread, owner after owner, in the same
-//! order (waking the pool would cost more than the work). An owner takes
+//! owner applies what was posted to it. Owners are a few per thread, so
+//! that uneven levels keep all threads busy; each half of a step is a
+//! round of one task per owner on a *crew*: the calling thread and helper
+//! threads that spin between rounds instead of sleeping (a step takes a
+//! fraction of a millisecond, and waking sleeping threads twice a step
+//! cost a sixth of a two-thread solve). An owner's cells are written by
+//! the one task that holds the owner; with one owner nothing is posted and
+//! no crew starts. A level of a few dozen positions runs on the calling
+//! thread, owner after owner, in the same order. An owner takes
 //! its level in batches of 32: it finds the parents of the whole batch,
 //! reads their cells in one tight pass — the cache misses of the batch
 //! overlap instead of stalling one parent at a time (a prefetch would
@@ -161,6 +165,7 @@ mod cell;
 pub mod check;
 pub mod check_game;
 mod config;
+mod crew;
 mod dot;
 mod engine;
 mod error;
