@@ -66,6 +66,7 @@
 //! lost child at level 0) are resolved by the seeding itself and level 1
 //! is scanned.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError, RwLock};
 
 use game_core::{Outcome, ParentIndices, ParentVisitor};
@@ -528,7 +529,10 @@ fn run_phases<C: Cell, P: Parents>(
     // Each task's result, read in owner order after its round.
     let sent: Vec<Mutex<Result<bool, Error>>> = (0..n).map(|_| Mutex::new(Ok(true))).collect();
     let got: Vec<Mutex<Result<(), Error>>> = (0..n).map(|_| Mutex::new(Ok(()))).collect();
-    let task = |job: Job, k: usize| {
+    // Task `i` of a round is owner `order[i]`: the heaviest first.
+    let order: Vec<AtomicUsize> = (0..n).map(AtomicUsize::new).collect();
+    let task = |job: Job, i: usize| {
+        let k = order[i].load(Ordering::Relaxed);
         let mut o = lock(&owners[k]);
         match job {
             Job::Send { r, next, phase } => {
@@ -557,6 +561,7 @@ fn run_phases<C: Cell, P: Parents>(
             posts: &posts,
             sent: &sent,
             got: &got,
+            order: &order,
         };
         levels(&mut crewed, &step, config, resolved)?;
         set_ties::<C, P::Scratch, P>(&mut crewed, n, ties, ties_by_scan, step.shift);
@@ -656,6 +661,22 @@ struct Crewed<'a, 'b, 'c, 't, C, S> {
     posts: &'a RwLock<Vec<Vec<Inbox>>>,
     sent: &'a [Mutex<Result<bool, Error>>],
     got: &'a [Mutex<Result<(), Error>>],
+    /// The owner each task of a round takes.
+    order: &'a [AtomicUsize],
+}
+
+impl<C, S> Crewed<'_, '_, '_, '_, C, S> {
+    /// Orders the round's tasks by `weight` of their owners, heaviest
+    /// first, so that no heavy task starts last and keeps the others
+    /// waiting (the order of tasks changes nothing else: each writes only
+    /// its own owner, and results are read in owner order).
+    fn order_by(&self, weight: impl Fn(usize) -> usize) {
+        let mut by: Vec<(usize, usize)> = (0..self.order.len()).map(|k| (weight(k), k)).collect();
+        by.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for (slot, (_, k)) in self.order.iter().zip(by) {
+            slot.store(k, Ordering::Relaxed);
+        }
+    }
 }
 
 impl<'c, C: Cell, P: Parents> Parts<'c, C, P::Scratch, P>
@@ -676,6 +697,21 @@ impl<'c, C: Cell, P: Parents> Parts<'c, C, P::Scratch, P>
             return round_here(&mut owners, step, r);
         }
         let (next, phase) = (step.next, step.phase);
+        // What is left of each owner's level (a scanned level counted as
+        // the cells left to scan, an eighth of them positions).
+        let left: Vec<usize> = self
+            .owners
+            .iter()
+            .map(|o| {
+                let o = lock(o);
+                if o.scan {
+                    (o.cells.len() - o.cursor.min(o.cells.len())) / 8
+                } else {
+                    o.level.len().saturating_sub(o.cursor)
+                }
+            })
+            .collect();
+        self.order_by(|k| left[k]);
         self.crew
             .round(Job::Send { r, next, phase }, self.owners.len());
         let mut finished = true;
@@ -683,11 +719,19 @@ impl<'c, C: Cell, P: Parents> Parts<'c, C, P::Scratch, P>
             finished &= std::mem::replace(&mut *lock(s), Ok(true))?;
         }
         // Inboxes are read in owner order: the same result for any crew.
-        *self.posts.write().unwrap_or_else(PoisonError::into_inner) = self
+        let posts: Vec<Vec<Inbox>> = self
             .owners
             .iter()
             .map(|o| std::mem::take(&mut lock(o).out))
             .collect();
+        // A run is weighed as a few single parents.
+        self.order_by(|k| {
+            posts
+                .iter()
+                .map(|out| out[k].lost.len() + out[k].won.len() + 8 * out[k].runs.len())
+                .sum()
+        });
+        *self.posts.write().unwrap_or_else(PoisonError::into_inner) = posts;
         self.crew
             .round(Job::Receive { next, phase }, self.owners.len());
         let posts =
