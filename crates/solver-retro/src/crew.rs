@@ -10,7 +10,9 @@
 //! of 278 rounds (a sixth of the solve), because the threads go to sleep
 //! while one of them does the step's sequential part. The crew's helpers
 //! do not sleep between rounds: they spin, then yield, until the leader
-//! publishes the next round or ends the crew.
+//! publishes the next round or ends the crew; only a helper that has
+//! waited long (a run of levels too small to share) naps, 200 µs at a
+//! time.
 //!
 //! Design note: the helpers are scoped threads of their own, not jobs on
 //! the rayon pool, so that nothing the leader does between rounds (a
@@ -30,6 +32,14 @@ pub(crate) const MAX_TASKS: usize = (1 << 16) - 1;
 
 /// Spins before a waiting helper starts yielding its core.
 const SPINS: u32 = 1 << 8;
+
+/// Yields (some microseconds each) before a waiting helper starts to nap.
+const YIELDS: u32 = 1 << 8;
+
+/// A waiting helper's nap once it has waited long (the leader is running
+/// levels too small to share, or its own sequential work): it then costs
+/// no core, and joins the next round at most this late.
+const NAP: std::time::Duration = std::time::Duration::from_micros(200);
 
 /// The claim word: round (32 bits), task count (16), next task (16).
 fn pack(round: u64, count: usize, next: usize) -> u64 {
@@ -113,14 +123,17 @@ impl<R: Copy + Send> Crew<'_, R> {
         while !self.stop.load(Ordering::Acquire) {
             let (round, count, next) = unpack(self.claim.load(Ordering::Acquire));
             if round == done || next >= count {
-                // Nothing to claim: spin a while, then give the core away
-                // between looks (never sleep: the next round is near).
+                // Nothing to claim: spin a while (the next round is
+                // usually microseconds away), then give the core away
+                // between looks, then nap.
                 if spins < SPINS {
-                    spins += 1;
                     std::hint::spin_loop();
-                } else {
+                } else if spins < SPINS + YIELDS {
                     std::thread::yield_now();
+                } else {
+                    std::thread::park_timeout(NAP);
                 }
+                spins = spins.saturating_add(1);
                 continue;
             }
             spins = 0;
