@@ -41,10 +41,14 @@ const YIELDS: u32 = 1 << 8;
 /// no core, and joins the next round at most this late.
 const NAP: std::time::Duration = std::time::Duration::from_micros(200);
 
-/// The claim word: round (32 bits), task count (16), next task (16).
+/// The claim word: round (its low 32 bits), task count (16), next task
+/// (16).
 fn pack(round: u64, count: usize, next: usize) -> u64 {
-    (round << 32) | ((count as u64) << 16) | next as u64
+    ((round & ROUND_MASK) << 32) | ((count as u64) << 16) | next as u64
 }
+
+/// The bits of a round's number the claim word holds.
+const ROUND_MASK: u64 = (1 << 32) - 1;
 
 /// The round, task count and next task of a claim word.
 fn unpack(c: u64) -> (u64, usize, usize) {
@@ -141,7 +145,9 @@ impl<R: Copy + Send> Crew<'_, R> {
             let (number, what) = *guard;
             drop(guard);
             match what {
-                Some(what) if number == round && self.work(round, what) => done = round,
+                Some(what) if number & ROUND_MASK == round && self.work(round, what) => {
+                    done = round
+                }
                 _ => {}
             }
         }
@@ -164,7 +170,7 @@ impl<R: Copy + Send> Crew<'_, R> {
         };
         self.left.store(count, Ordering::Release);
         self.claim.store(pack(number, count, 0), Ordering::Release);
-        self.work(number, what);
+        self.work(number & ROUND_MASK, what);
         let mut spins = 0u32;
         while self.left.load(Ordering::Acquire) != 0 {
             if spins < SPINS {
@@ -225,6 +231,22 @@ mod tests {
             let want: usize = (1..=200).filter(|r| 1 + r % 300 > k).sum();
             assert_eq!(h.load(Ordering::Relaxed), want, "task {k}");
         }
+    }
+
+    #[test]
+    fn rounds_past_two_to_the_32_still_run_every_task() {
+        let hits: Vec<AtomicUsize> = (0..40).map(|_| AtomicUsize::new(0)).collect();
+        let task = |_: (), k: usize| {
+            hits[k].fetch_add(1, Ordering::Relaxed);
+        };
+        with_crew(2, &task, |crew| {
+            // The claim word holds 32 bits of the round's number.
+            crew.round.lock().unwrap().0 = (1 << 32) - 3;
+            for _ in 0..6 {
+                crew.round((), 40);
+            }
+        });
+        assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 6));
     }
 
     #[test]
