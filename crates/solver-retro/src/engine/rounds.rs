@@ -81,17 +81,7 @@ pub(super) fn run_phases<C: Cell, P: Parents>(
     let helpers = crew_helpers(config, n);
     if helpers == 0 {
         let mut alone = Alone(parts.iter_mut().collect());
-        levels(&mut alone, &step, config, resolved)?;
-        set_ties::<C, P::Scratch, P>(&mut alone, n, ties, ties_by_scan, step.shift);
-        return levels(
-            &mut alone,
-            &Step {
-                phase: Phase::Ties,
-                ..step
-            },
-            config,
-            resolved,
-        );
+        return both_phases(&mut alone, n, step, ties, ties_by_scan, config, resolved);
     }
     let owners: Vec<Mutex<&mut Owner<'_, C, P::Scratch>>> =
         parts.iter_mut().map(Mutex::new).collect();
@@ -134,18 +124,28 @@ pub(super) fn run_phases<C: Cell, P: Parents>(
             got: &got,
             order: &order,
         };
-        levels(&mut crewed, &step, config, resolved)?;
-        set_ties::<C, P::Scratch, P>(&mut crewed, n, ties, ties_by_scan, step.shift);
-        levels(
-            &mut crewed,
-            &Step {
-                phase: Phase::Ties,
-                ..step
-            },
-            config,
-            resolved,
-        )
+        both_phases(&mut crewed, n, step, ties, ties_by_scan, config, resolved)
     })
+}
+
+/// Both phases on the `owners` owners of `parts`: wins and losses, then
+/// ties from the `ties` listed or found by a scan.
+fn both_phases<'c, C: Cell, P: Parents>(
+    parts: &mut impl Parts<'c, C, P::Scratch, P>,
+    owners: usize,
+    step: Step<'_, P>,
+    ties: Vec<u64>,
+    ties_by_scan: bool,
+    config: &crate::Config,
+    resolved: &mut u64,
+) -> Result<(), Error> {
+    levels(parts, &step, config, resolved)?;
+    set_ties(parts, owners, ties, ties_by_scan, step.shift);
+    let ties = Step {
+        phase: Phase::Ties,
+        ..step
+    };
+    levels(parts, &ties, config, resolved)
 }
 
 /// Sets the owners' levels for the ties phase: level 0 is the `ties`
