@@ -38,11 +38,11 @@
 //! ([`Parents::visit`], [`Direct`]).
 //!
 //! A level's posts are bounded: an owner stops taking its level once it
-//! has posted its share of updates ([`POST_CAP`], less with many owners;
-//! checked between batches),
-//! the owners apply what was posted, and the step goes on in another
-//! round. Posts take some 16 MiB at most over all owners, however large
-//! the level (more only past 512 owners, at 4,096 updates an owner), and
+//! has posted its share of updates ([`post_cap`]; checked between
+//! batches), the owners apply what was posted, and the step goes on in
+//! another round. Posts take at most about a byte a cell over all owners
+//! (an eighth of an update a cell; at least 16 MiB, and more only past
+//! 512 owners, at 4,096 updates an owner), however large the level, and
 //! an inbox gives back room far beyond what its last round used.
 //!
 //! # Levels in memory
@@ -76,19 +76,30 @@ mod rounds;
 use rounds::run_phases;
 
 /// The most updates an owner posts to the others in one round of a step
-/// (tiny under test, so that the unit tests' small games run steps of many
-/// rounds).
-pub(crate) const POST_CAP: usize = if cfg!(test) { 3 } else { 1 << 16 };
+/// under test: tiny, so that the unit tests' small games run steps of
+/// many rounds.
+const TEST_POST_CAP: usize = 3;
 
-/// The most updates an owner posts in one round with `owners` owners:
-/// [`POST_CAP`] for up to 32 owners (two threads' worth), then less, so
-/// that all owners' posts together stay near 2²¹ updates (16 MiB),
+/// The most updates an owner of `owners` posts in one round of a step
+/// over `cells` cells: all owners' posts together stay near an eighth of
+/// an update a cell (as a level's list stays within a byte a cell: a
+/// post is 4 bytes, 8 for a run), and never below 2²¹ updates (16 MiB),
 /// however many threads; never below 4,096 an owner.
-fn post_cap(owners: usize) -> usize {
+///
+/// Design note: the bound is a share of the table rather than a fixed
+/// 16 MiB because a round's posts are applied after the round's sends,
+/// and what was cached of a receiver's cells is gone by its next round.
+/// Fingers F = 128 (68 M cells), its big step (699,008 wins): one owner
+/// takes 38 ms; the 32 owners of two threads, run on one thread, took
+/// 44–47 ms with 2¹⁶ posts an owner — the transfer runs, decremented
+/// again and again by neighbouring children, missed the cache from round
+/// to round — and 36–38 ms with 2¹⁸ (an eighth of a post a cell); on two
+/// threads the step went from 22–25 to 19–21 ms.
+fn post_cap(owners: usize, cells: usize) -> usize {
     if cfg!(test) {
-        POST_CAP
+        TEST_POST_CAP
     } else {
-        ((1 << 21) / owners.max(1)).clamp(1 << 12, POST_CAP)
+        ((cells / 8).max(1 << 21) / owners.max(1)).max(1 << 12)
     }
 }
 
@@ -349,7 +360,8 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
     lazy: bool,
     config: &crate::Config,
 ) -> Result<(), Error> {
-    let n = cells.len().max(1) as u64;
+    let count = cells.len();
+    let n = count.max(1) as u64;
     // A table that fits in the cache is one owner's whatever the threads
     // (and seeded on one thread, [`in_cache`]): its updates cost less than
     // posting them to other owners (Fingers F = 64 at two threads: 9.9 ms
@@ -435,7 +447,7 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         events: &events,
         shift,
         owners,
-        post_cap: post_cap(owners),
+        post_cap: post_cap(owners, count),
         lazy,
         direct,
         phase: Phase::Decisive,
@@ -446,7 +458,7 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
 
 impl<C: Cell, S> Owner<'_, C, S> {
     /// The first half of a round: this owner's events, then its level
-    /// until it has posted [`POST_CAP`] updates. True when the level is
+    /// until it has posted [`Step::post_cap`] updates. True when the level is
     /// done.
     fn send<P: Parents<Scratch = S>>(
         &mut self,
