@@ -40,10 +40,11 @@
 //! A level's posts are bounded: an owner stops taking its level once it
 //! has posted its share of updates ([`post_cap`]; checked between
 //! batches), the owners apply what was posted, and the step goes on in
-//! another round. Posts take at most about a byte a cell over all owners
-//! (an eighth of an update a cell; at least 16 MiB, and more only past
-//! 512 owners, at 4,096 updates an owner), however large the level, and
-//! an inbox gives back room far beyond what its last round used.
+//! another round. Posts take 16 to 64 MiB at most over all owners (an
+//! eighth of an update a cell between those bounds; more only with so
+//! many owners that a share falls below 4,096 updates an owner), however
+//! large the level, and an inbox gives back room far beyond what its last
+//! round used.
 //!
 //! # Levels in memory
 //!
@@ -82,24 +83,24 @@ const TEST_POST_CAP: usize = 3;
 
 /// The most updates an owner of `owners` posts in one round of a step
 /// over `cells` cells: all owners' posts together stay near an eighth of
-/// an update a cell (as a level's list stays within a byte a cell: a
-/// post is 4 bytes, 8 for a run), and never below 2²¹ updates (16 MiB),
-/// however many threads; never below 4,096 an owner.
+/// an update a cell, between 2²¹ and 2²³ updates (16 and 64 MiB, a post
+/// being 4 bytes, 8 for a run), however many threads; never below 4,096
+/// an owner.
 ///
-/// Design note: the bound is a share of the table rather than a fixed
-/// 16 MiB because a round's posts are applied after the round's sends,
-/// and what was cached of a receiver's cells is gone by its next round.
-/// Fingers F = 128 (68 M cells), its big step (699,008 wins): one owner
-/// takes 38 ms; the 32 owners of two threads, run on one thread, took
-/// 44–47 ms with 2¹⁶ posts an owner — the transfer runs, decremented
-/// again and again by neighbouring children, missed the cache from round
-/// to round — and 36–38 ms with 2¹⁸ (an eighth of a post a cell); on two
-/// threads the step went from 22–25 to 19–21 ms.
+/// Design note: the bound grows with the table (up to a point) rather
+/// than staying at 16 MiB because a round's posts are applied after the
+/// round's sends, and what was cached of a receiver's cells is gone by
+/// its next round. Fingers F = 128 (68 M cells), its big step (699,008
+/// wins): one owner takes 38 ms; the 32 owners of two threads, run on
+/// one thread, took 44–47 ms with 2¹⁶ posts an owner — the transfer runs,
+/// decremented again and again by neighbouring children, missed the
+/// cache from round to round — and 36–38 ms with 2¹⁸ (2²³ in all); on
+/// two threads the step went from 22–25 to 19–21 ms.
 fn post_cap(owners: usize, cells: usize) -> usize {
     if cfg!(test) {
         TEST_POST_CAP
     } else {
-        ((cells / 8).max(1 << 21) / owners.max(1)).max(1 << 12)
+        ((cells / 8).clamp(1 << 21, 1 << 23) / owners.max(1)).max(1 << 12)
     }
 }
 
