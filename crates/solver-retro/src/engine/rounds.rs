@@ -216,8 +216,8 @@ fn round_here<C: Cell, P: Parents>(
             break;
         }
     }
-    for (o, mut out) in owners.iter_mut().zip(posts) {
-        out.iter_mut().for_each(Inbox::clear);
+    // Each sender empties its inboxes as its next send starts.
+    for (o, out) in owners.iter_mut().zip(posts) {
         o.out = out;
     }
     received.map(|()| finished)
@@ -307,8 +307,8 @@ impl<'c, C: Cell, P: Parents> Parts<'c, C, P::Scratch, P>
             .round(Job::Receive { next, phase }, self.owners.len());
         let posts =
             std::mem::take(&mut *self.posts.write().unwrap_or_else(PoisonError::into_inner));
-        for (o, mut out) in self.owners.iter().zip(posts) {
-            out.iter_mut().for_each(Inbox::clear);
+        // Each sender empties its inboxes as its next send starts.
+        for (o, out) in self.owners.iter().zip(posts) {
             lock(o).out = out;
         }
         for g in self.got {
