@@ -459,8 +459,8 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
 
 impl<C: Cell, S> Owner<'_, C, S> {
     /// The first half of a round: this owner's events, then its level
-    /// until it has posted [`Step::post_cap`] updates. True when the level is
-    /// done.
+    /// until it has posted [`Step::post_cap`] updates. True when the
+    /// level is done.
     fn send<P: Parents<Scratch = S>>(
         &mut self,
         me: usize,

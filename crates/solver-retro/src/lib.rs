@@ -149,9 +149,8 @@
 //! owner's cells, when the level is found by scanning the cells instead,
 //! so at most a byte a cell — the events (8 bytes each, packed: phase,
 //! level, id, lost) and the posts of a round (16 to 64 MiB, growing with
-//! the table). The
-//! certificate below stays the independent check: it shares no code with
-//! the engine.
+//! the table). The certificate below stays the independent check: it
+//! shares no code with the engine.
 //!
 //! # Proofs and pictures
 //!
