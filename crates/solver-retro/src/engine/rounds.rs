@@ -95,21 +95,15 @@ pub(super) fn run_phases<C: Cell, P: Parents>(
     let task = |job: Job, i: usize| {
         let k = order[i].load(Ordering::Relaxed);
         let mut o = lock(&owners[k]);
+        let (Job::Send { next, phase, .. } | Job::Receive { next, phase }) = job;
+        let step = Step {
+            next,
+            phase,
+            ..step
+        };
         match job {
-            Job::Send { r, next, phase } => {
-                let step = Step {
-                    next,
-                    phase,
-                    ..step
-                };
-                *lock(&sent[k]) = o.send(k, r, &step);
-            }
-            Job::Receive { next, phase } => {
-                let step = Step {
-                    next,
-                    phase,
-                    ..step
-                };
+            Job::Send { r, .. } => *lock(&sent[k]) = o.send(k, r, &step),
+            Job::Receive { .. } => {
                 let posts = posts.read().unwrap_or_else(PoisonError::into_inner);
                 *lock(&got[k]) = o.receive(k, &posts, &step);
             }
