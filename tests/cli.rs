@@ -363,6 +363,21 @@ fn grundy_nim_knights_commands() {
     assert!(fails(&["knights", "--size", "0"]).contains("at least one square"));
 }
 
+/// `fingers solve` keeps its table while it walks the positions reachable
+/// from the start: both must fit in `--memory`, and a budget that holds
+/// the table (F = 128: 2 bytes × 68,161,536 = 130 MiB) but not the walk
+/// beside it (half a byte a position) is refused before anything starts.
+#[test]
+fn fingers_solve_refuses_a_memory_budget_that_holds_the_table_but_not_the_walk() {
+    let err = fails(&["--memory", "140M", "fingers", "solve", "--fingers", "128"]);
+    assert!(
+        err.contains("walking the positions reachable")
+            && err.contains("162.5 MiB")
+            && err.contains("--memory"),
+        "{err}"
+    );
+}
+
 #[test]
 fn budget_flags_take_units_and_refusals_name_them() {
     // 10,001 piles take three bytes each: over a KiB.

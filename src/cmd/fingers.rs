@@ -228,6 +228,22 @@ pub fn check_solve(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
     Ok(())
 }
 
+/// Whether `fingers solve` fits in the memory budget, checked before it
+/// starts: the table (two bytes a position, the least the solver takes)
+/// and, beside it, the walk of the positions reachable from the start.
+fn check_solve_memory(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
+    let size = game.size();
+    ctx.budget.check_memory(
+        &format!(
+            "solving Magic Fingers with {} fingers a hand and walking the positions reachable from the start",
+            game.rules().fingers
+        ),
+        size.saturating_mul(2)
+            .saturating_add(solver_retro::reachable_bytes(size)),
+    )?;
+    Ok(())
+}
+
 /// [`solve`] after checking its work against the budget, with the
 /// budget's memory as the solver's limit.
 pub fn solve_checked<'g>(
@@ -622,6 +638,7 @@ fn run_solve<'g>(
     list: bool,
     ctx: &Ctx,
 ) -> Result<(Report, IndexedSolution<'g, Fingers>), Error> {
+    check_solve_memory(game, ctx)?;
     let (sol, seconds) = solve(game, ctx)?;
     report_solve(game, sol, seconds, list, ctx)
 }
@@ -648,7 +665,10 @@ fn report_solve<'g>(
     let verified = cert.is_ok();
     let t = Instant::now();
     let spinner = super::progress::Spinner::new("walking the positions reachable from the start");
-    let reach = solver_retro::reachable(game, &FingersPosition::START, &ctx.config())?;
+    // The walk runs beside the solved table: its limit is what the table
+    // leaves of the budget.
+    let held = (sol.table().len() as u64).saturating_mul(sol.bytes_per_position());
+    let reach = solver_retro::reachable(game, &FingersPosition::START, &ctx.config_beside(held))?;
     drop(spinner);
     let counts = reach.counts(&sol);
     let reach_seconds = t.elapsed().as_secs_f64();

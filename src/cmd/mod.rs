@@ -102,6 +102,13 @@ impl Ctx {
         solver_retro::Config::default().memory_limit(self.budget.memory())
     }
 
+    /// The solvers' [`solver_retro::Config`] for work done while `held`
+    /// bytes (a solved table, say) stay in memory: its limit is what they
+    /// leave of the budget.
+    pub fn config_beside(&self, held: u64) -> solver_retro::Config {
+        solver_retro::Config::default().memory_limit(self.budget.memory().saturating_sub(held))
+    }
+
     /// A report built in the one form that will be printed.
     pub fn report(&self, text: impl FnOnce() -> String, json: impl FnOnce() -> Json) -> Report {
         if self.json {

@@ -200,7 +200,7 @@ pub use stored::{solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER
 pub use tiers::{
     solve_tiers, solve_tiers_unmoves, solve_tiers_with, NoStore, TierStore, TieredSolution,
 };
-pub use walk::{reachable, reachable_tiers, Held, Reachable, TierReach};
+pub use walk::{reachable, reachable_bytes, reachable_tiers, Held, Reachable, TierReach};
 
 #[cfg(test)]
 mod tests;

@@ -669,6 +669,62 @@ fn reached_from(g: &Graph, start: usize) -> Vec<bool> {
     seen
 }
 
+/// The depth (levels) of a plain breadth-first search from `start` and
+/// the number of distinct moves out of the nodes it reaches that are not
+/// over.
+fn plain_levels_and_moves(g: &Graph, start: usize) -> (u64, u64) {
+    let mut seen = vec![false; g.edges.len()];
+    seen[start] = true;
+    let (mut level, mut levels, mut moves) = (vec![start], 0, 0);
+    while !level.is_empty() {
+        levels += 1;
+        let mut next = Vec::new();
+        for p in level {
+            if g.ends[p].is_some() {
+                continue;
+            }
+            let mut kids = g.edges[p].clone();
+            kids.sort_unstable();
+            kids.dedup();
+            moves += kids.len() as u64;
+            for c in kids {
+                if !std::mem::replace(&mut seen[c], true) {
+                    next.push(c);
+                }
+            }
+        }
+        level = next;
+    }
+    (levels, moves)
+}
+
+proptest! {
+    /// The walk of the positions reachable from a start — its levels
+    /// listed, or kept as bitmaps past three ids under test — finds the
+    /// nodes a plain search finds, their distinct moves and the depth of a
+    /// plain breadth-first search, on one thread and on three; with less
+    /// memory than it says it needs it is refused.
+    #[test]
+    fn the_reachable_walk_equals_a_plain_search(g in big_graph(), pick in any::<usize>()) {
+        let start = pick % g.edges.len();
+        let seen = reached_from(&g, start);
+        let (levels, moves) = plain_levels_and_moves(&g, start);
+        let needed = crate::reachable_bytes(g.size());
+        for threads in [1, 3] {
+            let config = Config::default().threads(threads).memory_limit(needed);
+            let r = crate::reachable(&g, &start, &config).unwrap();
+            let found: Vec<bool> = (0..g.size()).map(|i| r.contains(i)).collect();
+            prop_assert_eq!(&found, &seen);
+            prop_assert_eq!(r.count(), seen.iter().filter(|&&s| s).count() as u64);
+            prop_assert_eq!(r.indices().count() as u64, r.count());
+            prop_assert_eq!(r.moves(), moves);
+            prop_assert_eq!(r.levels(), levels);
+        }
+        let tight = Config::default().memory_limit(needed - 1);
+        prop_assert!(matches!(crate::reachable(&g, &start, &tight), Err(Error::TooLarge(_))));
+    }
+}
+
 proptest! {
     /// Reachable-first (every tier loop-free) and the fallback (a loopy
     /// tier: solved whole, walked after) equal the reference on every

@@ -7,6 +7,8 @@ use game_core::{ChildIndices, Game, Indexed, IndexedChildren, Tier, Tiered};
 use rayon::prelude::*;
 
 use crate::solution::{Counts, IndexedSolution};
+
+mod frontier;
 use crate::{Config, Error};
 
 /// The positions reachable from a start of an [`Indexed`] game: a bit per
@@ -92,13 +94,32 @@ impl Reachable {
     }
 }
 
+/// The most memory [`reachable`] takes for a game of `size` indices: half a
+/// byte an index at most (what it checks against the memory limit), for
+/// a caller that holds other memory meanwhile to plan for before it
+/// starts.
+///
+/// ```
+/// assert_eq!(solver_retro::reachable_bytes(64 << 20), 32 << 20);
+/// ```
+#[must_use]
+pub fn reachable_bytes(size: u64) -> u64 {
+    let words = size.div_ceil(64);
+    frontier::bytes(words, frontier::list_cap(words))
+}
+
 /// Finds every position reachable from `start` (positions that are over
 /// are counted and not continued), breadth-first, each level spread over
-/// [`Config::threads`] threads. Memory: one bit an index plus 8 bytes a
-/// position of the widest level.
+/// [`Config::threads`] threads.
+///
+/// Memory: a bit an index for the positions seen, and two levels at once
+/// (the one being expanded and the next), each a list of ids while it is
+/// small and a bitmap once it passes an id for every 64 indices. In all
+/// at most half a byte an index, checked against the memory limit before
+/// anything is taken, however wide a level grows.
 ///
 /// # Errors
-/// [`Error::TooLarge`] when the bitmap passes the memory limit;
+/// [`Error::TooLarge`] when the bitmaps pass the memory limit;
 /// [`Error::BadIndex`] when the game indexes a position out of range.
 ///
 /// ```
@@ -129,74 +150,56 @@ where
 {
     let size = game.size();
     let words = size.div_ceil(64);
-    let needed = words.saturating_mul(8);
+    let cap = frontier::list_cap(words);
+    let needed = reachable_bytes(size);
     if needed > config.limit() || usize::try_from(words).is_err() {
         return Err(crate::error::too_large(
-            "the bitmap of reachable positions",
+            "the bitmaps and levels of the reachable positions",
             needed,
             config.limit(),
             "",
         ));
     }
-    let seen: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(0)).collect();
     let first = game.index(start);
     if first >= size {
         return Err(Error::BadIndex { index: first, size });
     }
-    seen[(first / 64) as usize].fetch_or(1 << (first % 64), Ordering::Relaxed);
-    let mut level = vec![first];
+    let seen = frontier::bitmap(words);
+    frontier::set(&seen, first);
     let (mut count, mut moves, mut levels) = (1u64, 0u64, 0u64);
     config.install(|| -> Result<(), Error> {
-        while !level.is_empty() {
-            levels += 1;
-            let parts: Vec<Result<(Vec<u64>, u64), Error>> = level
-                .par_chunks(1024)
-                .map(|chunk| {
-                    let (mut next, mut edges) = (Vec::new(), 0u64);
-                    let (mut mv, mut kids) = (Vec::new(), ChildIndices::default());
-                    for &i in chunk {
-                        kids.clear();
-                        game.child_indices(i, &mut kids, &mut mv);
-                        edges += kids.len();
-                        let mut mark = |k: u64| -> Result<(), Error> {
-                            if k >= size {
-                                return Err(Error::BadIndex { index: k, size });
-                            }
-                            let (word, bit) = (&seen[(k / 64) as usize], 1u64 << (k % 64));
-                            // Most children are seen already: a plain load
-                            // first spares the locked read-modify-write.
-                            if word.load(Ordering::Relaxed) & bit == 0
-                                && word.fetch_or(bit, Ordering::Relaxed) & bit == 0
-                            {
-                                next.push(k);
-                            }
-                            Ok(())
-                        };
-                        for &k in &kids.singles {
-                            mark(k)?;
-                        }
-                        for run in &kids.strided {
-                            let mut k = run.start;
-                            for _ in 0..run.count {
-                                mark(k)?;
-                                k += run.step;
-                            }
-                        }
+        let mut walk = frontier::Walk::new(first, words, cap);
+        loop {
+            let expanded = walk.step(|i, out, (kids, mv): &mut (ChildIndices, Vec<G::Move>)| {
+                kids.clear();
+                game.child_indices(i, kids, mv);
+                let mut mark = |k: u64| -> Result<(), Error> {
+                    if k >= size {
+                        return Err(Error::BadIndex { index: k, size });
                     }
-                    Ok((next, edges))
-                })
-                .collect();
-            let mut next = Vec::new();
-            for p in parts {
-                let (n, e) = p?;
-                moves += e;
-                next.extend(n);
-            }
-            count += next.len() as u64;
-            // In index order the next level's children lie close together
-            // in memory for games whose index keeps relatives near.
-            next.par_sort_unstable();
-            level = next;
+                    if frontier::set(&seen, k) {
+                        out.push(k);
+                    }
+                    Ok(())
+                };
+                for &k in &kids.singles {
+                    mark(k)?;
+                }
+                for run in &kids.strided {
+                    let mut k = run.start;
+                    for _ in 0..run.count {
+                        mark(k)?;
+                        k += run.step;
+                    }
+                }
+                Ok(kids.len())
+            })?;
+            let Some((made, edges)) = expanded else {
+                break;
+            };
+            levels += 1;
+            moves += edges;
+            count += made;
         }
         Ok(())
     })?;
