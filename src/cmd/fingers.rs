@@ -482,9 +482,11 @@ fn run_dot(
     max_positions: Option<usize>,
 ) -> Result<Report, Error> {
     check_solve(game, ctx)?;
+    // A flag an index, and every reachable position in the order found.
     ctx.budget.check_memory(
         "a map of the positions reachable from the start",
-        game.size(),
+        game.size()
+            .saturating_mul(1 + std::mem::size_of::<FingersPosition>() as u64),
     )?;
     let (reach, edges) = reachable(game);
     let cap = max_positions.unwrap_or(if all { usize::MAX } else { READABLE });

@@ -1,5 +1,6 @@
 //! The positions reachable from a start, found breadth-first level by
-//! level on all threads: one bit a position of a dense index.
+//! level on all threads: one bit a position of a dense index, and the
+//! levels in bounded memory (module `frontier`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -7,9 +8,9 @@ use game_core::{ChildIndices, Game, Indexed, IndexedChildren, Tier, Tiered};
 use rayon::prelude::*;
 
 use crate::solution::{Counts, IndexedSolution};
+use crate::{Config, Error};
 
 mod frontier;
-use crate::{Config, Error};
 
 /// The positions reachable from a start of an [`Indexed`] game: a bit per
 /// index, with the number of positions, of distinct moves between them and
