@@ -363,16 +363,28 @@ fn grundy_nim_knights_commands() {
     assert!(fails(&["knights", "--size", "0"]).contains("at least one square"));
 }
 
-/// `fingers solve` keeps its table while it walks the positions reachable
-/// from the start: both must fit in `--memory`, and a budget that holds
-/// the table (F = 128: 2 bytes × 68,161,536 = 130 MiB) but not the walk
-/// beside it (half a byte a position) is refused before anything starts.
+/// `fingers solve` must fit in `--memory` before anything starts: its
+/// table and the engine's working memory, then the walk of the positions
+/// reachable from the start beside the table. F = 128 (68,161,536
+/// positions) on one thread: 2 bytes a position of table and two level
+/// lists of at most an eighth of the positions in 8-byte ids, 4 bytes a
+/// position in all, 260 MiB (the walk beside the table takes 2.5 bytes a
+/// position). A budget that holds the table alone (130 MiB) is refused.
 #[test]
-fn fingers_solve_refuses_a_memory_budget_that_holds_the_table_but_not_the_walk() {
-    let err = fails(&["--memory", "140M", "fingers", "solve", "--fingers", "128"]);
+fn fingers_solve_refuses_a_memory_budget_that_holds_the_table_but_not_its_work() {
+    let err = fails(&[
+        "--threads",
+        "1",
+        "--memory",
+        "140M",
+        "fingers",
+        "solve",
+        "--fingers",
+        "128",
+    ]);
     assert!(
         err.contains("walking the positions reachable")
-            && err.contains("162.5 MiB")
+            && err.contains("260.0 MiB")
             && err.contains("--memory"),
         "{err}"
     );

@@ -229,17 +229,21 @@ pub fn check_solve(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
 }
 
 /// Whether `fingers solve` fits in the memory budget, checked before it
-/// starts: the table (two bytes a position, the least the solver takes)
-/// and, beside it, the walk of the positions reachable from the start.
+/// starts: the solve (its table, two bytes a position, and the engine's
+/// working memory), then the walk of the positions reachable from the
+/// start beside the table.
 fn check_solve_memory(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
     let size = game.size();
+    let solve = solver_retro::solve_unmoves_bytes(size, &ctx.config());
+    let walk = size
+        .saturating_mul(2)
+        .saturating_add(solver_retro::reachable_bytes(size));
     ctx.budget.check_memory(
         &format!(
             "solving Magic Fingers with {} fingers a hand and walking the positions reachable from the start",
             game.rules().fingers
         ),
-        size.saturating_mul(2)
-            .saturating_add(solver_retro::reachable_bytes(size)),
+        solve.max(walk),
     )?;
     Ok(())
 }

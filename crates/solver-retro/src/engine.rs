@@ -115,6 +115,41 @@ fn level_cap(cells: usize) -> usize {
     }
 }
 
+/// The most seeds (positions resolved at level 0, won or lost; or tied)
+/// listed before that level 0 is found by a scan of the cells instead:
+/// like any level, an eighth of the cells (one under test, so that the
+/// unit tests' games scan it too).
+pub(crate) fn seed_cap(cells: u64) -> u64 {
+    if cfg!(test) {
+        1
+    } else {
+        cells / 8
+    }
+}
+
+/// The most bytes the engine takes besides the cells, for `cells` cells
+/// of `C` solved with `config`: two levels' lists at once (each at most
+/// [`level_cap`] 8-byte ids an owner, about a byte a cell) and, with more
+/// than one owner, a round's posts (at most [`post_cap`] an owner, 8
+/// bytes each at most). A table within the cache ([`in_cache`]) is one
+/// owner's and posts nothing.
+pub(crate) fn working_bytes<C: Cell>(cells: u64, config: &crate::Config) -> u64 {
+    let owners = if in_cache::<C>(cells) {
+        1
+    } else {
+        config.owners().clamp(1, 1 << 12)
+    };
+    let per_owner = usize::try_from(cells.div_ceil(owners as u64)).unwrap_or(usize::MAX);
+    let lists = 2 * 8 * (level_cap(per_owner) as u64).saturating_mul(owners as u64);
+    let posts = if owners > 1 {
+        8 * (post_cap(owners, usize::try_from(cells).unwrap_or(usize::MAX)) as u64)
+            .saturating_mul(owners as u64)
+    } else {
+        0
+    };
+    lists.saturating_add(posts)
+}
+
 /// Bits of an event's id.
 const ID_BITS: u32 = 40;
 /// The largest id an event can carry (a tier of 2⁴⁰ indices).
@@ -217,6 +252,12 @@ pub(crate) struct Seeds {
     /// Positions the seeding resolved, won or lost, at level 1 (their
     /// cells hold the value; level 1 is then found by a scan).
     pub settled_at_one: u64,
+    /// Won or lost seeds past [`seed_cap`], not listed: `decisive` is then
+    /// empty and level 0 is found by a scan of the cells.
+    pub unlisted_decisive: u64,
+    /// Tied seeds past [`seed_cap`], not listed: `ties` is then empty and
+    /// the ties' level 0 is found by a scan.
+    pub unlisted_ties: u64,
 }
 
 /// Posts from one owner to another.
@@ -413,7 +454,17 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
     // One owner whose cells fit in the cache updates each parent as the
     // game gives it: batches only pay where the parents' cells miss.
     let direct = owners == 1 && cached && direct_allowed(config);
-    let mut resolved = (seeds.decisive.len() + seeds.ties.len()) as u64 + seeds.settled_at_one;
+    let mut resolved = (seeds.decisive.len() + seeds.ties.len()) as u64
+        + seeds.settled_at_one
+        + seeds.unlisted_decisive
+        + seeds.unlisted_ties;
+    // Seeds too many to list: level 0 is every cell won or lost at 0
+    // (only a seed holds such a value), found by a scan.
+    if seeds.unlisted_decisive > 0 {
+        for o in &mut parts {
+            o.scan = true;
+        }
+    }
     // The seeds move into the owners' lists and are freed, not kept
     // beside them for the whole solve.
     for id in seeds.decisive {
@@ -423,7 +474,7 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
     // the cells (like any level) they are dropped now, and the ties'
     // level 0 is found by scanning for Tie(0) cells instead: only a tied
     // seed holds Tie(0) (what ties later does so at level 1 or more).
-    let ties_by_scan = seeds.ties.len() as u64 > if cfg!(test) { 1 } else { n / 8 };
+    let ties_by_scan = seeds.unlisted_ties > 0 || seeds.ties.len() as u64 > seed_cap(n);
     let ties = if ties_by_scan {
         drop(seeds.ties);
         Vec::new()

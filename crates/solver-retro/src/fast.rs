@@ -1,10 +1,12 @@
 //! The graph-free preset: a dense index and predecessors ("unmoves").
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use game_core::{IndexedUnmoves, Outcome, ParentIndices, ParentVisitor};
 use rayon::prelude::*;
 
 use crate::cell::{Cell, Cells, Table};
-use crate::engine::{in_cache, propagate, Parents, Seeds};
+use crate::engine::{in_cache, propagate, seed_cap, working_bytes, Parents, Seeds};
 use crate::seed::{count_children, scan_cells, terminal};
 use crate::solution::IndexedSolution;
 use crate::stored::table_count;
@@ -105,6 +107,24 @@ where
         table,
         moves: None,
     })
+}
+
+/// The most memory [`solve_unmoves_with`] takes for a game of `size`
+/// indices with `config`, in 2-byte cells: the table, and the engine's
+/// two levels' lists (about a byte a cell each at most) and a round's
+/// posts (16 to 64 MiB with more than one owner). What the solve checks
+/// against the memory limit before it takes anything; a solve whose
+/// cells must widen to 4 bytes checks the wider table again.
+///
+/// ```
+/// use solver_retro::{solve_unmoves_bytes, Config};
+/// // 2²⁰ positions on one thread: 2 MiB of cells, 2 MiB of lists.
+/// assert_eq!(solve_unmoves_bytes(1 << 20, &Config::default().threads(1)), 4 << 20);
+/// ```
+#[must_use]
+pub fn solve_unmoves_bytes(size: u64, config: &Config) -> u64 {
+    size.saturating_mul(2)
+        .saturating_add(working_bytes::<u16>(size, config))
 }
 
 /// Parents by [`IndexedUnmoves::unmove_indices`], checked against the size.
@@ -224,6 +244,17 @@ where
     let limit = config.limit();
     let size = game.size();
     let n = table_count(size, limit, C::BYTES, false)?;
+    let needed = (n as u64)
+        .saturating_mul(C::BYTES)
+        .saturating_add(working_bytes::<C>(n as u64, config));
+    if needed > limit {
+        return Err(crate::error::too_large(
+            "the table and the engine's working memory (two levels' lists and a round's posts)",
+            needed,
+            limit,
+            "",
+        ));
+    }
     let mut listed = Vec::new();
     let listed_ends = game.terminal_indices(&mut listed);
     let bulk = game.child_counts(0, &mut [0u32; 1]);
@@ -240,6 +271,11 @@ where
     // Scan (or count in bulk) block by block on all threads, or on this
     // one for a table the engine will solve on one ([`in_cache`]) or a
     // one-thread solve.
+    // Seeds found so far (won or lost; tied): past `cap` of a kind, the
+    // blocks stop listing it and level 0 is scanned for instead, so that
+    // the lists never take more than the engine's levels may.
+    let cap = seed_cap(n as u64);
+    let found_seeds = [AtomicU64::new(0), AtomicU64::new(0)];
     let seed = |(b, chunk): (usize, &mut [C])| -> Result<Found, Error> {
         let first = (b * BLOCK) as u64;
         let mut found = (Vec::new(), Vec::new());
@@ -258,6 +294,12 @@ where
             &mut found.0,
             &mut found.1,
         )?;
+        for (list, total) in [&mut found.0, &mut found.1].into_iter().zip(&found_seeds) {
+            let k = list.len() as u64;
+            if total.fetch_add(k, Ordering::Relaxed) + k > cap {
+                *list = Vec::new();
+            }
+        }
         Ok(found)
     };
     let blocks: Vec<Result<Found, Error>> = if in_cache::<C>(n as u64) || config.thread_count() == 1
@@ -267,11 +309,23 @@ where
         cells.par_chunks_mut(BLOCK).enumerate().map(seed).collect()
     };
     let mut seeds = Seeds::default();
+    let [decisive, ties] = found_seeds.map(AtomicU64::into_inner);
+    let (list_decisive, list_ties) = (decisive <= cap, ties <= cap);
+    if !list_decisive {
+        seeds.unlisted_decisive = decisive;
+    }
+    if !list_ties {
+        seeds.unlisted_ties = ties;
+    }
     for b in blocks {
         match b {
             Ok((d, t)) => {
-                seeds.decisive.extend(d);
-                seeds.ties.extend(t);
+                if list_decisive {
+                    seeds.decisive.extend(d);
+                }
+                if list_ties {
+                    seeds.ties.extend(t);
+                }
             }
             Err(Error::TooManyChildren { .. }) if C::BYTES < 4 => return Ok(None),
             Err(e) => return Err(e),

@@ -149,8 +149,11 @@
 //! owner's cells, when the level is found by scanning the cells instead,
 //! so at most a byte a cell — the events (8 bytes each, packed: phase,
 //! level, id, lost) and the posts of a round (16 to 64 MiB, growing with
-//! the table). The certificate below stays the independent check: it
-//! shares no code with the engine.
+//! the table). The seeds (positions over at level 0) are listed under the
+//! same cap and scanned for past it. [`solve_unmoves_with`] checks its
+//! table, two level lists and a round's posts against the memory limit
+//! before it starts ([`solve_unmoves_bytes`]). The certificate below stays
+//! the independent check: it shares no code with the engine.
 //!
 //! # Proofs and pictures
 //!
@@ -186,7 +189,7 @@ pub use check_game::{BrokenPromise, GameCheck};
 pub use config::{Config, Progress};
 pub use dot::{colour, graph, to_dot};
 pub use error::Error;
-pub use fast::{solve_unmoves, solve_unmoves_with};
+pub use fast::{solve_unmoves, solve_unmoves_bytes, solve_unmoves_with};
 /// The game traits and values of `game-core`, so that a crate depending on
 /// `solver-retro` alone can write and solve a game.
 pub use game_core::{

@@ -669,6 +669,30 @@ fn reached_from(g: &Graph, start: usize) -> Vec<bool> {
     seen
 }
 
+proptest! {
+    /// The fast path checks its table and its working memory (two levels'
+    /// lists) against the limit before it starts, as
+    /// [`crate::solve_unmoves_bytes`] says: refused one byte below, solved
+    /// at the figure.
+    #[test]
+    fn the_fast_path_is_refused_below_its_memory_and_solves_at_it(g in big_graph()) {
+        let needed = crate::solve_unmoves_bytes(g.size(), &Config::default());
+        // Two bytes a cell, and two lists of at least two 8-byte ids (under
+        // test) or an eighth of the cells.
+        prop_assert_eq!(needed, 2 * g.size() + 2 * 8 * (g.size() / 8).max(2));
+        let tight = Config::default().memory_limit(needed - 1);
+        prop_assert!(matches!(
+            crate::solve_unmoves_with(&g, &tight),
+            Err(Error::TooLarge(_))
+        ));
+        let want = reference(&g);
+        let sol = crate::solve_unmoves_with(&g, &Config::default().memory_limit(needed)).unwrap();
+        for (p, &w) in want.iter().enumerate() {
+            prop_assert_eq!(sol.value(&p), Some(w), "at {}", p);
+        }
+    }
+}
+
 /// The depth (levels) of a plain breadth-first search from `start` and
 /// the number of distinct moves out of the nodes it reaches that are not
 /// over.

@@ -708,6 +708,7 @@ where
         ties: Vec::with_capacity(parts.iter().map(|f| f.seeds.ties.len()).sum()),
         events: Vec::with_capacity(parts.iter().map(|f| f.seeds.events.len()).sum()),
         settled_at_one: parts.iter().map(|f| f.seeds.settled_at_one).sum(),
+        ..Seeds::default()
     };
     let mut edges = Vec::with_capacity(parts.iter().map(|f| f.edges.len()).sum());
     let mut tally = Tally::default();

@@ -332,7 +332,8 @@ fn levels<'c, C: Cell, P: Parents>(
             if !first {
                 std::mem::swap(&mut o.level, &mut o.next);
                 o.next.clear();
-                // The seeds' level 0 is not capped: give back what it took.
+                // A list's room may have grown past its cap (doubling, or
+                // a level 0 of seeds crowded into one owner): give it back.
                 o.next.shrink_to(o.cap);
                 o.scan = o.next_scan;
                 o.next_scan = false;
