@@ -131,8 +131,10 @@ pub(crate) fn seed_cap(cells: u64) -> u64 {
 /// of `C` solved with `config`: two levels' lists at once (each at most
 /// [`level_cap`] 8-byte ids an owner, about a byte a cell) and, with more
 /// than one owner, a round's posts (at most [`post_cap`] an owner, 8
-/// bytes each at most). A table within the cache ([`in_cache`]) is one
-/// owner's and posts nothing.
+/// bytes each at most). A table within the cache ([`in_cache`]) is
+/// counted as one owner's, posting nothing: so it is unless its children
+/// are counted lazily, when its owners' posts (up to 16 MiB) are not
+/// counted.
 pub(crate) fn working_bytes<C: Cell>(cells: u64, config: &crate::Config) -> u64 {
     let owners = if in_cache::<C>(cells) {
         1

@@ -244,6 +244,9 @@ where
     let limit = config.limit();
     let size = game.size();
     let n = table_count(size, limit, C::BYTES, false)?;
+    let mut listed = Vec::new();
+    let listed_ends = game.terminal_indices(&mut listed);
+    let bulk = game.child_counts(0, &mut [0u32; 1]);
     let needed = (n as u64)
         .saturating_mul(C::BYTES)
         .saturating_add(working_bytes::<C>(n as u64, config));
@@ -255,9 +258,6 @@ where
             "",
         ));
     }
-    let mut listed = Vec::new();
-    let listed_ends = game.terminal_indices(&mut listed);
-    let bulk = game.child_counts(0, &mut [0u32; 1]);
     let mut cells = if bulk {
         // Every cell is written by the bulk counts below.
         Cells::new(n, None, limit)?
@@ -268,14 +268,14 @@ where
     } else {
         Cells::new(n, None, limit)?
     };
-    // Scan (or count in bulk) block by block on all threads, or on this
-    // one for a table the engine will solve on one ([`in_cache`]) or a
-    // one-thread solve.
     // Seeds found so far (won or lost; tied): past `cap` of a kind, the
     // blocks stop listing it and level 0 is scanned for instead, so that
     // the lists never take more than the engine's levels may.
     let cap = seed_cap(n as u64);
     let found_seeds = [AtomicU64::new(0), AtomicU64::new(0)];
+    // Scan (or count in bulk) block by block on all threads, or on this
+    // one for a table the engine will solve on one ([`in_cache`]) or a
+    // one-thread solve.
     let seed = |(b, chunk): (usize, &mut [C])| -> Result<Found, Error> {
         let first = (b * BLOCK) as u64;
         let mut found = (Vec::new(), Vec::new());
