@@ -136,20 +136,31 @@ pub(crate) fn seed_cap(cells: u64) -> u64 {
 /// are counted lazily, when its owners' posts (up to 16 MiB) are not
 /// counted.
 pub(crate) fn working_bytes<C: Cell>(cells: u64, config: &crate::Config) -> u64 {
-    let owners = if in_cache::<C>(cells) {
-        1
-    } else {
-        config.owners().clamp(1, 1 << 12)
-    };
+    let owners = owners_of::<C>(cells, config);
     let per_owner = usize::try_from(cells.div_ceil(owners as u64)).unwrap_or(usize::MAX);
     let lists = 2 * 8 * (level_cap(per_owner) as u64).saturating_mul(owners as u64);
-    let posts = if owners > 1 {
+    lists.saturating_add(posts_bytes::<C>(cells, config))
+}
+
+/// The most bytes a round's posts take for `cells` cells of `C` solved
+/// with `config` ([`working_bytes`]): none for one owner.
+pub(crate) fn posts_bytes<C: Cell>(cells: u64, config: &crate::Config) -> u64 {
+    let owners = owners_of::<C>(cells, config);
+    if owners > 1 {
         8 * (post_cap(owners, usize::try_from(cells).unwrap_or(usize::MAX)) as u64)
             .saturating_mul(owners as u64)
     } else {
         0
-    };
-    lists.saturating_add(posts)
+    }
+}
+
+/// The owners [`working_bytes`] counts for `cells` cells of `C`.
+fn owners_of<C: Cell>(cells: u64, config: &crate::Config) -> usize {
+    if in_cache::<C>(cells) {
+        1
+    } else {
+        config.owners().clamp(1, 1 << 12)
+    }
 }
 
 /// Bits of an event's id.

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::cell::{Cell, Cells, Table};
-use crate::engine::{propagate, push_event, Parents, Seeds};
+use crate::engine::{posts_bytes, propagate, push_event, Parents, Seeds};
 use crate::reach_first::{Keep, Only, Spare, Tally};
 use crate::seed::terminal;
 use crate::{Config, Error};
@@ -415,7 +415,8 @@ where
         spare.room = usize::try_from(largest.saturating_mul(2)).unwrap_or(usize::MAX);
     }
     // Every tier's group must fit before anything is solved: the tier at
-    // `per_index` bytes an index, its child tiers at 2. The events the
+    // `per_index` bytes an index (and a loopy tier's posts), its child
+    // tiers at 2. The events the
     // child tiers seed and a stored graph's edges are counted as they are
     // found (below).
     let mut kids = Vec::new();
@@ -427,6 +428,10 @@ where
             .tier_size(t)
             .saturating_mul(per_index(game.leaves_tier(t), stored))
             .saturating_add(bits_bytes);
+        if !game.leaves_tier(t) {
+            // A loopy tier runs the level engine: a round's posts too.
+            bytes = bytes.saturating_add(posts_bytes::<u16>(game.tier_size(t), config));
+        }
         for &c in &kids {
             bytes = bytes.saturating_add(game.tier_size(c).saturating_mul(2));
             needed_by.insert(c, k);
