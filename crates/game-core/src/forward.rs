@@ -3,7 +3,7 @@
 //! A wrapper that changes nothing about a capability — [`Misere`](crate::Misere)
 //! changes only how the game ends, `&G` nothing at all — must pass on every
 //! method of it, the optional fast paths included: a wrapper that forgot
-//! one would silently fall back to the slow default. [`forward!`] holds the
+//! one would silently fall back to the slow default. `forward!` (below) holds the
 //! list of methods of each capability in one place, so a method added to a
 //! trait is added here once and reaches every wrapper.
 //!

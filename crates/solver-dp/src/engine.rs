@@ -35,7 +35,7 @@ struct Frame<P> {
     best: Option<Value>,
 }
 
-/// Reusable buffers for [`solve_from`].
+/// Reusable buffers for [`Engine::solve_from`].
 pub(crate) struct Engine<G: Game> {
     stack: Vec<Frame<G::Position>>,
     arena: Vec<G::Move>,

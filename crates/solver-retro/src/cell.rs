@@ -264,7 +264,8 @@ impl<C: Cell> Cells<C> {
     }
 
     /// `len` cells, all `value` (`None`: zero bits, for a caller that
-    /// writes every cell itself); a refused mapping is [`Error::TooLarge`].
+    /// writes every cell itself); a refused mapping is
+    /// [`Error::TooLarge`](crate::Error::TooLarge).
     pub(crate) fn new(len: usize, value: Option<C>, limit: u64) -> Result<Self, crate::Error> {
         let mut cells = Self::zeroed(len).map_err(|_| {
             crate::error::too_large(

@@ -35,8 +35,8 @@
 //!
 //! | item | what | cost |
 //! |---|---|---|
-//! | [`mex`], [`MexSet`], [`nim_sum`] | the basic operations | bitset, O(values) |
-//! | [`GrundyTable`], [`grundy`] | any [`Impartial`] game, memoised, iterative; a cycle is an error | O(positions + moves) |
+//! | [`mex()`], [`MexSet`], [`nim_sum`] | the basic operations | bitset, O(values) |
+//! | [`GrundyTable`], [`grundy()`] | any [`Impartial`] game, memoised, iterative; a cycle is an error | O(positions + moves) |
 //! | [`Sum`], [`sum_grundy`], [`winning_move`] | disjunctive sums | one value per component |
 //! | [`SubtractionSet`] | g(0..n) with a bitmask mex; proven period (a window of max(S) values repeats) | O(n·\|S\|) |
 //! | [`OctalCode`] | g(0..n) plain (O(n²)) or by rare/common values (≈ O(n·#rare)); period proven by the octal periodicity theorem | see [`Computer`] |

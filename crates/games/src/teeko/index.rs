@@ -276,7 +276,7 @@ impl Teeko {
     }
 
     /// Calls `f` with each child of `pos` (which is not over), in the
-    /// order of [`Game::moves`].
+    /// order of [`Game::moves`](game_core::Game::moves).
     #[inline]
     fn for_each_child(&self, pos: &TeekoPosition, mut f: impl FnMut(TeekoPosition)) {
         let empty = pos.empty();
