@@ -96,12 +96,14 @@ impl Reachable {
 }
 
 /// The most memory [`reachable`] takes for a game of `size` indices: half a
-/// byte an index at most (what it checks against the memory limit), for
-/// a caller that holds other memory meanwhile to plan for before it
+/// byte an index, and no less than 16 KiB (lists of up to 1,024 ids
+/// however small the game) — what it checks against the memory limit,
+/// for a caller that holds other memory meanwhile to plan for before it
 /// starts.
 ///
 /// ```
 /// assert_eq!(solver_retro::reachable_bytes(64 << 20), 32 << 20);
+/// assert_eq!(solver_retro::reachable_bytes(11), 2 * 8 + 2 * 8 * 1024);
 /// ```
 #[must_use]
 pub fn reachable_bytes(size: u64) -> u64 {
@@ -116,8 +118,8 @@ pub fn reachable_bytes(size: u64) -> u64 {
 /// Memory: a bit an index for the positions seen, and two levels at once
 /// (the one being expanded and the next), each a list of ids while it is
 /// small and a bitmap once it passes an id for every 64 indices. In all
-/// at most half a byte an index, checked against the memory limit before
-/// anything is taken, however wide a level grows.
+/// half a byte an index ([`reachable_bytes`]), checked against the memory
+/// limit before anything is taken, however wide a level grows.
 ///
 /// # Errors
 /// [`Error::TooLarge`] when the bitmaps pass the memory limit;
