@@ -673,7 +673,7 @@ fn report_solve<'g>(
     let spinner = super::progress::Spinner::new("walking the positions reachable from the start");
     // The walk runs beside the solved table: its limit is what the table
     // leaves of the budget.
-    let held = (sol.table().len() as u64).saturating_mul(sol.bytes_per_position());
+    let held = sol.table().bytes();
     let reach = solver_retro::reachable(game, &FingersPosition::START, &ctx.config_beside(held))?;
     drop(spinner);
     let counts = reach.counts(&sol);

@@ -99,7 +99,7 @@ impl Ctx {
     /// A solver configuration within the command's memory limit
     /// (`--memory`, else what is really available).
     pub fn config(&self) -> solver_retro::Config {
-        solver_retro::Config::default().memory_limit(self.budget.memory())
+        self.config_beside(0)
     }
 
     /// The solvers' [`solver_retro::Config`] for work done while `held`

@@ -156,7 +156,13 @@ pub(crate) fn posts_bytes<C: Cell>(cells: u64, config: &crate::Config) -> u64 {
 
 /// The owners [`working_bytes`] counts for `cells` cells of `C`.
 fn owners_of<C: Cell>(cells: u64, config: &crate::Config) -> usize {
-    if in_cache::<C>(cells) {
+    owner_count(in_cache::<C>(cells), config)
+}
+
+/// The owners a table is cut into: one for a `cached` table (it fits in
+/// the cache, [`in_cache`]), else [`crate::Config::owners`], at most 4,096.
+fn owner_count(cached: bool, config: &crate::Config) -> usize {
+    if cached {
         1
     } else {
         config.owners().clamp(1, 1 << 12)
@@ -423,12 +429,7 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
     // with 32 owners, 7.6 ms with one). Under test, small games keep
     // their owners, so that the posts are exercised.
     let cached = !lazy && in_cache::<C>(n);
-    let owners = if cached && !cfg!(test) {
-        1
-    } else {
-        config.owners()
-    };
-    let want = owners.clamp(1, 1 << 12) as u64;
+    let want = owner_count(cached && !cfg!(test), config) as u64;
     // Ranges of at most 2³¹ cells: posts are 4-byte offsets.
     let shift = (n.div_ceil(want))
         .next_power_of_two()

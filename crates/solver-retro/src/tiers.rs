@@ -416,9 +416,8 @@ where
     }
     // Every tier's group must fit before anything is solved: the tier at
     // `per_index` bytes an index (and a loopy tier's posts), its child
-    // tiers at 2. The events the
-    // child tiers seed and a stored graph's edges are counted as they are
-    // found (below).
+    // tiers at 2. The events the child tiers seed and a stored graph's
+    // edges are counted as they are found (below).
     let mut kids = Vec::new();
     let mut needed_by: FxHashMap<Tier, usize> = FxHashMap::default();
     for (k, &t) in order.iter().enumerate() {
