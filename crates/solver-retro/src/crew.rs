@@ -12,7 +12,9 @@
 //! do not sleep between rounds: they spin, then yield, until the leader
 //! publishes the next round or ends the crew; only a helper that has
 //! waited long (a run of levels too small to share) naps, 200 µs at a
-//! time.
+//! time, and the leader wakes it when it publishes a round (a napping
+//! helper used to join its round up to a nap late: on Fingers F = 128 at
+//! two threads, some 30 rounds a solve began ~100 µs short of a thread).
 //!
 //! Design note: the helpers are scoped threads of their own, not jobs on
 //! the rayon pool, so that nothing the leader does between rounds (a
@@ -25,7 +27,8 @@
 //! whose helpers never got a core still finishes, on the leader alone.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
+use std::thread::Thread;
 
 /// Tasks a round may have (16 bits of the claim word).
 pub(crate) const MAX_TASKS: usize = (1 << 16) - 1;
@@ -38,7 +41,9 @@ const YIELDS: u32 = 1 << 8;
 
 /// A waiting helper's nap once it has waited long (the leader is running
 /// levels too small to share, or its own sequential work): it then costs
-/// no core, and joins the next round at most this late.
+/// no core. The leader wakes a napping helper when it publishes a round;
+/// the nap's bound only caps how long a wake-up lost to a race can delay
+/// it.
 const NAP: std::time::Duration = std::time::Duration::from_micros(200);
 
 /// The claim word: round (its low 32 bits), task count (16), next task
@@ -70,6 +75,10 @@ pub(crate) struct Crew<'t, R> {
     stop: AtomicBool,
     /// A task panicked on a helper.
     poisoned: AtomicBool,
+    /// Helpers napping (or about to): the leader wakes them for a round.
+    napping: AtomicUsize,
+    /// The helpers, to wake (set once they are spawned).
+    helpers: OnceLock<Vec<Thread>>,
 }
 
 /// Counts a claimed task as finished when dropped, even when the task
@@ -86,12 +95,28 @@ impl Drop for Finish<'_> {
 }
 
 /// Ends the crew when the leader leaves, even by a panic (the helpers
-/// must not spin forever).
-struct Stop<'a>(&'a AtomicBool);
+/// must not spin forever), and wakes any napping helper to see it.
+struct Stop<'a, 't, R>(&'a Crew<'t, R>);
 
-impl Drop for Stop<'_> {
+impl<R> Drop for Stop<'_, '_, R> {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::Release);
+        self.0.stop.store(true, Ordering::SeqCst);
+        self.0.wake();
+    }
+}
+
+impl<R> Crew<'_, R> {
+    /// Wakes the helpers if any is napping. The leader publishes a round
+    /// (or the stop) before it looks, and a helper counts itself napping
+    /// before it looks for a round last: one of the two sees the other
+    /// (both sequentially consistent), so no helper sleeps through a
+    /// round; a wake-up that comes before the nap ends it at once.
+    fn wake(&self) {
+        if self.napping.load(Ordering::SeqCst) > 0 {
+            for t in self.helpers.get().into_iter().flatten() {
+                t.unpark();
+            }
+        }
     }
 }
 
@@ -135,7 +160,15 @@ impl<R: Copy + Send> Crew<'_, R> {
                 } else if spins < SPINS + YIELDS {
                     std::thread::yield_now();
                 } else {
-                    std::thread::park_timeout(NAP);
+                    self.napping.fetch_add(1, Ordering::SeqCst);
+                    // Looked at again after counting itself napping (see
+                    // `wake`).
+                    let (round, count, next) = unpack(self.claim.load(Ordering::SeqCst));
+                    let idle = round == done || next >= count;
+                    if idle && !self.stop.load(Ordering::SeqCst) {
+                        std::thread::park_timeout(NAP);
+                    }
+                    self.napping.fetch_sub(1, Ordering::SeqCst);
                 }
                 spins = spins.saturating_add(1);
                 continue;
@@ -169,7 +202,8 @@ impl<R: Copy + Send> Crew<'_, R> {
             guard.0
         };
         self.left.store(count, Ordering::Release);
-        self.claim.store(pack(number, count, 0), Ordering::Release);
+        self.claim.store(pack(number, count, 0), Ordering::SeqCst);
+        self.wake();
         self.work(number & ROUND_MASK, what);
         let mut spins = 0u32;
         while self.left.load(Ordering::Acquire) != 0 {
@@ -201,12 +235,15 @@ pub(crate) fn with_crew<R: Copy + Send, T>(
         left: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         poisoned: AtomicBool::new(false),
+        napping: AtomicUsize::new(0),
+        helpers: OnceLock::new(),
     };
     std::thread::scope(|s| {
-        for _ in 0..helpers {
-            s.spawn(|| crew.help());
-        }
-        let _stop = Stop(&crew.stop);
+        let threads = (0..helpers)
+            .map(|_| s.spawn(|| crew.help()).thread().clone())
+            .collect();
+        let _ = crew.helpers.set(threads);
+        let _stop = Stop(&crew);
         lead(&crew)
     })
 }
@@ -247,6 +284,30 @@ mod tests {
             }
         });
         assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 6));
+    }
+
+    #[test]
+    fn rounds_after_the_helpers_nap_run_every_task_once() {
+        let hits: Vec<AtomicUsize> = (0..8).map(|_| AtomicUsize::new(0)).collect();
+        let task = |_: (), k: usize| {
+            hits[k].fetch_add(1, Ordering::Relaxed);
+        };
+        let napped = AtomicBool::new(false);
+        with_crew(2, &task, |crew| {
+            for _ in 0..5 {
+                // Long enough for the helpers to spin, yield and nap.
+                let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+                while crew.napping.load(Ordering::SeqCst) == 0
+                    && std::time::Instant::now() < deadline
+                {
+                    std::thread::sleep(std::time::Duration::from_micros(50));
+                }
+                napped.fetch_or(crew.napping.load(Ordering::SeqCst) > 0, Ordering::Relaxed);
+                crew.round((), 8);
+            }
+        });
+        assert!(napped.load(Ordering::Relaxed), "no helper ever napped");
+        assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 5));
     }
 
     #[test]
