@@ -391,6 +391,29 @@ fn fingers_solve_refuses_a_memory_budget_that_holds_the_table_but_not_its_work()
 }
 
 #[test]
+fn fingers_solve_on_the_cluster_is_refused_before_it_starts_when_the_table_cannot_fit() {
+    // Process 0 ends with the whole table (68,161,536 positions of two
+    // bytes: 130.0 MiB) and the walk of the reachable positions beside it
+    // (half a byte an index: 32.5 MiB), 162.5 MiB in all. It used to run
+    // the whole solve before the walk refused.
+    let err = fails(&[
+        "--memory",
+        "150M",
+        "fingers",
+        "solve",
+        "--fingers",
+        "128",
+        "--cluster",
+        "-w",
+        "1",
+    ]);
+    assert!(
+        err.contains("on the cluster") && err.contains("162.5 MiB") && err.contains("--memory"),
+        "{err}"
+    );
+}
+
+#[test]
 fn budget_flags_take_units_and_refusals_name_them() {
     // 10,001 piles take three bytes each: over a KiB.
     let err = fails(&[

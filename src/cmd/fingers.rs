@@ -577,6 +577,33 @@ pub fn db_rules(game: &Fingers) -> String {
     format!("{:?}, index v1", game.rules())
 }
 
+/// Whether a process of `fingers solve --cluster` fits in the memory
+/// budget, checked before it starts: every process holds the whole table
+/// once the tier is gathered (two bytes a position), and process 0 then
+/// walks the positions reachable from the start beside it. (The cluster
+/// engine's level and update lists are not counted.)
+fn check_cluster_memory(game: &Fingers, leader: bool, ctx: &Ctx) -> Result<(), Error> {
+    let size = game.size();
+    let walk = if leader {
+        solver_retro::reachable_bytes(size)
+    } else {
+        0
+    };
+    ctx.budget.check_memory(
+        &format!(
+            "solving Magic Fingers with {} fingers a hand on the cluster (every process holds the whole table{})",
+            game.rules().fingers,
+            if leader {
+                "; process 0 then walks the positions reachable from the start"
+            } else {
+                ""
+            }
+        ),
+        size.saturating_mul(2).saturating_add(walk),
+    )?;
+    Ok(())
+}
+
 /// `fingers solve --cluster FLAGS…`: solved by timely workers across
 /// processes and hosts (see `solver_cluster`); process 0 reports, the
 /// others print nothing.
@@ -589,6 +616,7 @@ fn solve_cluster(
 ) -> Result<Report, Error> {
     let config = solver_cluster::ClusterConfig::from_args(flags.iter().cloned())?;
     let leader = config.process() == 0;
+    check_cluster_memory(game, leader, ctx)?;
     let db = match db {
         Some(dir) => Some(std::sync::Arc::new(super::analyze::open_cluster_db(
             dir,
