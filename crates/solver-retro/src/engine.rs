@@ -30,6 +30,13 @@
 //! starts. The same shape carries over to owners on other machines: one
 //! exchange per level.
 //!
+//! What the posts cost (Fingers F = 128, measured; BENCHMARKS.md, seventh
+//! session): the 17 owners of two threads run on one thread take ~12 %
+//! more than one owner, and on two threads their tasks take another ~15 %
+//! of thread time, while two independent solves side by side lose
+//! nothing: a post written on one core and read on the other is the
+//! price of sharing a table between threads.
+//!
 //! An owner takes its level in batches of [`BATCH`] children: the
 //! parents of a whole batch are found first and their cells read in one
 //! tight pass, so that the cache misses of the batch overlap, and then
