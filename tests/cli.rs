@@ -414,6 +414,20 @@ fn fingers_solve_on_the_cluster_is_refused_before_it_starts_when_the_table_canno
 }
 
 #[test]
+fn a_tiered_game_on_the_cluster_is_refused_before_it_starts_when_its_tables_cannot_fit() {
+    // Every process ends holding every tier's table: Teeko's 172,401,726
+    // indices at two bytes are 344,803,452 bytes, 328.8 MiB. It used to
+    // start with no check at all.
+    let err = fails(&["--memory", "100M", "teeko", "solve", "--cluster", "-w", "1"]);
+    assert!(
+        err.contains("Teeko on the cluster")
+            && err.contains("328.8 MiB")
+            && err.contains("--memory"),
+        "{err}"
+    );
+}
+
+#[test]
 fn budget_flags_take_units_and_refusals_name_them() {
     // 10,001 piles take three bytes each: over a KiB.
     let err = fails(&[

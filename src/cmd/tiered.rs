@@ -92,11 +92,7 @@ where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
-    let needed = game
-        .tiers()
-        .iter()
-        .map(|&t| game.tier_size(t).saturating_mul(2))
-        .fold(0u64, u64::saturating_add);
+    let needed = tables_bytes(game);
     let limit = ctx.budget.memory();
     if needed > limit {
         return Err(Error::Usage(format!(
@@ -105,6 +101,33 @@ where
             game.0.title()
         )));
     }
+    Ok(())
+}
+
+/// The bytes of every tier's table, two a position.
+fn tables_bytes<G: Tiered>(game: &G) -> u64 {
+    game.tiers()
+        .iter()
+        .map(|&t| game.tier_size(t).saturating_mul(2))
+        .fold(0u64, u64::saturating_add)
+}
+
+/// Refuses, before anything is solved, a cluster solve whose tables pass
+/// the memory limit: every process ends holding every tier it solves,
+/// with or without a database. (The cluster engine's working memory
+/// besides the tables is not counted.)
+fn check_cluster<G: CliGame>(game: &Canonical<G>, ctx: &Ctx) -> Result<(), Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    ctx.budget.check_memory(
+        &format!(
+            "solving {} on the cluster (every process ends holding every tier's table)",
+            game.0.title()
+        ),
+        tables_bytes(game),
+    )?;
     Ok(())
 }
 
@@ -227,6 +250,7 @@ where
     let leader = config.process() == 0;
     let title = game.title();
     let game = Canonical(game);
+    check_cluster(&game, ctx)?;
     let db = match db {
         Some(dir) => Some(Arc::new(super::analyze::open_cluster_db(
             dir,
