@@ -296,7 +296,7 @@ mod tests {
         with_crew(2, &task, |crew| {
             for _ in 0..5 {
                 // Long enough for the helpers to spin, yield and nap.
-                let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+                let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
                 while crew.napping.load(Ordering::SeqCst) == 0
                     && std::time::Instant::now() < deadline
                 {
