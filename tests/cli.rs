@@ -42,6 +42,16 @@ fn fails(args: &[&str]) -> String {
     err
 }
 
+/// A command refused for the memory it needs ([`fails`]): its line says
+/// each of `says` and how to raise the budget (`--memory`).
+fn refused_for_memory(args: &[&str], says: &[&str]) {
+    let err = fails(args);
+    assert!(
+        says.iter().all(|s| err.contains(s)) && err.contains("--memory"),
+        "{err}"
+    );
+}
+
 #[test]
 fn stones_take_and_period() {
     assert_eq!(json(&["stones", "take", "0", "0", "7", "3"])["take"], 2);
@@ -372,21 +382,18 @@ fn grundy_nim_knights_commands() {
 /// position). A budget that holds the table alone (130 MiB) is refused.
 #[test]
 fn fingers_solve_refuses_a_memory_budget_that_holds_the_table_but_not_its_work() {
-    let err = fails(&[
-        "--threads",
-        "1",
-        "--memory",
-        "140M",
-        "fingers",
-        "solve",
-        "--fingers",
-        "128",
-    ]);
-    assert!(
-        err.contains("walking the positions reachable")
-            && err.contains("260.0 MiB")
-            && err.contains("--memory"),
-        "{err}"
+    refused_for_memory(
+        &[
+            "--threads",
+            "1",
+            "--memory",
+            "140M",
+            "fingers",
+            "solve",
+            "--fingers",
+            "128",
+        ],
+        &["walking the positions reachable", "260.0 MiB"],
     );
 }
 
@@ -396,20 +403,19 @@ fn fingers_solve_on_the_cluster_is_refused_before_it_starts_when_the_table_canno
     // bytes: 130.0 MiB) and the walk of the reachable positions beside it
     // (half a byte an index: 32.5 MiB), 162.5 MiB in all. It used to run
     // the whole solve before the walk refused.
-    let err = fails(&[
-        "--memory",
-        "150M",
-        "fingers",
-        "solve",
-        "--fingers",
-        "128",
-        "--cluster",
-        "-w",
-        "1",
-    ]);
-    assert!(
-        err.contains("on the cluster") && err.contains("162.5 MiB") && err.contains("--memory"),
-        "{err}"
+    refused_for_memory(
+        &[
+            "--memory",
+            "150M",
+            "fingers",
+            "solve",
+            "--fingers",
+            "128",
+            "--cluster",
+            "-w",
+            "1",
+        ],
+        &["on the cluster", "162.5 MiB"],
     );
 }
 
@@ -418,30 +424,26 @@ fn a_tiered_game_on_the_cluster_is_refused_before_it_starts_when_its_tables_cann
     // Every process ends holding every tier's table: Teeko's 172,401,726
     // indices at two bytes are 344,803,452 bytes, 328.8 MiB. It used to
     // start with no check at all.
-    let err = fails(&["--memory", "100M", "teeko", "solve", "--cluster", "-w", "1"]);
-    assert!(
-        err.contains("Teeko on the cluster")
-            && err.contains("328.8 MiB")
-            && err.contains("--memory"),
-        "{err}"
+    refused_for_memory(
+        &["--memory", "100M", "teeko", "solve", "--cluster", "-w", "1"],
+        &["Teeko on the cluster", "328.8 MiB"],
     );
 }
 
 #[test]
 fn budget_flags_take_units_and_refusals_name_them() {
     // 10,001 piles take three bytes each: over a KiB.
-    let err = fails(&[
-        "--memory",
-        "1k",
-        "subtraction",
-        "--set",
-        "1",
-        "--upto",
-        "10000",
-    ]);
-    assert!(
-        err.contains("more than the 1.0 KiB available") && err.contains("--memory"),
-        "{err}"
+    refused_for_memory(
+        &[
+            "--memory",
+            "1k",
+            "subtraction",
+            "--set",
+            "1",
+            "--upto",
+            "10000",
+        ],
+        &["more than the 1.0 KiB available"],
     );
     let ok = json(&[
         "--max-work",

@@ -235,9 +235,7 @@ pub fn check_solve(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
 fn check_solve_memory(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
     let size = game.size();
     let solve = solver_retro::solve_unmoves_bytes(size, &ctx.config());
-    let walk = size
-        .saturating_mul(2)
-        .saturating_add(solver_retro::reachable_bytes(size));
+    let walk = table_and_walk_bytes(size);
     ctx.budget.check_memory(
         &format!(
             "solving Magic Fingers with {} fingers a hand and walking the positions reachable from the start",
@@ -246,6 +244,13 @@ fn check_solve_memory(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
         solve.max(walk),
     )?;
     Ok(())
+}
+
+/// The solved table (two bytes a position) and, beside it, the walk of
+/// the positions reachable from the start ([`solver_retro::reachable_bytes`]).
+fn table_and_walk_bytes(size: u64) -> u64 {
+    size.saturating_mul(2)
+        .saturating_add(solver_retro::reachable_bytes(size))
 }
 
 /// [`solve`] after checking its work against the budget, with the
@@ -584,10 +589,10 @@ pub fn db_rules(game: &Fingers) -> String {
 /// engine's level and update lists are not counted.)
 fn check_cluster_memory(game: &Fingers, leader: bool, ctx: &Ctx) -> Result<(), Error> {
     let size = game.size();
-    let walk = if leader {
-        solver_retro::reachable_bytes(size)
+    let needed = if leader {
+        table_and_walk_bytes(size)
     } else {
-        0
+        size.saturating_mul(2)
     };
     ctx.budget.check_memory(
         &format!(
@@ -599,7 +604,7 @@ fn check_cluster_memory(game: &Fingers, leader: bool, ctx: &Ctx) -> Result<(), E
                 ""
             }
         ),
-        size.saturating_mul(2).saturating_add(walk),
+        needed,
     )?;
     Ok(())
 }

@@ -64,6 +64,13 @@ fn unpack(c: u64) -> (u64, usize, usize) {
     )
 }
 
+/// Whether a helper that last worked in round `done` has nothing to
+/// claim in claim word `c`: no new round, or every task taken.
+fn idle(c: u64, done: u64) -> bool {
+    let (round, count, next) = unpack(c);
+    round == done || next >= count
+}
+
 /// The leader's handle: runs rounds of tasks on itself and its helpers.
 pub(crate) struct Crew<'t, R> {
     task: &'t (dyn Fn(R, usize) + Sync),
@@ -150,8 +157,8 @@ impl<R: Copy + Send> Crew<'_, R> {
         let mut done = 0u64;
         let mut spins = 0u32;
         while !self.stop.load(Ordering::Acquire) {
-            let (round, count, next) = unpack(self.claim.load(Ordering::Acquire));
-            if round == done || next >= count {
+            let c = self.claim.load(Ordering::Acquire);
+            if idle(c, done) {
                 // Nothing to claim: spin a while (the next round is
                 // usually microseconds away), then give the core away
                 // between looks, then nap.
@@ -163,9 +170,9 @@ impl<R: Copy + Send> Crew<'_, R> {
                     self.napping.fetch_add(1, Ordering::SeqCst);
                     // Looked at again after counting itself napping (see
                     // `wake`).
-                    let (round, count, next) = unpack(self.claim.load(Ordering::SeqCst));
-                    let idle = round == done || next >= count;
-                    if idle && !self.stop.load(Ordering::SeqCst) {
+                    if idle(self.claim.load(Ordering::SeqCst), done)
+                        && !self.stop.load(Ordering::SeqCst)
+                    {
                         std::thread::park_timeout(NAP);
                     }
                     self.napping.fetch_sub(1, Ordering::SeqCst);
@@ -174,6 +181,7 @@ impl<R: Copy + Send> Crew<'_, R> {
                 continue;
             }
             spins = 0;
+            let round = unpack(c).0;
             let Ok(guard) = self.round.lock() else { return };
             let (number, what) = *guard;
             drop(guard);

@@ -123,8 +123,15 @@ where
 /// ```
 #[must_use]
 pub fn solve_unmoves_bytes(size: u64, config: &Config) -> u64 {
-    size.saturating_mul(2)
-        .saturating_add(working_bytes::<u16>(size, config))
+    solve_bytes::<u16>(size, config)
+}
+
+/// [`solve_unmoves_bytes`] for cells of `C`: the table and the engine's
+/// working memory.
+fn solve_bytes<C: Cell>(cells: u64, config: &Config) -> u64 {
+    cells
+        .saturating_mul(C::BYTES)
+        .saturating_add(working_bytes::<C>(cells, config))
 }
 
 /// Parents by [`IndexedUnmoves::unmove_indices`], checked against the size.
@@ -247,9 +254,7 @@ where
     let mut listed = Vec::new();
     let listed_ends = game.terminal_indices(&mut listed);
     let bulk = game.child_counts(0, &mut [0u32; 1]);
-    let needed = (n as u64)
-        .saturating_mul(C::BYTES)
-        .saturating_add(working_bytes::<C>(n as u64, config));
+    let needed = solve_bytes::<C>(n as u64, config);
     if needed > limit {
         return Err(crate::error::too_large(
             "the table and the engine's working memory (two levels' lists and a round's posts)",
