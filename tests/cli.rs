@@ -399,10 +399,11 @@ fn fingers_solve_refuses_a_memory_budget_that_holds_the_table_but_not_its_work()
 
 #[test]
 fn fingers_solve_on_the_cluster_is_refused_before_it_starts_when_the_table_cannot_fit() {
-    // Process 0 ends with the whole table (68,161,536 positions of two
-    // bytes: 130.0 MiB) and the walk of the reachable positions beside it
-    // (half a byte an index: 32.5 MiB), 162.5 MiB in all. It used to run
-    // the whole solve before the walk refused.
+    // Every process holds the whole table (68,161,536 positions of two
+    // bytes: 130.0 MiB) beside its blocks while they are copied into it,
+    // 260.0 MiB; more than process 0's table and walk of the reachable
+    // positions afterwards (half a byte an index: 162.5 MiB in all). It
+    // used to run the whole solve before the walk refused.
     refused_for_memory(
         &[
             "--memory",
@@ -415,18 +416,20 @@ fn fingers_solve_on_the_cluster_is_refused_before_it_starts_when_the_table_canno
             "-w",
             "1",
         ],
-        &["on the cluster", "162.5 MiB"],
+        &["on the cluster", "260.0 MiB"],
     );
 }
 
 #[test]
 fn a_tiered_game_on_the_cluster_is_refused_before_it_starts_when_its_tables_cannot_fit() {
-    // Every process ends holding every tier's table: Teeko's 172,401,726
-    // indices at two bytes are 344,803,452 bytes, 328.8 MiB. It used to
-    // start with no check at all.
+    // Every process ends holding every tier's table, and the largest
+    // tier's blocks beside its table while they are copied: Teeko's
+    // 172,401,726 indices and the moving phase's 151,420,500 again, at two
+    // bytes, are 647,644,452 bytes, 617.6 MiB. It used to start with no
+    // check at all.
     refused_for_memory(
         &["--memory", "100M", "teeko", "solve", "--cluster", "-w", "1"],
-        &["Teeko on the cluster", "328.8 MiB"],
+        &["Teeko on the cluster", "617.6 MiB"],
     );
 }
 

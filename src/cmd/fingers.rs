@@ -584,19 +584,20 @@ pub fn db_rules(game: &Fingers) -> String {
 
 /// Whether a process of `fingers solve --cluster` fits in the memory
 /// budget, checked before it starts: every process holds the whole table
-/// once the tier is gathered (two bytes a position), and process 0 then
-/// walks the positions reachable from the start beside it. (The cluster
+/// once the tier is gathered, beside its blocks while they are copied
+/// ([`solver_cluster::held_bytes`]), and process 0 then walks the
+/// positions reachable from the start beside the table. (The cluster
 /// engine's level and update lists are not counted.)
 fn check_cluster_memory(game: &Fingers, leader: bool, ctx: &Ctx) -> Result<(), Error> {
-    let size = game.size();
+    let held = solver_cluster::held_bytes(&game_core::OneTier(game.clone()));
     let needed = if leader {
-        table_and_walk_bytes(size)
+        held.max(table_and_walk_bytes(game.size()))
     } else {
-        size.saturating_mul(2)
+        held
     };
     ctx.budget.check_memory(
         &format!(
-            "solving Magic Fingers with {} fingers a hand on the cluster (every process holds the whole table{})",
+            "solving Magic Fingers with {} fingers a hand on the cluster (every process holds the whole table, and its blocks while they are copied into it{})",
             game.rules().fingers,
             if leader {
                 "; process 0 then walks the positions reachable from the start"
@@ -619,7 +620,8 @@ fn solve_cluster(
     flags: &[String],
     ctx: &Ctx,
 ) -> Result<Report, Error> {
-    let config = solver_cluster::ClusterConfig::from_args(flags.iter().cloned())?;
+    let config = solver_cluster::ClusterConfig::from_args(flags.iter().cloned())?
+        .memory_limit(ctx.budget.memory());
     let leader = config.process() == 0;
     check_cluster_memory(game, leader, ctx)?;
     let db = match db {

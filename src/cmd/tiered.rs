@@ -114,8 +114,8 @@ fn tables_bytes<G: Tiered>(game: &G) -> u64 {
 
 /// Refuses, before anything is solved, a cluster solve whose tables pass
 /// the memory limit: every process ends holding every tier it solves,
-/// with or without a database. (The cluster engine's working memory
-/// besides the tables is not counted.)
+/// with or without a database ([`solver_cluster::held_bytes`]; the
+/// engine's level and update lists are not counted).
 fn check_cluster<G: CliGame>(game: &Canonical<G>, ctx: &Ctx) -> Result<(), Error>
 where
     G::Position: Send + Sync + Debug,
@@ -126,7 +126,7 @@ where
             "solving {} on the cluster (every process ends holding every tier's table)",
             game.0.title()
         ),
-        tables_bytes(game),
+        solver_cluster::held_bytes(game),
     )?;
     Ok(())
 }
@@ -246,7 +246,7 @@ where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
-    let config = ClusterConfig::from_args(flags.iter().cloned())?;
+    let config = ClusterConfig::from_args(flags.iter().cloned())?.memory_limit(ctx.budget.memory());
     let leader = config.process() == 0;
     let title = game.title();
     let game = Canonical(game);

@@ -106,6 +106,14 @@
 //! answer with the value) or, with cross-tier unmoves, a push from child
 //! owners to parent owners — see the plan for Connect Four 7×6 below.
 //!
+//! # Memory
+//!
+//! A solve is refused before the processes connect when the tables a
+//! process ends holding pass [`ClusterConfig::limit`] (by default what the
+//! machine has available): every tier's table in 2-byte cells, and the
+//! largest tier again for its blocks while they are copied into its table
+//! ([`held_bytes`]). The level and update lists come on top.
+//!
 //! # The database
 //!
 //! With a [`game_db::Database`], every process opens the same directory
@@ -291,6 +299,7 @@ pub struct ClusterConfig {
     processes: usize,
     progress: Option<worker::ProgressFn>,
     connect: Duration,
+    memory: Option<u64>,
 }
 
 impl std::fmt::Debug for ClusterConfig {
@@ -299,6 +308,7 @@ impl std::fmt::Debug for ClusterConfig {
             .field("threads", &self.threads)
             .field("process", &self.process)
             .field("processes", &self.processes)
+            .field("memory", &self.memory)
             .finish_non_exhaustive()
     }
 }
@@ -347,6 +357,7 @@ impl ClusterConfig {
             processes,
             progress: None,
             connect: Duration::from_secs(60),
+            memory: None,
         })
     }
 
@@ -364,6 +375,36 @@ impl ClusterConfig {
     pub fn connect_timeout(mut self, wait: Duration) -> Self {
         self.connect = wait;
         self
+    }
+
+    /// The most memory a process may take for its tables (see
+    /// [`held_bytes`]); a solve past it is refused before the processes
+    /// connect. By default, what the machine really has available (as
+    /// `solver_retro::Config`'s default).
+    ///
+    /// ```
+    /// use solver_cluster::{ClusterConfig, Error};
+    /// use games::{Fingers, FingersRules};
+    ///
+    /// let game = Fingers::new(FingersRules::default())?;
+    /// // Five fingers a hand: 225 positions, 900 bytes of cells at most.
+    /// let config = ClusterConfig::from_args(["-w", "1"])?.memory_limit(800);
+    /// assert_eq!(config.limit(), 800);
+    /// let refused = solver_cluster::solve_unmoves(game, &config, None).unwrap_err();
+    /// assert!(matches!(refused, Error::Retro(solver_retro::Error::TooLarge(_))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn memory_limit(mut self, bytes: u64) -> Self {
+        self.memory = Some(bytes);
+        self
+    }
+
+    /// The memory limit ([`ClusterConfig::memory_limit`]) in bytes.
+    #[must_use]
+    pub fn limit(&self) -> u64 {
+        self.memory
+            .unwrap_or_else(|| solver_retro::Config::default().limit())
     }
 
     /// Worker threads in each process.
@@ -493,12 +534,51 @@ where
     run(space, OneTier(game), config, db)
 }
 
+/// The most memory a cluster solve of `game` takes on each process for
+/// its tables, in 2-byte cells: every process ends holding every tier's
+/// table, and the largest tier is counted twice (its blocks and the table
+/// they are copied into). What a solve checks against
+/// [`ClusterConfig::limit`] before the processes connect. Not counted:
+/// the level and update lists (bounded by a level's positions and
+/// parents), and a tier whose counts or remoteness need 4-byte cells,
+/// which takes twice its 2-byte share.
+///
+/// ```
+/// use game_core::{OneTier, Indexed};
+/// use games::{Fingers, FingersRules};
+///
+/// let game = Fingers::new(FingersRules::default())?;
+/// // One tier: its table, and its blocks while they are copied.
+/// assert_eq!(solver_cluster::held_bytes(&OneTier(game.clone())), 4 * game.size());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use]
+pub fn held_bytes<G: Tiered>(game: &G) -> u64 {
+    let sizes = game.tiers().into_iter().map(|t| game.tier_size(t));
+    let (sum, max) = sizes.fold((0u64, 0u64), |(sum, max), n| {
+        (sum.saturating_add(n), max.max(n))
+    });
+    sum.saturating_add(max).saturating_mul(2)
+}
+
 fn run<S: Space, G: Tiered>(
     space: S,
     game: G,
     config: &ClusterConfig,
     db: Option<Arc<Database>>,
 ) -> Result<ClusterSolution<G>, Error> {
+    let (needed, limit) = (held_bytes(&game), config.limit());
+    if needed > limit {
+        return Err(Error::Retro(solver_retro::Error::TooLarge(
+            game_core::TooLarge {
+                what: "every tier's table, held by every process of the cluster".into(),
+                resource: game_core::budget::Resource::Memory,
+                needed,
+                available: limit,
+                raise: "raise the memory limit (ClusterConfig::memory_limit, --memory)".into(),
+            },
+        )));
+    }
     let order = space.tiers();
     let fault = fault::Fault::new();
     let ctx = Arc::new(worker::Ctx {

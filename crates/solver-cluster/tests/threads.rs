@@ -150,3 +150,29 @@ fn a_loopy_tier_without_unmoves_is_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn a_solve_past_the_memory_limit_is_refused_before_it_starts() {
+    let game = Canonical(ConnectFour::new(4, 4).expect("board"));
+    // Every tier's table in 2-byte cells, and the largest one again (its
+    // blocks while they are copied), from the tables a solve returns.
+    let sol = solver_cluster::solve_tiers(game.clone(), &config(2), None).expect("solved");
+    let lens: Vec<u64> = game
+        .tiers()
+        .iter()
+        .map(|&t| sol.table(t).expect("held").len() as u64)
+        .collect();
+    let held = 2 * (lens.iter().sum::<u64>() + lens.iter().max().expect("tiers"));
+    assert_eq!(solver_cluster::held_bytes(&game), held);
+    let e = solver_cluster::solve_tiers(game.clone(), &config(2).memory_limit(held - 1), None)
+        .unwrap_err();
+    match e {
+        solver_cluster::Error::Retro(solver_retro::Error::TooLarge(t)) => {
+            assert_eq!((t.needed, t.available), (held, held - 1), "{t}");
+        }
+        e => panic!("not refused for memory: {e}"),
+    }
+    let fits = solver_cluster::solve_tiers(game.clone(), &config(2).memory_limit(held), None)
+        .expect("fits exactly");
+    assert_eq!(fits.value(&game.0.start()), sol.value(&game.0.start()));
+}
