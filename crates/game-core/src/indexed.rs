@@ -90,6 +90,30 @@ pub trait IndexedChildren: Indexed {
     }
 }
 
+/// Sorts `v[first..]` and drops its repeats in place, leaving `v[..first]`
+/// as it was: a list of indices one position added to the end of a
+/// buffer, made distinct.
+///
+/// ```
+/// let mut v = vec![9, 4, 7, 4, 9, 7, 1];
+/// game_core::sort_dedup_tail(&mut v, 2);
+/// assert_eq!(v, [9, 4, 1, 4, 7, 9]);
+/// ```
+pub fn sort_dedup_tail(v: &mut Vec<u64>, first: usize) {
+    let Some(tail) = v.get_mut(first..) else {
+        return;
+    };
+    tail.sort_unstable();
+    let mut keep = first;
+    for k in first..v.len() {
+        if k == first || v[k] != v[keep - 1] {
+            v[keep] = v[k];
+            keep += 1;
+        }
+    }
+    v.truncate(keep);
+}
+
 /// [`IndexedChildren::child_indices`] the plain way: decode the position,
 /// generate its moves, play and index each, sort and drop repeats. For
 /// games that override `child_indices` only for some rules.
@@ -110,13 +134,5 @@ pub fn child_indices_by_moves<G: Indexed + ?Sized>(
     let first = out.singles.len();
     out.singles
         .extend(moves.iter().map(|m| game.index(&game.play(&pos, m))));
-    out.singles[first..].sort_unstable();
-    let mut keep = first;
-    for k in first..out.singles.len() {
-        if k == first || out.singles[k] != out.singles[keep - 1] {
-            out.singles[keep] = out.singles[k];
-            keep += 1;
-        }
-    }
-    out.singles.truncate(keep);
+    sort_dedup_tail(&mut out.singles, first);
 }

@@ -78,7 +78,9 @@ pub use budget::{Budget, TooLarge};
 pub use error::Error;
 pub use game::Game;
 pub use impartial::Impartial;
-pub use indexed::{child_indices_by_moves, ChildIndices, Indexed, IndexedChildren, Strided};
+pub use indexed::{
+    child_indices_by_moves, sort_dedup_tail, ChildIndices, Indexed, IndexedChildren, Strided,
+};
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};

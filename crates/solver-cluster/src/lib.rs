@@ -212,7 +212,7 @@ use std::time::Duration;
 
 use game_core::{IndexedUnmoves, OneTier, Tiered, Unmoves};
 use game_db::Database;
-pub use solver_retro::{Progress, Solved, Table};
+pub use solver_retro::{HoldsTiers, Progress, Solved, Table, TierTables};
 
 pub use error::Error;
 pub use solution::ClusterSolution;
@@ -652,15 +652,10 @@ fn run<S: Space, G: Tiered>(
     for r in guards.join() {
         r.map_err(Error::Failed)?;
     }
-    let tables = ctx
-        .shared
-        .tables(|t| ctx.space.size(t))?
-        .into_iter()
-        .collect();
+    let tables = ctx.shared.tables(|t| ctx.space.size(t))?;
     Ok(ClusterSolution {
         game,
-        tables,
-        order,
+        tables: solver_retro::TierTables::new(order, tables),
         traffic,
         workers: config.workers(),
         processes: config.processes,

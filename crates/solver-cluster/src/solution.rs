@@ -1,19 +1,19 @@
 //! A cluster solve's result on one process.
 
-use game_core::{Tier, Tiered, Value};
-use rustc_hash::FxHashMap;
-use solver_retro::{Solved, Table};
+use game_core::Tiered;
+use solver_retro::{HoldsTiers, TierTables};
 
 use crate::Traffic;
 
-/// A game solved by the cluster, as one process holds it: a [`Table`] for
+/// A game solved by the cluster, as one process holds it: a table for
 /// every tier solved in this run (every process ends with every tier it
 /// solved, gathered from all shards) — tiers a database already held
-/// finished are not loaded unless a tier solved needs them.
+/// finished are not loaded unless a tier solved needs them. It derefs to
+/// its [`TierTables`] (`table`, `take_table`, `tiers`, `value_at`) and is
+/// [`Solved`](solver_retro::Solved) through [`HoldsTiers`].
 pub struct ClusterSolution<G> {
     pub(crate) game: G,
-    pub(crate) tables: FxHashMap<Tier, Table>,
-    pub(crate) order: Vec<Tier>,
+    pub(crate) tables: TierTables,
     pub(crate) traffic: Traffic,
     pub(crate) workers: usize,
     pub(crate) processes: usize,
@@ -22,38 +22,29 @@ pub struct ClusterSolution<G> {
 impl<G> std::fmt::Debug for ClusterSolution<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterSolution")
-            .field("tiers", &self.order.len())
-            .field("held", &self.tables.len())
+            .field("tiers", &self.tables.tiers().len())
+            .field("held", &self.tables.held())
             .field("workers", &self.workers)
             .field("processes", &self.processes)
             .finish_non_exhaustive()
     }
 }
 
-impl<G: Tiered> ClusterSolution<G> {
-    /// The table of `tier`, if held.
-    #[must_use]
-    pub fn table(&self, tier: Tier) -> Option<&Table> {
-        self.tables.get(&tier)
-    }
+impl<G> std::ops::Deref for ClusterSolution<G> {
+    type Target = TierTables;
 
-    /// Takes the table of `tier` out of the solution.
-    pub fn take_table(&mut self, tier: Tier) -> Option<Table> {
-        self.tables.remove(&tier)
+    fn deref(&self) -> &TierTables {
+        &self.tables
     }
+}
 
-    /// The tiers in the order solved (children first).
-    #[must_use]
-    pub fn tiers(&self) -> &[Tier] {
-        &self.order
+impl<G> std::ops::DerefMut for ClusterSolution<G> {
+    fn deref_mut(&mut self) -> &mut TierTables {
+        &mut self.tables
     }
+}
 
-    /// The value at index `index` of `tier`.
-    #[must_use]
-    pub fn value_at(&self, tier: Tier, index: u64) -> Option<Value> {
-        self.tables.get(&tier)?.value(index)
-    }
-
+impl<G> ClusterSolution<G> {
     /// What this process's workers sent (see [`Traffic`]).
     #[must_use]
     pub fn traffic(&self) -> Traffic {
@@ -73,46 +64,14 @@ impl<G: Tiered> ClusterSolution<G> {
     }
 }
 
-impl<G: Tiered> Solved for ClusterSolution<G> {
+impl<G: Tiered> HoldsTiers for ClusterSolution<G> {
     type Game = G;
 
-    fn game(&self) -> &G {
+    fn tiered_game(&self) -> &G {
         &self.game
     }
 
-    fn value(&self, pos: &G::Position) -> Option<Value> {
-        self.value_at(self.game.tier(pos), self.game.tier_index(pos))
-    }
-
-    fn keyed(&self, pos: &G::Position) -> bool {
-        let t = self.game.tier(pos);
-        self.game
-            .tier_position(t, self.game.tier_index(pos))
-            .as_ref()
-            == Some(pos)
-    }
-
-    fn len(&self) -> u64 {
-        self.tables.values().map(Table::positions).sum()
-    }
-
-    fn for_each(&self, f: impl FnMut(&G::Position, Value)) {
-        self.for_each_part(0, 1, f);
-    }
-
-    fn for_each_part(&self, part: usize, parts: usize, mut f: impl FnMut(&G::Position, Value)) {
-        for &t in &self.order {
-            let Some(table) = self.tables.get(&t) else {
-                continue;
-            };
-            let n = table.len() as u64;
-            let parts = parts.max(1) as u64;
-            let range = n * part as u64 / parts..n * (part as u64 + 1) / parts;
-            self.game.visit_tier(t, range, &mut |i, p| {
-                if let Some(v) = table.value(i) {
-                    f(&p, v);
-                }
-            });
-        }
+    fn tier_tables(&self) -> &TierTables {
+        &self.tables
     }
 }

@@ -86,23 +86,6 @@ pub(crate) trait Space: Send + Sync + 'static {
     }
 }
 
-/// The terminal outcome at `pos`, as solver-retro seeds it.
-fn terminal<G: Game>(
-    game: &G,
-    pos: &G::Position,
-    has_moves: bool,
-) -> Result<Option<Outcome>, Error> {
-    let o = match game.outcome(pos) {
-        Some(o) => Some(o),
-        None if !has_moves => Some(game.stalemate(pos)),
-        None => None,
-    };
-    if o == Some(Outcome::Draw) {
-        return Err(solver_retro::Error::TerminalDraw.into());
-    }
-    Ok(o)
-}
-
 /// The parents of a tier's index inside the tier.
 pub(crate) type ParentsFn<G> =
     fn(&G, Tier, u64, &mut ParentIndices, &mut Vec<<G as Game>::Position>) -> Result<(), Error>;
@@ -132,45 +115,18 @@ impl<G: Game> Default for TierScratch<G> {
     }
 }
 
-/// The parents of `id` inside `tier` by the game's unmoves, distinct (as
-/// solver-retro's `solve_tiers_unmoves`).
+/// The parents of `id` inside `tier` by the game's unmoves, distinct:
+/// solver-retro's own ([`solver_retro::parents_by_unmoves`]).
 pub(crate) fn parents_by_unmoves<G: Tiered + Unmoves>(
     game: &G,
     tier: Tier,
     id: u64,
     out: &mut ParentIndices,
-    s: &mut Vec<G::Position>,
+    positions: &mut Vec<G::Position>,
 ) -> Result<(), Error> {
-    let Some(pos) = game.tier_position(tier, id) else {
-        return Err(solver_retro::Error::Broken(format!(
-            "index {id} of tier {} was resolved but is no position",
-            game.tier_name(tier)
-        ))
-        .into());
-    };
-    s.clear();
-    game.unmoves(&pos, s);
-    let first = out.singles.len();
-    let size = game.tier_size(tier);
-    for q in s.iter() {
-        if game.tier(q) == tier {
-            let i = game.tier_index(q);
-            if i >= size {
-                return Err(solver_retro::Error::BadIndex { index: i, size }.into());
-            }
-            out.singles.push(i);
-        }
-    }
-    out.singles[first..].sort_unstable();
-    let mut keep = first;
-    for k in first..out.singles.len() {
-        if k == first || out.singles[k] != out.singles[keep - 1] {
-            out.singles[keep] = out.singles[k];
-            keep += 1;
-        }
-    }
-    out.singles.truncate(keep);
-    Ok(())
+    Ok(solver_retro::parents_by_unmoves(
+        game, tier, id, out, positions,
+    )?)
 }
 
 impl<G> Space for TierSpace<G>
@@ -261,7 +217,6 @@ fn seed_position<G: Tiered, C: Cell>(
     seeds: &mut Seeds,
     s: &mut TierScratch<G>,
 ) -> Result<(), Error> {
-    let size = game.tier_size(tier);
     let settle = |cell: &mut C, seeds: &mut Seeds, o: Outcome| {
         *cell = C::resolved(o, 0);
         if leaves {
@@ -276,81 +231,34 @@ fn seed_position<G: Tiered, C: Cell>(
         }
         .push(i);
     };
-    if let Some(o) = terminal(game, pos, true)? {
+    if let Some(o) = solver_retro::terminal(game, pos, true)? {
         settle(cell, seeds, o);
         return Ok(());
     }
     s.kids.clear();
     game.child_tier_indices(pos, &mut s.kids, &mut s.moves);
     if s.kids.is_empty() {
-        let o = terminal(game, pos, false)?.unwrap_or(Outcome::Lose);
+        let o = solver_retro::terminal(game, pos, false)?.unwrap_or(Outcome::Lose);
         settle(cell, seeds, o);
         return Ok(());
     }
     s.inner.clear();
-    let (mut lost, mut won, mut tied) = (None::<u64>, None::<u64>, None::<u64>);
-    let (mut outside, mut all_won) = (false, true);
-    for &(t, k) in &s.kids {
-        if t == tier {
-            if k >= size {
-                return Err(solver_retro::Error::BadIndex { index: k, size }.into());
-            }
-            s.inner.push(k);
-            continue;
-        }
-        let Some(&(_, table)) = kids.iter().find(|c| c.0 == t) else {
-            return Err(solver_retro::Error::Broken(format!(
-                "a move from tier {} reaches tier {}, which is not among its declared child tiers",
-                game.tier_name(tier),
-                game.tier_name(t)
-            ))
-            .into());
-        };
-        let v: Value = table.value(k).ok_or_else(|| {
-            solver_retro::Error::Broken(format!(
-                "a move from tier {} reaches index {k} of tier {}, which is no position",
-                game.tier_name(tier),
-                game.tier_name(t)
-            ))
-        })?;
-        outside = true;
-        let r = u64::from(v.remoteness().unwrap_or(0));
-        match v.outcome() {
-            Outcome::Lose => lost = Some(lost.map_or(r, |x| x.min(r))),
-            Outcome::Win => won = Some(won.map_or(r, |x| x.max(r))),
-            Outcome::Tie => tied = Some(tied.map_or(r, |x| x.min(r))),
-            Outcome::Draw => {}
-        }
-        all_won &= v.outcome() == Outcome::Win;
-    }
+    let outside = solver_retro::outside_children(game, tier, &s.kids, &mut s.inner, |t, k| {
+        kids.iter()
+            .find(|c| c.0 == t)
+            .map(|&(_, cells)| cells.value(k))
+    })?;
     if leaves {
-        if !s.inner.is_empty() {
-            return Err(solver_retro::Error::Broken(format!(
-                "a move stays inside tier {}, which the game says every move leaves",
-                game.tier_name(tier)
-            ))
-            .into());
-        }
-        let deep = |r: u64| -> Result<u64, Error> {
-            if r + 1 > C::MAX_REMOTENESS {
-                return Err(solver_retro::Error::TooDeep {
-                    max: C::MAX_REMOTENESS,
-                }
-                .into());
-            }
-            Ok(r + 1)
-        };
-        *cell = match (lost, all_won, tied) {
-            (Some(r), _, _) => C::resolved(Outcome::Win, deep(r)?),
-            (None, true, _) => C::resolved(Outcome::Lose, deep(won.unwrap_or(0))?),
-            (None, false, Some(r)) => C::resolved(Outcome::Tie, deep(r)?),
-            _ => C::counter(1),
+        let leaving = outside.leaving(game, tier, s.inner.len(), C::MAX_REMOTENESS)?;
+        *cell = match leaving {
+            Some((o, r)) => C::resolved(o, r),
+            None => C::counter(1),
         };
         return Ok(());
     }
     s.inner.sort_unstable();
     s.inner.dedup();
-    let count = s.inner.len() as u64 + u64::from(outside);
+    let count = s.inner.len() as u64 + u64::from(outside.any);
     if count > C::MAX_COUNT {
         return Err(solver_retro::Error::TooManyChildren { max: C::MAX_COUNT }.into());
     }
@@ -362,13 +270,13 @@ fn seed_position<G: Tiered, C: Cell>(
             outcome,
         });
     };
-    if let Some(r) = lost {
+    if let Some(r) = outside.lost {
         event(r, Outcome::Lose);
     }
-    if outside && all_won {
-        event(won.unwrap_or(0), Outcome::Win);
+    if outside.any && outside.all_won {
+        event(outside.won.unwrap_or(0), Outcome::Win);
     }
-    if let Some(r) = tied {
+    if let Some(r) = outside.tied {
         event(r, Outcome::Tie);
     }
     Ok(())
@@ -484,7 +392,7 @@ where
                 let pos = game
                     .position(i)
                     .ok_or(solver_retro::Error::BadIndex { index: i, size })?;
-                let outcome = terminal(game, &pos, false)?.unwrap_or(Outcome::Lose);
+                let outcome = solver_retro::terminal(game, &pos, false)?.unwrap_or(Outcome::Lose);
                 let c = &mut cells[(i - lo) as usize];
                 if c.value().is_some_and(|v| v != Value::DRAW) {
                     continue; // listed twice: queued once

@@ -25,7 +25,7 @@ use game_core::{ChildIndices, Game, IndexedChildren, Outcome, Value};
 
 use crate::cell::{Cell, Inner};
 use crate::solution::{Counts, IndexedSolution, Solved};
-use crate::tiers::TieredSolution;
+use crate::tier_solution::TieredSolution;
 
 /// What the checker found wrong with a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

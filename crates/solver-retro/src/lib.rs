@@ -180,6 +180,7 @@ mod reach_first;
 mod seed;
 mod solution;
 mod stored;
+mod tier_solution;
 mod tiers;
 mod walk;
 
@@ -197,11 +198,12 @@ pub use game_core::{
     Outcome, ParentIndices, ParentVisitor, Strided, Symmetric, Tier, Tiered, Unmoves, Value,
 };
 pub use reach_first::{solve_tiers_reachable, Keep};
-pub use seed::{count_children, scan_cells};
+pub use seed::{count_children, outside_children, scan_cells, terminal, Outside};
 pub use solution::{Counts, IndexedSolution, Solution, Solved};
 pub use stored::{solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE};
+pub use tier_solution::{HoldsTiers, TierTables, TieredSolution};
 pub use tiers::{
-    solve_tiers, solve_tiers_unmoves, solve_tiers_with, NoStore, TierStore, TieredSolution,
+    parents_by_unmoves, solve_tiers, solve_tiers_unmoves, solve_tiers_with, NoStore, TierStore,
 };
 pub use walk::{reachable, reachable_bytes, reachable_tiers, Held, Reachable, TierReach};
 

@@ -15,7 +15,8 @@ use game_core::{Tier, Tiered};
 
 use crate::cell::{Cell, Cells};
 use crate::solution::Counts;
-use crate::tiers::{run_stored, NoStore, TieredSolution};
+use crate::tier_solution::TieredSolution;
+use crate::tiers::{run_stored, NoStore};
 use crate::walk::{walk_tiers, TierBits, TierReach};
 use crate::{Config, Error};
 

@@ -1,7 +1,8 @@
-//! The one terminal-outcome routine every path seeds with, and the one
+//! The one terminal-outcome routine every path seeds with, the one
+//! reading of a tier position's children outside its tier, and the one
 //! bulk count of children.
 
-use game_core::{Game, IndexedUnmoves, Outcome};
+use game_core::{Game, IndexedUnmoves, Outcome, Tier, Tiered, Value};
 
 use crate::{Cell, Error};
 
@@ -9,7 +10,25 @@ use crate::{Cell, Error};
 /// play goes on: [`Game::outcome`] where the game decides its own end, else
 /// [`Game::stalemate`] for a position with no move. A declared draw is an
 /// error (a draw is found, never declared).
-pub(crate) fn terminal<G: Game>(
+///
+/// # Errors
+/// [`Error::TerminalDraw`] for a declared draw.
+///
+/// ```
+/// use game_core::{Game, Outcome};
+/// # struct Nim;
+/// # impl Game for Nim {
+/// #     type Position = u64;
+/// #     type Move = u64;
+/// #     fn moves(&self, n: &u64, out: &mut Vec<u64>) { out.extend(1..=*n) }
+/// #     fn play(&self, n: &u64, t: &u64) -> u64 { n - t }
+/// # }
+/// // A pile of none: no move, and the player to move loses (the default
+/// // stalemate).
+/// assert_eq!(solver_retro::terminal(&Nim, &0, false), Ok(Some(Outcome::Lose)));
+/// assert_eq!(solver_retro::terminal(&Nim, &3, true), Ok(None));
+/// ```
+pub fn terminal<G: Game>(
     game: &G,
     pos: &G::Position,
     has_moves: bool,
@@ -23,6 +42,157 @@ pub(crate) fn terminal<G: Game>(
         return Err(Error::TerminalDraw);
     }
     Ok(o)
+}
+
+/// What the children of a tier's position that lie outside the tier
+/// say, read from the solved child tiers ([`outside_children`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outside {
+    /// The fastest lost child's remoteness, if any child is lost.
+    pub lost: Option<u64>,
+    /// The slowest won child's remoteness, if any child is won.
+    pub won: Option<u64>,
+    /// The fastest tied child's remoteness, if any child is tied.
+    pub tied: Option<u64>,
+    /// Whether any child lies outside.
+    pub any: bool,
+    /// Whether every child outside is won (true when none is).
+    pub all_won: bool,
+}
+
+impl Outside {
+    /// The outcome and the remoteness of the child that decides it, for a
+    /// position whose children all lie outside its tier: won after the
+    /// fastest lost child, else lost after the slowest won one when all
+    /// are won, else tied after the fastest tied one; `None` (a draw)
+    /// otherwise. The position's remoteness is one more.
+    ///
+    /// ```
+    /// use game_core::Outcome;
+    /// use solver_retro::Outside;
+    ///
+    /// let o = Outside { lost: None, won: Some(4), tied: None, any: true, all_won: true };
+    /// assert_eq!(o.decided(), Some((Outcome::Lose, 4)));
+    /// let o = Outside { lost: Some(2), won: Some(4), tied: None, any: true, all_won: false };
+    /// assert_eq!(o.decided(), Some((Outcome::Win, 2)));
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn decided(&self) -> Option<(Outcome, u64)> {
+        match (self.lost, self.all_won, self.tied) {
+            (Some(r), _, _) => Some((Outcome::Win, r)),
+            (None, true, _) => Some((Outcome::Lose, self.won.unwrap_or(0))),
+            (None, false, Some(r)) => Some((Outcome::Tie, r)),
+            _ => None,
+        }
+    }
+
+    /// The value of a position of `tier`, a tier every move leaves
+    /// ([`Tiered::leaves_tier`]), given its children outside and the
+    /// number found `inside` (none, or the game broke its promise):
+    /// [`Outside::decided`] one ply on, `None` for a draw.
+    ///
+    /// # Errors
+    /// [`Error::Broken`] when a child lies inside; [`Error::TooDeep`] past
+    /// a remoteness of `max`.
+    #[inline]
+    pub fn leaving<G: Tiered>(
+        &self,
+        game: &G,
+        tier: Tier,
+        inside: usize,
+        max: u64,
+    ) -> Result<Option<(Outcome, u64)>, Error> {
+        if inside > 0 {
+            return Err(stays_inside(game, tier));
+        }
+        match self.decided() {
+            Some((_, r)) if r + 1 > max => Err(Error::TooDeep { max }),
+            Some((o, r)) => Ok(Some((o, r + 1))),
+            None => Ok(None),
+        }
+    }
+}
+
+/// The error of a move that stays inside `tier`, which the game says every
+/// move leaves (out of line: the seeding's hot path only tests for it).
+#[cold]
+fn stays_inside<G: Tiered>(game: &G, tier: Tier) -> Error {
+    Error::Broken(format!(
+        "a move stays inside tier {}, which the game says every move leaves",
+        game.tier_name(tier)
+    ))
+}
+
+/// The error of a child of a position of `tier` at index `k` of tier `t`
+/// that cannot be read: `t` is not a declared child tier (`undeclared`),
+/// or the index is no position there.
+#[cold]
+fn unreadable_child<G: Tiered>(game: &G, tier: Tier, t: Tier, k: u64, undeclared: bool) -> Error {
+    Error::Broken(if undeclared {
+        format!(
+            "a move from tier {} reaches tier {}, which is not among its declared child tiers",
+            game.tier_name(tier),
+            game.tier_name(t)
+        )
+    } else {
+        format!(
+            "a move from tier {} reaches index {k} of tier {}, which is no position",
+            game.tier_name(tier),
+            game.tier_name(t)
+        )
+    })
+}
+
+/// Splits the children `kids` (tier and index of each) of a position of
+/// `tier`: those inside the tier go to `inner` (checked against the
+/// tier's size; repeats kept), those outside are read through `value` —
+/// the child's value in its solved tier, `None` when `t` is none of the
+/// tier's child tiers, `Some(None)` when the index is no position there.
+/// How the tier presets (and the cluster) seed a tier.
+///
+/// # Errors
+/// [`Error::BadIndex`] for an inside child past the tier's size;
+/// [`Error::Broken`] for a child in a tier not declared a child tier, or
+/// at an index that is no position.
+#[inline]
+pub fn outside_children<G: Tiered>(
+    game: &G,
+    tier: Tier,
+    kids: &[(Tier, u64)],
+    inner: &mut Vec<u64>,
+    mut value: impl FnMut(Tier, u64) -> Option<Option<Value>>,
+) -> Result<Outside, Error> {
+    let size = game.tier_size(tier);
+    let mut out = Outside {
+        lost: None,
+        won: None,
+        tied: None,
+        any: false,
+        all_won: true,
+    };
+    for &(t, k) in kids {
+        if t == tier {
+            if k >= size {
+                return Err(Error::BadIndex { index: k, size });
+            }
+            inner.push(k);
+            continue;
+        }
+        let Some(Some(v)) = value(t, k) else {
+            return Err(unreadable_child(game, tier, t, k, value(t, k).is_none()));
+        };
+        out.any = true;
+        let r = u64::from(v.remoteness().unwrap_or(0));
+        match v.outcome() {
+            Outcome::Lose => out.lost = Some(out.lost.map_or(r, |x| x.min(r))),
+            Outcome::Win => out.won = Some(out.won.map_or(r, |x| x.max(r))),
+            Outcome::Tie => out.tied = Some(out.tied.map_or(r, |x| x.min(r))),
+            Outcome::Draw => {}
+        }
+        out.all_won &= v.outcome() == Outcome::Win;
+    }
+    Ok(out)
 }
 
 /// Children are counted in bulk this many at a time (16 KiB of counts:

@@ -10,7 +10,7 @@
 //! the engine then runs the tier's levels exactly as if the outside
 //! children were inside it.
 
-use game_core::{Outcome, ParentIndices, Tier, Tiered, Unmoves, Value};
+use game_core::{Outcome, ParentIndices, Tier, Tiered, Unmoves};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -19,7 +19,8 @@ use rustc_hash::FxHashMap;
 use crate::cell::{Cell, Cells, Table};
 use crate::engine::{posts_bytes, propagate, push_event, Parents, Seeds};
 use crate::reach_first::{Keep, Only, Spare, Tally};
-use crate::seed::terminal;
+use crate::seed::{outside_children, terminal};
+use crate::tier_solution::{TierTables, TieredSolution};
 use crate::{Config, Error};
 
 /// Where finished tiers go, and where a resumed solve finds them.
@@ -57,90 +58,6 @@ pub trait TierStore {
 pub struct NoStore;
 
 impl TierStore for NoStore {}
-
-/// A tiered game solved: one [`Table`] for each tier still held in memory.
-///
-/// Tiers are dropped from memory once no unsolved tier needs them and the
-/// memory limit would otherwise be passed; [`Solved::value`](crate::Solved::value) is
-/// `None` for positions of a dropped tier (the store has them).
-pub struct TieredSolution<'g, G> {
-    game: &'g G,
-    tables: FxHashMap<Tier, Table>,
-    order: Vec<Tier>,
-}
-
-impl<G> std::fmt::Debug for TieredSolution<'_, G> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TieredSolution")
-            .field("tiers", &self.order.len())
-            .field("held", &self.tables.len())
-            .finish_non_exhaustive()
-    }
-}
-
-impl<G: Tiered> TieredSolution<'_, G> {
-    /// The table of `tier`, if held in memory.
-    #[must_use]
-    pub fn table(&self, tier: Tier) -> Option<&Table> {
-        self.tables.get(&tier)
-    }
-
-    /// The tiers in the order solved (children first).
-    #[must_use]
-    pub fn tiers(&self) -> &[Tier] {
-        &self.order
-    }
-
-    /// The value at index `index` of `tier`.
-    #[must_use]
-    pub fn value_at(&self, tier: Tier, index: u64) -> Option<Value> {
-        self.tables.get(&tier)?.value(index)
-    }
-}
-
-impl<G: Tiered> crate::Solved for TieredSolution<'_, G> {
-    type Game = G;
-
-    fn game(&self) -> &G {
-        self.game
-    }
-
-    fn value(&self, pos: &G::Position) -> Option<Value> {
-        self.value_at(self.game.tier(pos), self.game.tier_index(pos))
-    }
-
-    fn keyed(&self, pos: &G::Position) -> bool {
-        let t = self.game.tier(pos);
-        self.game
-            .tier_position(t, self.game.tier_index(pos))
-            .as_ref()
-            == Some(pos)
-    }
-
-    fn len(&self) -> u64 {
-        self.tables.values().map(Table::positions).sum()
-    }
-
-    fn for_each(&self, f: impl FnMut(&G::Position, Value)) {
-        self.for_each_part(0, 1, f);
-    }
-
-    fn for_each_part(&self, part: usize, parts: usize, mut f: impl FnMut(&G::Position, Value)) {
-        for &t in &self.order {
-            let Some(table) = self.tables.get(&t) else {
-                continue;
-            };
-            let n = table.len() as u64;
-            let parts = parts.max(1) as u64;
-            let range = n * part as u64 / parts..n * (part as u64 + 1) / parts;
-            self.game.visit_tier(t, range, &mut |i, p| {
-                if let Some(v) = table.value(i) {
-                    f(&p, v);
-                }
-            });
-        }
-    }
-}
 
 /// Solves every tier of `game`, children first, with the default
 /// [`Config`] and no store. Tiers that are not [`Tiered::leaves_tier`]
@@ -353,14 +270,22 @@ where
     }
 }
 
-/// The parents of `id` inside `tier` by the game's unmoves, distinct.
-fn parents_by_unmoves<G: Tiered + Unmoves>(
+/// The parents of index `id` of `tier` inside the tier, by the game's
+/// unmoves, distinct, added to `out.singles` (`positions` is scratch):
+/// how [`solve_tiers_unmoves`] (and the cluster) find parents inside
+/// a tier.
+///
+/// # Errors
+/// [`Error::Broken`] when `id` is no position of the tier,
+/// [`Error::BadIndex`] for a parent's index past the tier's size.
+pub fn parents_by_unmoves<G: Tiered + Unmoves>(
     game: &G,
     tier: Tier,
     id: u64,
     out: &mut ParentIndices,
-    s: &mut Vec<G::Position>,
+    positions: &mut Vec<G::Position>,
 ) -> Result<(), Error> {
+    let s = positions;
     let Some(pos) = game.tier_position(tier, id) else {
         return Err(Error::Broken(format!(
             "index {id} of tier {} was resolved but is no position",
@@ -380,15 +305,7 @@ fn parents_by_unmoves<G: Tiered + Unmoves>(
             out.singles.push(i);
         }
     }
-    out.singles[first..].sort_unstable();
-    let mut keep = first;
-    for k in first..out.singles.len() {
-        if k == first || out.singles[k] != out.singles[keep - 1] {
-            out.singles[keep] = out.singles[k];
-            keep += 1;
-        }
-    }
-    out.singles.truncate(keep);
+    game_core::sort_dedup_tail(&mut out.singles, first);
     Ok(())
 }
 
@@ -506,8 +423,7 @@ where
     Ok((
         TieredSolution {
             game,
-            tables,
-            order,
+            tables: TierTables { tables, order },
         },
         counts,
     ))
@@ -749,7 +665,6 @@ fn seed_position<G: Tiered, C: Cell>(
     moves: &mut Vec<G::Move>,
     inner: &mut Vec<u64>,
 ) -> Result<(), Error> {
-    let size = game.tier_size(tier);
     let settle = |cell: &mut C, found: &mut Found, o: Outcome| {
         *cell = C::resolved(o, 0);
         if o == Outcome::Tie {
@@ -771,68 +686,28 @@ fn seed_position<G: Tiered, C: Cell>(
         return Ok(());
     }
     inner.clear();
-    let (mut lost, mut won, mut tied) = (None::<u64>, None::<u64>, None::<u64>);
-    let (mut outside, mut all_won) = (false, true);
-    for &(t, k) in kids.iter() {
-        if t == tier {
-            if k >= size {
-                return Err(Error::BadIndex { index: k, size });
-            }
-            inner.push(k);
-            continue;
-        }
-        let Some(&(_, table)) = children.iter().find(|c| c.0 == t) else {
-            return Err(Error::Broken(format!(
-                "a move from tier {} reaches tier {}, which is not among its declared child tiers",
-                game.tier_name(tier),
-                game.tier_name(t)
-            )));
-        };
-        let v = table.value(k).ok_or_else(|| {
-            Error::Broken(format!(
-                "a move from tier {} reaches index {k} of tier {}, which is no position",
-                game.tier_name(tier),
-                game.tier_name(t)
-            ))
-        })?;
-        outside = true;
-        let r = u64::from(v.remoteness().unwrap_or(0));
-        match v.outcome() {
-            Outcome::Lose => lost = Some(lost.map_or(r, |x| x.min(r))),
-            Outcome::Win => won = Some(won.map_or(r, |x| x.max(r))),
-            Outcome::Tie => tied = Some(tied.map_or(r, |x| x.min(r))),
-            Outcome::Draw => {}
-        }
-        all_won &= v.outcome() == Outcome::Win;
-    }
+    let outside = outside_children(game, tier, kids, inner, |t, k| {
+        children
+            .iter()
+            .find(|c| c.0 == t)
+            .map(|&(_, table)| table.value(k))
+    })?;
     if leaves {
-        if !inner.is_empty() {
-            return Err(Error::Broken(format!(
-                "a move stays inside tier {}, which the game says every move leaves",
-                game.tier_name(tier)
-            )));
-        }
-        let deep = |r: u64| -> Result<u64, Error> {
-            if r + 1 > C::MAX_REMOTENESS {
-                return Err(Error::TooDeep {
-                    max: C::MAX_REMOTENESS,
-                });
-            }
-            Ok(r + 1)
-        };
-        *cell = match (lost, all_won, tied) {
-            (Some(r), _, _) => C::resolved(Outcome::Win, deep(r)?),
-            (None, true, _) => C::resolved(Outcome::Lose, deep(won.unwrap_or(0))?),
-            (None, false, Some(r)) => C::resolved(Outcome::Tie, deep(r)?),
-            _ => C::counter(1),
+        *cell = match outside.leaving(game, tier, inner.len(), C::MAX_REMOTENESS)? {
+            Some((o, r)) => C::resolved(o, r),
+            None => C::counter(1),
         };
         return Ok(());
     }
     // Settled by the outside alone: a lost child at level 0 is the
     // fastest win there is; with no child inside, the outside decides.
-    let settle_at_one = match (lost, all_won && outside, inner.is_empty()) {
+    let settle_at_one = match (
+        outside.lost,
+        outside.all_won && outside.any,
+        inner.is_empty(),
+    ) {
         (Some(0), _, _) => Some(Outcome::Win),
-        (None, true, true) if won.unwrap_or(0) == 0 => Some(Outcome::Lose),
+        (None, true, true) if outside.won.unwrap_or(0) == 0 => Some(Outcome::Lose),
         _ => None,
     };
     if let Some(o) = settle_at_one {
@@ -844,21 +719,21 @@ fn seed_position<G: Tiered, C: Cell>(
     inner.dedup();
     // Outside children all won at level 0 lower the counter before any
     // level runs: leave them out of it.
-    let early_won = outside && all_won && won.unwrap_or(0) == 0;
-    let count = inner.len() as u64 + u64::from(outside && !early_won);
+    let early_won = outside.any && outside.all_won && outside.won.unwrap_or(0) == 0;
+    let count = inner.len() as u64 + u64::from(outside.any && !early_won);
     if count > C::MAX_COUNT {
         return Err(Error::TooManyChildren { max: C::MAX_COUNT });
     }
     *cell = C::counter(count);
     found.edges.extend(inner.iter().map(|&c| (c, i)));
     let events = &mut found.seeds.events;
-    if let Some(r) = lost {
+    if let Some(r) = outside.lost {
         push_event(events, r, i, Outcome::Lose)?;
     }
-    if outside && all_won && !early_won {
-        push_event(events, won.unwrap_or(0), i, Outcome::Win)?;
+    if outside.any && outside.all_won && !early_won {
+        push_event(events, outside.won.unwrap_or(0), i, Outcome::Win)?;
     }
-    if let Some(r) = tied {
+    if let Some(r) = outside.tied {
         push_event(events, r, i, Outcome::Tie)?;
     }
     Ok(())
