@@ -54,7 +54,12 @@
 //! Solutions own their cells ([`Table`]): a table can be saved
 //! ([`Table::write_to`]), loaded, shared across threads, handed to a
 //! [`TierStore`] (a database, which also lets a crashed tiered solve resume)
-//! and read back through the game ([`IndexedSolution::from_table`]).
+//! and read back through the game ([`IndexedSolution::from_table`]). A
+//! tiered solution is the game and its [`TierTables`]; any type holding
+//! both is [`Solved`] through [`HoldsTiers`] (solver-cluster's solution
+//! is). An executor of its own (solver-cluster is one) seeds with the
+//! engine's own rules: [`terminal`], [`outside_children`],
+//! [`parents_by_unmoves`], [`count_children`] and [`scan_cells`].
 //!
 //! With the feature `fixtures`, the module `fixtures` holds a game that
 //! breaks its promises, to test that a solver built on this crate stops
