@@ -159,6 +159,14 @@ fn fingers_solve_default_rules() {
         .unwrap();
     assert_eq!(start["outcome"], "lose");
     assert!(start["best"].is_string());
+    // Without the certificate: the same answers, the check reported as
+    // not made (null), not as passed.
+    let quick = json(&["fingers", "solve", "--no-certify"]);
+    for key in ["start", "reachable", "moves", "win", "lose", "draw"] {
+        assert_eq!(quick[key], v[key], "{key}");
+    }
+    assert!(quick["verified"].is_null() && quick["seconds"]["certify"].is_null());
+    assert!(v["seconds"]["certify"].is_f64());
 }
 
 #[test]

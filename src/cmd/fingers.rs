@@ -118,6 +118,10 @@ pub enum FingersCmd {
         /// Also list every reachable position with its value and best move.
         #[arg(long)]
         positions: bool,
+        /// Skip the certificate (it checks every position of the table
+        /// against its moves).
+        #[arg(long)]
+        no_certify: bool,
         /// Also write the solved table to a database in this directory
         /// (one tier, crash-safe); a finished database is not solved again.
         #[arg(long, value_name = "DIR")]
@@ -332,19 +336,29 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
         FingersCmd::Solve {
             rules,
             positions,
+            no_certify,
             db,
             cluster: Some(flags),
         } => {
             let game = rules.game()?;
             check_solve(&game, ctx)?;
-            solve_cluster(&game, positions, db.as_deref(), &flags, ctx)
+            let shown = Shown {
+                positions,
+                certify: !no_certify,
+            };
+            solve_cluster(&game, shown, db.as_deref(), &flags, ctx)
         }
         FingersCmd::Solve {
             rules,
             positions,
+            no_certify,
             db,
             ..
         } => {
+            let shown = Shown {
+                positions,
+                certify: !no_certify,
+            };
             let game = rules.game()?;
             check_solve(&game, ctx)?;
             if let Some(dir) = &db {
@@ -363,11 +377,11 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
                         json!({ "already_solved": true, "start": value_json(v) }),
                     ));
                 }
-                let (report, sol) = run_solve(&game, positions, ctx)?;
+                let (report, sol) = run_solve(&game, shown, ctx)?;
                 gamesolve::store::save_table(&db, 0, sol.table())?;
                 return Ok(report);
             }
-            Ok(run_solve(&game, positions, ctx)?.0)
+            Ok(run_solve(&game, shown, ctx)?.0)
         }
         FingersCmd::Analyze { rules, db } => {
             let game = rules.game()?;
@@ -615,7 +629,7 @@ fn check_cluster_memory(game: &Fingers, leader: bool, ctx: &Ctx) -> Result<(), E
 /// others print nothing.
 fn solve_cluster(
     game: &Fingers,
-    list: bool,
+    shown: Shown,
     db: Option<&std::path::Path>,
     flags: &[String],
     ctx: &Ctx,
@@ -653,7 +667,7 @@ fn solve_cluster(
         _ => return Err(Error::Usage("the cluster returned no table".into())),
     };
     let sol2 = IndexedSolution::from_table(game, table)?;
-    let (mut report, _) = report_solve(game, sol2, seconds, list, ctx)?;
+    let (mut report, _) = report_solve(game, sol2, seconds, shown, ctx)?;
     report.json["cluster"] = json!({
         "processes": sol.processes(),
         "workers": sol.workers(),
@@ -674,36 +688,46 @@ fn solve_cluster(
     Ok(report)
 }
 
+/// What `fingers solve` shows besides the verdict and the counts.
+#[derive(Debug, Clone, Copy)]
+struct Shown {
+    /// Every reachable position (`--positions`).
+    positions: bool,
+    /// The certificate (unless `--no-certify`).
+    certify: bool,
+}
+
 fn run_solve<'g>(
     game: &'g Fingers,
-    list: bool,
+    shown: Shown,
     ctx: &Ctx,
 ) -> Result<(Report, IndexedSolution<'g, Fingers>), Error> {
     check_solve_memory(game, ctx)?;
     let (sol, seconds) = solve(game, ctx)?;
-    report_solve(game, sol, seconds, list, ctx)
+    report_solve(game, sol, seconds, shown, ctx)
 }
 
 fn report_solve<'g>(
     game: &'g Fingers,
     sol: IndexedSolution<'g, Fingers>,
     seconds: f64,
-    list: bool,
+    shown: Shown,
     ctx: &Ctx,
 ) -> Result<(Report, IndexedSolution<'g, Fingers>), Error> {
     let big = game.size() > 20_000_000;
-    if big {
+    if big && shown.certify {
         eprintln!(
             "gamesolve: solved {} positions in {seconds:.2} s; checking the certificate move by move",
             game.size()
         );
     }
     let t = Instant::now();
-    let spinner = super::progress::Spinner::new("checking the certificate move by move");
-    let cert = solver_retro::certify_indexed(&sol);
-    drop(spinner);
-    let certify_seconds = t.elapsed().as_secs_f64();
-    let verified = cert.is_ok();
+    let cert = shown.certify.then(|| {
+        let _spinner = super::progress::Spinner::new("checking the certificate move by move");
+        solver_retro::certify_indexed(&sol)
+    });
+    let certify_seconds = cert.as_ref().map(|_| t.elapsed().as_secs_f64());
+    let verified = cert.as_ref().map(Result::is_ok);
     let t = Instant::now();
     let spinner = super::progress::Spinner::new("walking the positions reachable from the start");
     // The walk runs beside the solved table: its limit is what the table
@@ -728,11 +752,12 @@ fn report_solve<'g>(
         counts.draw + counts.tie,
     );
     match &cert {
-        Ok(c) => text += &format!(
+        Some(Ok(c)) => text += &format!(
             "Certificate: every one of the {} positions of the table checked against its {} moves — consistent.\n",
             c.positions, c.moves
         ),
-        Err(e) => text += &format!("Certificate: FAILED — {e}\n"),
+        Some(Err(e)) => text += &format!("Certificate: FAILED — {e}\n"),
+        None => text += "Certificate: skipped (--no-certify).\n",
     }
     text += &format!(
         "Solved in {seconds:.3} s ({} bytes a position, no stored graph).",
@@ -748,7 +773,7 @@ fn report_solve<'g>(
         "verified": verified,
         "seconds": {"solve": seconds, "certify": certify_seconds, "reachable": reach_seconds},
     });
-    if list {
+    if shown.positions {
         let sorted: Vec<FingersPosition> =
             reach.indices().filter_map(|i| game.position(i)).collect();
         let entries: Vec<Json> = sorted
@@ -769,7 +794,7 @@ fn report_solve<'g>(
         }
         j["positions"] = Json::Array(entries);
     }
-    if let Err(e) = cert {
+    if let Some(Err(e)) = cert {
         return Err(Error::Certificate(e.to_string()));
     }
     Ok((Report::new(text, j), sol))
