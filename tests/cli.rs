@@ -431,13 +431,14 @@ fn fingers_solve_on_the_cluster_is_refused_before_it_starts_when_the_table_canno
 #[test]
 fn a_tiered_game_on_the_cluster_is_refused_before_it_starts_when_its_tables_cannot_fit() {
     // Every process ends holding every tier's table, and the largest
-    // tier's blocks beside its table while they are copied: Teeko's
-    // 172,401,726 indices and the moving phase's 151,420,500 again, at two
-    // bytes, are 647,644,452 bytes, 617.6 MiB. It used to start with no
+    // tier's cells twice more (its blocks beside its table while they are
+    // copied; finished tiers' blocks kept for the tiers to come): Teeko's
+    // 172,401,726 indices and the moving phase's 151,420,500 twice, at two
+    // bytes, are 950,485,452 bytes, 906.5 MiB. It used to start with no
     // check at all.
     refused_for_memory(
         &["--memory", "100M", "teeko", "solve", "--cluster", "-w", "1"],
-        &["Teeko on the cluster", "617.6 MiB"],
+        &["Teeko on the cluster", "906.5 MiB"],
     );
 }
 

@@ -47,7 +47,9 @@
 //!    until no tier left to solve reads the tier; then its blocks are
 //!    copied into one table (2-byte blocks as they are, 4-byte ones
 //!    narrowed where values fit) and reused for the blocks of tiers to
-//!    come (fresh memory costs a page clearing on first touch).
+//!    come (fresh memory costs a page clearing on first touch), up to the
+//!    largest tier's worth of 2-byte cells: the largest free blocks past
+//!    that go back to the system.
 //! 2. **Seeding.** The workers of a process seed its blocks together, a
 //!    block at a time taken in turn, the last first (an index's cost
 //!    varies along a tier, growing in Connect Four), each straight into
@@ -108,10 +110,12 @@
 //!
 //! # Memory
 //!
-//! A solve is refused before the processes connect when the tables a
-//! process ends holding pass [`ClusterConfig::limit`] (by default what the
-//! machine has available): every tier's table in 2-byte cells, and the
-//! largest tier again for its blocks while they are copied into its table
+//! A solve is refused before the processes connect when the cells a
+//! process holds pass [`ClusterConfig::limit`] (by default what the
+//! machine has available): every tier's table in 2-byte cells, the
+//! largest tier again for its blocks while they are copied into its table,
+//! and, with more than one tier, once more for the finished tiers' blocks
+//! a process keeps to reuse (it gives back what passes that)
 //! ([`held_bytes`]). The level and update lists come on top.
 //!
 //! # The database
@@ -535,9 +539,11 @@ where
 }
 
 /// The most memory a cluster solve of `game` takes on each process for
-/// its tables, in 2-byte cells: every process ends holding every tier's
-/// table, and the largest tier is counted twice (its blocks and the table
-/// they are copied into). What a solve checks against
+/// its cells, in 2-byte cells: every process ends holding every tier's
+/// table; the largest tier is counted again for its blocks while they
+/// are copied into its table; and with more than one tier, once more for
+/// the blocks of finished tiers kept for the tiers to come (the process
+/// keeps no more than that). What a solve checks against
 /// [`ClusterConfig::limit`] before the processes connect. Not counted:
 /// the level and update lists (bounded by a level's positions and
 /// parents), and a tier whose counts or remoteness need 4-byte cells,
@@ -554,11 +560,28 @@ where
 /// ```
 #[must_use]
 pub fn held_bytes<G: Tiered>(game: &G) -> u64 {
+    let (sum, max) = sizes(game);
+    sum.saturating_add(max)
+        .saturating_add(kept_free(game))
+        .saturating_mul(2)
+}
+
+/// The sum and the largest of `game`'s tier sizes.
+fn sizes<G: Tiered>(game: &G) -> (u64, u64) {
     let sizes = game.tiers().into_iter().map(|t| game.tier_size(t));
-    let (sum, max) = sizes.fold((0u64, 0u64), |(sum, max), n| {
+    sizes.fold((0u64, 0u64), |(sum, max), n| {
         (sum.saturating_add(n), max.max(n))
-    });
-    sum.saturating_add(max).saturating_mul(2)
+    })
+}
+
+/// The cells' worth of blocks a process keeps free for tiers to come:
+/// the largest tier's, with more than one tier (none to come otherwise).
+fn kept_free<G: Tiered>(game: &G) -> u64 {
+    if game.tiers().len() > 1 {
+        sizes(game).1
+    } else {
+        0
+    }
 }
 
 fn run<S: Space, G: Tiered>(
@@ -587,6 +610,7 @@ fn run<S: Space, G: Tiered>(
             config.workers(),
             config.threads,
             fault.clone(),
+            usize::try_from(kept_free(&game).saturating_mul(2)).unwrap_or(usize::MAX),
         )),
         per_process: config.threads,
         db,

@@ -59,20 +59,43 @@ pub(crate) struct Shared {
     /// Blocks of those tiers, for the blocks of tiers still to seed: fresh
     /// memory costs the system a page clearing on first touch.
     free: Mutex<Vec<Piece>>,
+    /// The most bytes `free` keeps (beyond them the largest blocks are
+    /// given back to the system): what [`crate::held_bytes`] counts for
+    /// it.
+    free_cap: usize,
     pub(crate) local: Local,
 }
 
 impl Shared {
     /// For a cluster of `peers` workers, `per_process` in each process, of
-    /// the run that `fault` records.
-    pub(crate) fn new(peers: usize, per_process: usize, fault: crate::fault::Fault) -> Shared {
+    /// the run that `fault` records, keeping at most `free_cap` bytes of
+    /// free blocks.
+    pub(crate) fn new(
+        peers: usize,
+        per_process: usize,
+        fault: crate::fault::Fault,
+        free_cap: usize,
+    ) -> Shared {
         Shared {
             peers,
             building: Mutex::default(),
             ready: Mutex::default(),
             done: Mutex::default(),
             free: Mutex::default(),
+            free_cap,
             local: Local::new(per_process, fault),
+        }
+    }
+
+    /// Gives the largest free blocks back to the system until the rest
+    /// fit in [`Shared::free_cap`].
+    fn trim_free(&self, free: &mut Vec<Piece>) {
+        let mut kept: usize = free.iter().map(Piece::capacity).sum();
+        while kept > self.free_cap {
+            let Some(k) = (0..free.len()).max_by_key(|&k| free[k].capacity()) else {
+                break;
+            };
+            kept -= free.swap_remove(k).capacity();
         }
     }
 
@@ -157,9 +180,12 @@ impl Shared {
         }
     }
 
-    /// Keeps `piece` for the blocks of tiers to come.
+    /// Keeps `piece` for the blocks of tiers to come (within
+    /// [`Shared::free_cap`]).
     fn free(&self, piece: Piece) {
-        local::lock(&self.free).push(piece);
+        let mut free = local::lock(&self.free);
+        free.push(piece);
+        self.trim_free(&mut free);
     }
 
     /// Makes `tier` (no tier left to solve reads it; no worker holds it)
@@ -176,6 +202,7 @@ impl Shared {
         if let Ok(cells) = Arc::try_unwrap(cells) {
             let mut free = local::lock(&self.free);
             free.extend(cells.into_pieces());
+            self.trim_free(&mut free);
         }
         local::lock(&self.done).insert(tier, table);
         Ok(())

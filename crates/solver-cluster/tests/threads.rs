@@ -154,15 +154,16 @@ fn a_loopy_tier_without_unmoves_is_refused() {
 #[test]
 fn a_solve_past_the_memory_limit_is_refused_before_it_starts() {
     let game = Canonical(ConnectFour::new(4, 4).expect("board"));
-    // Every tier's table in 2-byte cells, and the largest one again (its
-    // blocks while they are copied), from the tables a solve returns.
+    // Every tier's table in 2-byte cells, and the largest one twice more
+    // (its blocks while they are copied; the finished tiers' blocks kept
+    // for tiers to come), from the tables a solve returns.
     let sol = solver_cluster::solve_tiers(game.clone(), &config(2), None).expect("solved");
     let lens: Vec<u64> = game
         .tiers()
         .iter()
         .map(|&t| sol.table(t).expect("held").len() as u64)
         .collect();
-    let held = 2 * (lens.iter().sum::<u64>() + lens.iter().max().expect("tiers"));
+    let held = 2 * (lens.iter().sum::<u64>() + 2 * lens.iter().max().expect("tiers"));
     assert_eq!(solver_cluster::held_bytes(&game), held);
     let e = solver_cluster::solve_tiers(game.clone(), &config(2).memory_limit(held - 1), None)
         .unwrap_err();
