@@ -95,6 +95,30 @@ impl Outside {
     /// # Errors
     /// [`Error::Broken`] when a child lies inside; [`Error::TooDeep`] past
     /// a remoteness of `max`.
+    ///
+    /// ```
+    /// use game_core::{OneTier, Outcome};
+    /// use solver_retro::{Error, Outside};
+    /// # use game_core::{Game, Indexed};
+    /// # struct Two;
+    /// # impl Game for Two {
+    /// #     type Position = u64;
+    /// #     type Move = ();
+    /// #     fn moves(&self, _: &u64, _: &mut Vec<()>) {}
+    /// #     fn play(&self, n: &u64, _: &()) -> u64 { *n }
+    /// # }
+    /// # impl Indexed for Two {
+    /// #     fn size(&self) -> u64 { 2 }
+    /// #     fn index(&self, n: &u64) -> u64 { *n }
+    /// #     fn position(&self, i: u64) -> Option<u64> { Some(i) }
+    /// # }
+    /// let game = OneTier(Two);
+    /// let lost = |r| Outside { lost: Some(r), won: None, tied: None, any: true, all_won: false };
+    /// assert_eq!(lost(6).leaving(&game, 0, 0, 100), Ok(Some((Outcome::Win, 7))));
+    /// assert_eq!(lost(100).leaving(&game, 0, 0, 100), Err(Error::TooDeep { max: 100 }));
+    /// assert_eq!(lost(u64::MAX).leaving(&game, 0, 0, 100), Err(Error::TooDeep { max: 100 }));
+    /// assert!(matches!(lost(6).leaving(&game, 0, 1, 100), Err(Error::Broken(_))));
+    /// ```
     #[inline]
     pub fn leaving<G: Tiered>(
         &self,
@@ -107,8 +131,10 @@ impl Outside {
             return Err(stays_inside(game, tier));
         }
         match self.decided() {
-            Some((_, r)) if r + 1 > max => Err(Error::TooDeep { max }),
-            Some((o, r)) => Ok(Some((o, r + 1))),
+            Some((o, r)) => match r.checked_add(1).filter(|&d| d <= max) {
+                Some(d) => Ok(Some((o, d))),
+                None => Err(Error::TooDeep { max }),
+            },
             None => Ok(None),
         }
     }
