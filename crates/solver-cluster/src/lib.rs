@@ -560,28 +560,22 @@ where
 /// ```
 #[must_use]
 pub fn held_bytes<G: Tiered>(game: &G) -> u64 {
-    let (sum, max) = sizes(game);
-    sum.saturating_add(max)
-        .saturating_add(kept_free(game))
-        .saturating_mul(2)
+    held_cells(game).0.saturating_mul(2)
 }
 
-/// The sum and the largest of `game`'s tier sizes.
-fn sizes<G: Tiered>(game: &G) -> (u64, u64) {
-    let sizes = game.tiers().into_iter().map(|t| game.tier_size(t));
-    sizes.fold((0u64, 0u64), |(sum, max), n| {
-        (sum.saturating_add(n), max.max(n))
-    })
-}
-
-/// The cells' worth of blocks a process keeps free for tiers to come:
-/// the largest tier's, with more than one tier (none to come otherwise).
-fn kept_free<G: Tiered>(game: &G) -> u64 {
-    if game.tiers().len() > 1 {
-        sizes(game).1
-    } else {
-        0
-    }
+/// The cells a process holds at most ([`held_bytes`]), and of those the
+/// cells' worth of blocks it keeps free for tiers to come: the largest
+/// tier's, with more than one tier (none to come otherwise).
+fn held_cells<G: Tiered>(game: &G) -> (u64, u64) {
+    let tiers = game.tiers();
+    let (sum, max) = tiers
+        .iter()
+        .map(|&t| game.tier_size(t))
+        .fold((0u64, 0u64), |(sum, max), n| {
+            (sum.saturating_add(n), max.max(n))
+        });
+    let kept_free = if tiers.len() > 1 { max } else { 0 };
+    (sum.saturating_add(max).saturating_add(kept_free), kept_free)
 }
 
 fn run<S: Space, G: Tiered>(
@@ -590,7 +584,8 @@ fn run<S: Space, G: Tiered>(
     config: &ClusterConfig,
     db: Option<Arc<Database>>,
 ) -> Result<ClusterSolution<G>, Error> {
-    let (needed, limit) = (held_bytes(&game), config.limit());
+    let (held, kept_free) = held_cells(&game);
+    let (needed, limit) = (held.saturating_mul(2), config.limit());
     if needed > limit {
         return Err(Error::Retro(solver_retro::Error::TooLarge(
             game_core::TooLarge {
@@ -610,7 +605,7 @@ fn run<S: Space, G: Tiered>(
             config.workers(),
             config.threads,
             fault.clone(),
-            usize::try_from(kept_free(&game).saturating_mul(2)).unwrap_or(usize::MAX),
+            usize::try_from(kept_free.saturating_mul(2)).unwrap_or(usize::MAX),
         )),
         per_process: config.threads,
         db,
