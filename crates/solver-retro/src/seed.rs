@@ -205,8 +205,9 @@ pub fn outside_children<G: Tiered>(
             inner.push(k);
             continue;
         }
-        let Some(Some(v)) = value(t, k) else {
-            return Err(unreadable_child(game, tier, t, k, value(t, k).is_none()));
+        let v = match value(t, k) {
+            Some(Some(v)) => v,
+            other => return Err(unreadable_child(game, tier, t, k, other.is_none())),
         };
         out.any = true;
         let r = u64::from(v.remoteness().unwrap_or(0));
