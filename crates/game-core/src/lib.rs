@@ -59,9 +59,13 @@
 //! * [`budget`] — memory and work budgets, the memory really available,
 //!   and [`TooLarge`], the one refusal shape of every crate.
 //! * [`Error`] — what goes wrong with rules and positions.
+//! * `fixtures` (feature `fixtures`) — a game given by its graph, for the
+//!   tests of solvers.
 
 pub mod budget;
 mod error;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 mod forward;
 mod game;
 mod impartial;

@@ -1,43 +1,13 @@
 //! Unit tests: brute force against both solvers, deep games, cycles.
 
-use game_core::{Game, Indexed, Outcome, Value};
+// The random games ([`graph`]): nodes `0..n` whose edges go to higher
+// nodes (acyclic unless `back` adds an edge down), some of them ending the
+// game with a given outcome.
+use game_core::fixtures::Graph;
+use game_core::{Game, Outcome, Value};
 use proptest::prelude::*;
 
 use crate::{solve, solve_indexed, solve_indexed_with_limit, Error};
-
-/// A random game on nodes `0..n`: edges go to higher nodes (acyclic unless
-/// `back` adds an edge down), some nodes end the game with a given outcome.
-#[derive(Debug, Clone)]
-struct Graph {
-    edges: Vec<Vec<usize>>,
-    ends: Vec<Option<Outcome>>,
-}
-
-impl Game for Graph {
-    type Position = usize;
-    type Move = usize;
-    fn moves(&self, p: &usize, out: &mut Vec<usize>) {
-        out.extend_from_slice(&self.edges[*p]);
-    }
-    fn play(&self, _: &usize, to: &usize) -> usize {
-        *to
-    }
-    fn outcome(&self, p: &usize) -> Option<Outcome> {
-        self.ends[*p]
-    }
-}
-
-impl Indexed for Graph {
-    fn size(&self) -> u64 {
-        self.edges.len() as u64
-    }
-    fn index(&self, p: &usize) -> u64 {
-        *p as u64
-    }
-    fn position(&self, i: u64) -> Option<usize> {
-        Some(i as usize)
-    }
-}
 
 /// Plain recursive minimax straight from the definitions (no memo, no
 /// shared code): the reference.

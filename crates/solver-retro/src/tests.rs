@@ -2,63 +2,15 @@
 //! different method, against solver-dp on acyclic games, and the checker
 //! against tampered tables.
 
+// The random games: nodes `0..n` with arbitrary edges (cycles allowed),
+// some of them ending the game with a given outcome.
+use game_core::fixtures::Graph;
 use game_core::{Game, Indexed, IndexedUnmoves, Outcome, ParentIndices, Unmoves, Value};
 use proptest::prelude::*;
 
 use crate::fixtures::{Liar, Lie};
 use crate::{certify, solve, solve_indexed, solve_unmoves, solve_with, Config, Error, Solved};
 
-/// A random game on nodes `0..n` with arbitrary edges (cycles allowed) and
-/// some nodes that end the game with a given outcome.
-#[derive(Debug, Clone)]
-struct Graph {
-    edges: Vec<Vec<usize>>,
-    ends: Vec<Option<Outcome>>,
-}
-
-impl Game for Graph {
-    type Position = usize;
-    type Move = usize;
-    fn moves(&self, p: &usize, out: &mut Vec<usize>) {
-        out.extend_from_slice(&self.edges[*p]);
-    }
-    fn play(&self, _: &usize, to: &usize) -> usize {
-        *to
-    }
-    fn outcome(&self, p: &usize) -> Option<Outcome> {
-        self.ends[*p]
-    }
-}
-
-impl Indexed for Graph {
-    fn size(&self) -> u64 {
-        self.edges.len() as u64
-    }
-    fn index(&self, p: &usize) -> u64 {
-        *p as u64
-    }
-    fn position(&self, i: u64) -> Option<usize> {
-        Some(i as usize)
-    }
-}
-
-impl Graph {
-    /// Every position, not over, with a move to `c`.
-    fn parents(&self, c: usize) -> impl Iterator<Item = u64> + '_ {
-        (0..self.edges.len())
-            .filter(move |&p| self.ends[p].is_none() && self.edges[p].contains(&c))
-            .map(|p| p as u64)
-    }
-}
-
-impl Unmoves for Graph {
-    fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
-        out.extend(self.parents(*c).map(|p| p as usize));
-    }
-}
-
-impl IndexedUnmoves for Graph {}
-impl game_core::IndexedChildren for Graph {}
 impl game_core::IndexedChildren for Capable {}
 
 /// The same graph with the optional capabilities switched on: terminals

@@ -1,0 +1,85 @@
+//! A game given by its graph, for the tests of solvers (feature
+//! `fixtures`): solver-dp's and solver-retro's tests build random ones and
+//! solve them against a reference.
+
+use crate::{Game, Indexed, IndexedChildren, IndexedUnmoves, Outcome, Unmoves};
+
+/// A game on the nodes `0..n`: node `p` moves to each node of `edges[p]`
+/// (a repeated edge is two moves to one child), and the game is over at
+/// `p` with `ends[p]` for the player to move when that is `Some`. A node
+/// with no edge and no end is over too, lost for the player to move
+/// (normal play). Positions are the nodes, and so are the moves (a move
+/// names the node it goes to).
+///
+/// Parents are found by scanning every node ([`Unmoves`]): a fixture for
+/// small graphs, not a fast game.
+///
+/// ```
+/// use game_core::fixtures::Graph;
+/// use game_core::{Outcome, Unmoves};
+///
+/// // 0 moves to 1, which has no move: 1 is lost, so 0 is won.
+/// let g = Graph { edges: vec![vec![1], vec![]], ends: vec![None, None] };
+/// let mut parents = Vec::new();
+/// g.unmoves(&1, &mut parents);
+/// assert_eq!(parents, [0]);
+/// // A node over by its end has no parent through its edges.
+/// let g = Graph { edges: vec![vec![1], vec![]], ends: vec![Some(Outcome::Win), None] };
+/// parents.clear();
+/// g.unmoves(&1, &mut parents);
+/// assert!(parents.is_empty());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Graph {
+    /// The nodes each node moves to.
+    pub edges: Vec<Vec<usize>>,
+    /// The outcome for the player to move at each node where the game is
+    /// over by its rules (`None` where play goes on, or ends by running
+    /// out of moves).
+    pub ends: Vec<Option<Outcome>>,
+}
+
+impl Graph {
+    /// Every node, not over, with a move to `child`, in order.
+    pub fn parents(&self, child: usize) -> impl Iterator<Item = u64> + '_ {
+        (0..self.edges.len())
+            .filter(move |&p| self.ends[p].is_none() && self.edges[p].contains(&child))
+            .map(|p| p as u64)
+    }
+}
+
+impl Game for Graph {
+    type Position = usize;
+    type Move = usize;
+    fn moves(&self, p: &usize, out: &mut Vec<usize>) {
+        out.extend_from_slice(&self.edges[*p]);
+    }
+    fn play(&self, _: &usize, to: &usize) -> usize {
+        *to
+    }
+    fn outcome(&self, p: &usize) -> Option<Outcome> {
+        self.ends[*p]
+    }
+}
+
+impl Indexed for Graph {
+    fn size(&self) -> u64 {
+        self.edges.len() as u64
+    }
+    fn index(&self, p: &usize) -> u64 {
+        *p as u64
+    }
+    fn position(&self, i: u64) -> Option<usize> {
+        usize::try_from(i).ok().filter(|&p| p < self.edges.len())
+    }
+}
+
+impl Unmoves for Graph {
+    fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
+        out.extend(self.parents(*c).map(|p| p as usize));
+    }
+}
+
+impl IndexedUnmoves for Graph {}
+
+impl IndexedChildren for Graph {}
