@@ -39,6 +39,8 @@ pub mod power_game;
 pub mod stones;
 pub mod subtraction;
 pub mod teeko;
+#[cfg(test)]
+mod testing;
 
 pub use connect4::{ConnectFour, ConnectFourPosition};
 pub use dobutsu::{Dobutsu, DobutsuMove, DobutsuPiece, DobutsuPosition, DobutsuSide};

@@ -6,6 +6,7 @@ use game_core::{Game, Indexed, Outcome, Symmetric, Tiered, Unmoves, Value};
 
 use super::index::{OVER, PLAY};
 use super::*;
+use crate::testing::{check_parents_and_children, Rng};
 
 fn game() -> Dobutsu {
     Dobutsu::new()
@@ -32,21 +33,6 @@ fn steps_from(text: &str, from: &str) -> Vec<String> {
         .into_iter()
         .filter_map(|m| m.strip_prefix(from).map(str::to_string))
         .collect()
-}
-
-/// SplitMix64: a small deterministic generator for sampling.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
-    }
 }
 
 #[test]
@@ -340,45 +326,13 @@ fn check_position(g: &Dobutsu, p: &DobutsuPosition) {
         game_core::orbit_size(g, p, &mut Vec::new()),
         "{p}"
     );
-    // Parents: distinct, live, and each with p among its children.
-    let mut parents = Vec::new();
-    g.unmoves(p, &mut parents);
-    let mut sorted = parents.clone();
-    sorted.sort();
-    sorted.dedup();
-    assert_eq!(sorted.len(), parents.len(), "repeated parent of {p}");
-    let mut mv = Vec::new();
-    for q in &parents {
-        assert_eq!(g.outcome(q), None, "parent {q} of {p} is over");
-        assert_eq!(q.check(), Ok(()), "parent {q} of {p}");
-        assert_eq!(g.position(g.index(q)), Some(*q));
-        mv.clear();
-        g.moves(q, &mut mv);
-        assert!(
-            mv.iter().any(|m| g.play(q, m) == *p),
-            "{q} does not lead to {p}"
-        );
-    }
-    if g.outcome(p).is_some() {
-        return;
-    }
-    // Children: counted right, in the right tiers, with p as a parent.
-    mv.clear();
-    g.moves(p, &mut mv);
-    let mut kids: Vec<DobutsuPosition> = mv.iter().map(|m| g.play(p, m)).collect();
-    kids.sort();
-    kids.dedup();
-    assert_eq!(
-        g.child_count(p, &mut Vec::new(), &mut Vec::new()),
-        kids.len()
-    );
-    assert_eq!(kids.len(), mv.len(), "two moves with one child at {p}");
-    for k in &kids {
-        assert_eq!(k.check(), Ok(()), "child {k} of {p}");
-        assert!(g.tier(k) == PLAY || g.tier(k) == OVER);
-        parents.clear();
-        g.unmoves(k, &mut parents);
-        assert!(parents.contains(p), "{p} missing from the parents of {k}");
+    // Parents and children tied together, every position valid.
+    let valid = |q: &DobutsuPosition| assert_eq!(q.check(), Ok(()), "{q}");
+    let kids = check_parents_and_children(g, p, valid);
+    if g.outcome(p).is_none() {
+        let mut mv = Vec::new();
+        g.moves(p, &mut mv);
+        assert_eq!(kids.len(), mv.len(), "two moves with one child at {p}");
     }
 }
 

@@ -2,10 +2,11 @@
 //! and sampled checks that moves, unmoves, indices, tiers and symmetries
 //! agree.
 
-use game_core::{orbit_size, Game, Indexed, Outcome, Symmetric, Tier, Tiered, Unmoves, Value};
+use game_core::{orbit_size, Game, Indexed, Outcome, Symmetric, Tier, Tiered, Value};
 
 use super::board::{has_pattern, PATTERNS, SYMMETRY};
 use super::*;
+use crate::testing::{check_parents_and_children, Rng};
 
 fn pos(text: &str) -> TeekoPosition {
     text.parse().unwrap()
@@ -17,21 +18,6 @@ fn moves(p: &TeekoPosition) -> Vec<String> {
     let mut v: Vec<String> = out.iter().map(ToString::to_string).collect();
     v.sort();
     v
-}
-
-/// SplitMix64: a small deterministic generator for sampling.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
-    }
 }
 
 fn choose(n: u64, k: u64) -> u64 {
@@ -234,50 +220,11 @@ fn check_position(p: &TeekoPosition) {
         assert_eq!(g.tier(q), t);
         assert_eq!(g.outcome(q), g.outcome(p));
     }
-    // Unmoves: each parent is live and has p among its children.
-    let mut parents = Vec::new();
-    g.unmoves(p, &mut parents);
-    let mut sorted = parents.clone();
-    sorted.sort();
-    sorted.dedup();
-    assert_eq!(sorted.len(), parents.len(), "repeated parent of {p}");
-    let mut mv = Vec::new();
-    for q in &parents {
-        assert_eq!(g.outcome(q), None, "parent {q} of {p} is over");
+    // Parents and children tied together, every position valid.
+    let valid = |q: &TeekoPosition| {
         assert_eq!(TeekoPosition::new(q.black(), q.red(), q.to_move()), Ok(*q));
-        assert_eq!(g.position(g.index(q)), Some(*q));
-        mv.clear();
-        g.moves(q, &mut mv);
-        assert!(
-            mv.iter().any(|m| g.play(q, m) == *p),
-            "{q} does not lead to {p}"
-        );
-    }
-    if g.outcome(p).is_some() {
-        return;
-    }
-    // Children: distinct count, tiers, and p among each child's parents.
-    mv.clear();
-    g.moves(p, &mut mv);
-    let mut kids: Vec<TeekoPosition> = mv.iter().map(|m| g.play(p, m)).collect();
-    kids.sort();
-    kids.dedup();
-    assert_eq!(
-        g.child_count(p, &mut Vec::new(), &mut Vec::new()),
-        kids.len()
-    );
-    let mut child_tiers = Vec::new();
-    g.child_tiers(t, &mut child_tiers);
-    for k in &kids {
-        let kt = g.tier(k);
-        assert!(
-            (kt == t && !g.leaves_tier(t)) || child_tiers.contains(&kt),
-            "{p} -> {k}"
-        );
-        parents.clear();
-        g.unmoves(k, &mut parents);
-        assert!(parents.contains(p), "{p} missing from the parents of {k}");
-    }
+    };
+    check_parents_and_children(&g, p, valid);
 }
 
 /// The whole index: every index round-trips or stands for no position, and

@@ -12,25 +12,10 @@ mod solve;
 use game_core::Game;
 
 use super::{ConnectFour, ConnectFourPosition};
+use crate::testing::Rng;
 
 fn game(width: u32, height: u32) -> ConnectFour {
     ConnectFour::new(width, height).unwrap()
-}
-
-/// xorshift64*: reproducible random numbers without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 /// A board as columns of cells from the bottom: 1 for `X`, 2 for `O`.
