@@ -1,6 +1,8 @@
-//! A game given by its graph, for the tests of solvers (feature
-//! `fixtures`): solver-dp's and solver-retro's tests build random ones and
-//! solve them against a reference.
+//! A game given by its graph, and random ones, for the tests of solvers
+//! (feature `fixtures`): solver-dp's and solver-retro's tests solve random
+//! graphs against a reference.
+
+use proptest::prelude::*;
 
 use crate::{Game, Indexed, IndexedChildren, IndexedUnmoves, Outcome, Unmoves};
 
@@ -83,3 +85,48 @@ impl Unmoves for Graph {
 impl IndexedUnmoves for Graph {}
 
 impl IndexedChildren for Graph {}
+
+/// Random graphs of 1 to `max_nodes` − 1 nodes, each with up to three
+/// edges (to higher nodes only when `acyclic`, so that play always ends;
+/// to any node otherwise, self-loops included), and about a third of the
+/// nodes over by their rules, won, lost or tied alike.
+///
+/// ```
+/// use game_core::fixtures::graphs;
+/// use proptest::strategy::{Strategy, ValueTree};
+/// use proptest::test_runner::TestRunner;
+///
+/// let mut runner = TestRunner::deterministic();
+/// for _ in 0..100 {
+///     let g = graphs(8, true).new_tree(&mut runner).unwrap().current();
+///     let n = g.edges.len();
+///     assert!((1..8).contains(&n));
+///     assert!(g.edges.iter().enumerate().all(|(p, e)| e.iter().all(|&c| p < c && c < n)));
+/// }
+/// ```
+pub fn graphs(max_nodes: usize, acyclic: bool) -> impl Strategy<Value = Graph> {
+    (1..max_nodes.max(2)).prop_flat_map(move |n| {
+        let edges = (0..n)
+            .map(move |i| {
+                let lo = if acyclic { i + 1 } else { 0 };
+                prop::collection::vec(lo..n.max(lo + 1), 0..4)
+            })
+            .collect::<Vec<_>>();
+        let ends = prop::collection::vec(
+            prop_oneof![
+                6 => Just(None),
+                1 => Just(Some(Outcome::Win)),
+                1 => Just(Some(Outcome::Lose)),
+                1 => Just(Some(Outcome::Tie)),
+            ],
+            n,
+        );
+        (edges, ends).prop_map(move |(mut edges, ends)| {
+            // The last node's range reaches past it when acyclic.
+            for e in &mut edges {
+                e.retain(|&c| c < n);
+            }
+            Graph { edges, ends }
+        })
+    })
+}

@@ -64,7 +64,7 @@
 
 pub mod budget;
 mod error;
-#[cfg(any(test, feature = "fixtures"))]
+#[cfg(feature = "fixtures")]
 pub mod fixtures;
 mod forward;
 mod game;

@@ -3,7 +3,7 @@
 // The random games ([`graph`]): nodes `0..n` whose edges go to higher
 // nodes (acyclic unless `back` adds an edge down), some of them ending the
 // game with a given outcome.
-use game_core::fixtures::Graph;
+use game_core::fixtures::{graphs, Graph};
 use game_core::{Game, Outcome, Value};
 use proptest::prelude::*;
 
@@ -39,27 +39,9 @@ fn brute(g: &Graph, p: usize) -> Value {
     Value::lose(kids.iter().map(r).max().unwrap() + 1)
 }
 
+/// Acyclic random games of up to 13 nodes ([`graphs`]).
 fn graph() -> impl Strategy<Value = Graph> {
-    (1usize..14).prop_flat_map(|n| {
-        let edges = (0..n)
-            .map(move |i| prop::collection::vec(i + 1..n.max(i + 2), 0..4))
-            .collect::<Vec<_>>();
-        let ends = prop::collection::vec(
-            prop_oneof![
-                6 => Just(None),
-                1 => Just(Some(Outcome::Win)),
-                1 => Just(Some(Outcome::Lose)),
-                1 => Just(Some(Outcome::Tie)),
-            ],
-            n,
-        );
-        (edges, ends).prop_map(move |(mut edges, ends)| {
-            for e in &mut edges {
-                e.retain(|&c| c < n);
-            }
-            Graph { edges, ends }
-        })
-    })
+    graphs(14, true)
 }
 
 proptest! {

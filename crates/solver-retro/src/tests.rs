@@ -4,7 +4,7 @@
 
 // The random games: nodes `0..n` with arbitrary edges (cycles allowed),
 // some of them ending the game with a given outcome.
-use game_core::fixtures::Graph;
+use game_core::fixtures::{graphs, Graph};
 use game_core::{Game, Indexed, IndexedUnmoves, Outcome, ParentIndices, Unmoves, Value};
 use proptest::prelude::*;
 
@@ -147,30 +147,9 @@ fn reference(g: &Graph) -> Vec<Value> {
     val.into_iter().map(|v| v.unwrap_or(Value::DRAW)).collect()
 }
 
+/// Random games of up to 11 nodes, cyclic or not ([`graphs`]).
 fn graph(acyclic: bool) -> impl Strategy<Value = Graph> {
-    (1usize..12).prop_flat_map(move |n| {
-        let edges = (0..n)
-            .map(move |i| {
-                let lo = if acyclic { i + 1 } else { 0 };
-                prop::collection::vec(lo..n.max(lo + 1), 0..4)
-            })
-            .collect::<Vec<_>>();
-        let ends = prop::collection::vec(
-            prop_oneof![
-                6 => Just(None),
-                1 => Just(Some(Outcome::Win)),
-                1 => Just(Some(Outcome::Lose)),
-                1 => Just(Some(Outcome::Tie)),
-            ],
-            n,
-        );
-        (edges, ends).prop_map(move |(mut edges, ends)| {
-            for e in &mut edges {
-                e.retain(|&c| c < n);
-            }
-            Graph { edges, ends }
-        })
-    })
+    graphs(12, acyclic)
 }
 
 /// Larger random games (up to 300 positions), so that tables split among
