@@ -297,6 +297,8 @@ struct Inbox {
     runs: Vec<u64>,
     /// Rounds in a row that used less than a quarter of the room.
     quiet: u32,
+    /// In its sender's [`Owner::watch`] list.
+    watched: bool,
 }
 
 /// A run of parents `start..end` (inside one owner's range of `2^shift`
@@ -351,6 +353,47 @@ impl Inbox {
             self.runs.shrink_to(kept[2]);
         }
     }
+
+    /// Nothing posted.
+    fn is_empty(&self) -> bool {
+        self.lost.is_empty() && self.won.is_empty() && self.runs.is_empty()
+    }
+
+    /// Whether [`Inbox::clear`], called on this inbox while it stays
+    /// empty, would do nothing but keep `quiet` at zero: it holds no more
+    /// room than an empty inbox keeps, so it need not be watched.
+    fn idle(&self) -> bool {
+        let room = 4 << 10;
+        self.quiet == 0
+            && self.lost.capacity() <= room
+            && self.won.capacity() <= room
+            && self.runs.capacity() <= room
+    }
+}
+
+/// Inbox `t` of `out`, to post to: put in the `watch` list of the
+/// inboxes to clear ([`Owner::watch`]) unless it is there already.
+#[inline]
+fn post_to<'a>(out: &'a mut [Inbox], watch: &mut Vec<u32>, t: usize) -> &'a mut Inbox {
+    let inbox = &mut out[t];
+    if !inbox.watched {
+        inbox.watched = true;
+        watch.push(t as u32);
+    }
+    inbox
+}
+
+/// Clears the inboxes of `out` in `watch` ([`Inbox::clear`]), keeping in
+/// `watch` those not [`Inbox::idle`] after it (their room is given back
+/// after some quiet rounds). An inbox left out is empty and idle, and
+/// clearing it would change nothing.
+fn clear_watched(out: &mut [Inbox], watch: &mut Vec<u32>) {
+    watch.retain(|&t| {
+        let inbox = &mut out[t as usize];
+        inbox.clear();
+        inbox.watched = !inbox.idle();
+        inbox.watched
+    });
 }
 
 /// One owner's range of cells and working memory.
@@ -373,6 +416,12 @@ struct Owner<'c, C, S> {
     /// The longest list a level may grow to before it is scanned instead.
     cap: usize,
     out: Vec<Inbox>,
+    /// The inboxes of `out` posted to since they were last cleared, or
+    /// not [`Inbox::idle`]: the only ones a round clears, so that a level
+    /// of a few positions costs nothing for the inboxes it leaves alone
+    /// (a chain of millions of one-position levels spent most of its time
+    /// clearing empty inboxes, 33 × 33 a level).
+    watch: Vec<u32>,
     /// Updates posted in this round.
     posted: usize,
     scratch: S,
@@ -458,6 +507,7 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
             next_scan: false,
             made: 0,
             out: Vec::new(),
+            watch: Vec::new(),
             posted: 0,
             scratch: P::Scratch::default(),
             batch: Vec::with_capacity(BATCH),
@@ -543,7 +593,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
         // emptied here, on the owner's own thread, rather than all of them
         // by the leader between rounds (32 × 32 inboxes at two threads,
         // 2 µs of a round that every other thread waits for).
-        self.out.iter_mut().for_each(Inbox::clear);
+        clear_watched(&mut self.out, &mut self.watch);
         self.posted = 0;
         if std::mem::take(&mut self.fresh) {
             let level = level_events(step.events, step.phase == Phase::Ties, r);
@@ -684,7 +734,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
                     result = Err(past_the_end(p));
                     break;
                 }
-                let inbox = &mut self.out[t];
+                let inbox = post_to(&mut self.out, &mut self.watch, t);
                 if lost {
                     &mut inbox.lost
                 } else {
@@ -709,7 +759,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
                         result = Err(past_the_end(start));
                         break 'runs;
                     } else {
-                        self.out[t]
+                        post_to(&mut self.out, &mut self.watch, t)
                             .runs
                             .push(run_post(start, end, lost, step.shift));
                         self.posted += 1;
@@ -1179,7 +1229,7 @@ fn past_the_end(id: u64) -> Error {
 mod tests {
     use game_core::{Outcome, ParentVisitor};
 
-    use super::{Direct, Made, Phase};
+    use super::{clear_watched, post_to, Direct, Inbox, Made, Phase, QUIET_ROUNDS};
     use crate::cell::Cell;
     use crate::Error;
 
@@ -1240,5 +1290,38 @@ mod tests {
         let (_, broken) = direct(&mut cells, |d| d.run_except(90..102, 95));
         assert!(matches!(broken, Some(Error::Broken(_))), "{broken:?}");
         assert_eq!(cells, [u16::counter(2); 4]);
+    }
+
+    #[test]
+    fn only_inboxes_posted_to_or_holding_room_are_cleared_and_room_goes_back() {
+        let mut out: Vec<Inbox> = (0..4).map(|_| Inbox::default()).collect();
+        let mut watch = Vec::new();
+        // A post lists its inbox once, however many posts.
+        post_to(&mut out, &mut watch, 2).lost.push(7);
+        post_to(&mut out, &mut watch, 2).runs.push(9);
+        post_to(&mut out, &mut watch, 0).won.push(1);
+        assert_eq!(watch, [2, 0]);
+        clear_watched(&mut out, &mut watch);
+        assert!(out.iter().all(Inbox::is_empty));
+        // Small inboxes are idle once cleared: nothing is left to watch.
+        assert!(watch.is_empty());
+        assert!(out.iter().all(|i| !i.watched));
+        // A burst leaves room: its inbox stays watched until that room has
+        // been unused for QUIET_ROUNDS rounds, then gives it back.
+        post_to(&mut out, &mut watch, 3).won.extend(0..100_000);
+        clear_watched(&mut out, &mut watch);
+        assert_eq!(watch, [3]);
+        assert!(out[3].won.capacity() >= 100_000);
+        for _ in 1..QUIET_ROUNDS {
+            clear_watched(&mut out, &mut watch);
+        }
+        assert_eq!(watch, [3]);
+        clear_watched(&mut out, &mut watch);
+        assert!(
+            out[3].won.capacity() <= 4 << 10,
+            "{}",
+            out[3].won.capacity()
+        );
+        assert!(watch.is_empty());
     }
 }

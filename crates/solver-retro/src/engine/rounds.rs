@@ -199,12 +199,23 @@ fn round_here<C: Cell, P: Parents>(
     for (k, o) in owners.iter_mut().enumerate() {
         finished &= o.send(k, r, step)?;
     }
+    // Only the owners posted to receive: a round of a small level posts
+    // to a few of them.
+    let mut posted_to = vec![false; owners.len()];
+    for o in owners.iter() {
+        for &t in &o.watch {
+            posted_to[t as usize] |= !o.out[t as usize].is_empty();
+        }
+    }
     let posts: Vec<Vec<Inbox>> = owners
         .iter_mut()
         .map(|o| std::mem::take(&mut o.out))
         .collect();
     let mut received = Ok(());
     for (k, o) in owners.iter_mut().enumerate() {
+        if !posted_to[k] {
+            continue;
+        }
         received = o.receive(k, &posts, step);
         if received.is_err() {
             break;
