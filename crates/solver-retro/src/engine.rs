@@ -589,10 +589,11 @@ impl<C: Cell, S> Owner<'_, C, S> {
         r: u64,
         step: &Step<'_, P>,
     ) -> Result<bool, Error> {
-        // What this owner posted last round has been read: its inboxes are
-        // emptied here, on the owner's own thread, rather than all of them
-        // by the leader between rounds (32 × 32 inboxes at two threads,
-        // 2 µs of a round that every other thread waits for).
+        // What this owner posted last round has been read: the inboxes it
+        // posted to are emptied here, on the owner's own thread, rather
+        // than all of them by the leader between rounds (32 × 32 inboxes
+        // at two threads, 2 µs of a round that every other thread waits
+        // for).
         clear_watched(&mut self.out, &mut self.watch);
         self.posted = 0;
         if std::mem::take(&mut self.fresh) {
