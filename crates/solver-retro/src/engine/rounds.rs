@@ -117,6 +117,7 @@ pub(super) fn run_phases<C: Cell, P: Parents>(
             sent: &sent,
             got: &got,
             order: &order,
+            held: None,
         };
         both_phases(&mut crewed, n, step, ties, ties_by_scan, config, resolved)
     })
@@ -239,6 +240,11 @@ struct Crewed<'a, 'b, 'c, 't, C, S> {
     got: &'a [Mutex<Result<(), Error>>],
     /// The owner each task of a round takes.
     order: &'a [AtomicUsize],
+    /// Every owner's lock, held by the leader from a small level's round
+    /// until the next round on the crew: a run of small levels (a chain
+    /// of millions of one-position levels) locks the owners once, not
+    /// twice a level.
+    held: Option<Vec<MutexGuard<'a, &'b mut Owner<'c, C, S>>>>,
 }
 
 impl<C, S> Crewed<'_, '_, '_, '_, C, S> {
@@ -259,19 +265,26 @@ impl<'c, C: Cell, P: Parents> Parts<'c, C, P::Scratch, P>
     for Crewed<'_, '_, 'c, '_, C, P::Scratch>
 {
     fn each(&mut self, f: &mut dyn FnMut(&mut Owner<'c, C, P::Scratch>)) {
-        for o in self.owners {
-            f(&mut lock(o));
+        match &mut self.held {
+            Some(guards) => guards.iter_mut().for_each(|g| f(g)),
+            None => self.owners.iter().for_each(|o| f(&mut lock(o))),
         }
     }
 
     fn round(&mut self, small: bool, step: &Step<'_, P>, r: u64) -> Result<bool, Error> {
         if small {
-            // Every owner locked once, not once a task.
-            let mut guards: Vec<_> = self.owners.iter().map(lock).collect();
+            // Every owner locked once, not once a task, and kept locked
+            // for the small levels that follow.
+            let owners = self.owners;
+            let guards = self
+                .held
+                .get_or_insert_with(|| owners.iter().map(lock).collect());
             let mut owners: Vec<&mut Owner<'c, C, P::Scratch>> =
                 guards.iter_mut().map(|g| &mut ***g).collect();
             return round_here(&mut owners, step, r);
         }
+        // The crew's tasks lock their owners.
+        self.held = None;
         let (next, phase) = (step.next, step.phase);
         // What is left of each owner's level (a scanned level counted as
         // the cells left to scan, an eighth of them positions).
