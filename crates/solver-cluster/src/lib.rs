@@ -585,18 +585,17 @@ fn run<S: Space, G: Tiered>(
     db: Option<Arc<Database>>,
 ) -> Result<ClusterSolution<G>, Error> {
     let (held, kept_free) = held_cells(&game);
-    let (needed, limit) = (held.saturating_mul(2), config.limit());
-    if needed > limit {
-        return Err(Error::Retro(solver_retro::Error::TooLarge(
-            game_core::TooLarge {
-                what: "every tier's table, held by every process of the cluster".into(),
-                resource: game_core::budget::Resource::Memory,
-                needed,
-                available: limit,
-                raise: "raise the memory limit (ClusterConfig::memory_limit, --memory)".into(),
-            },
-        )));
-    }
+    game_core::Budget::unlimited()
+        .with_memory(config.limit())
+        .with_advice(
+            "raise the memory limit (ClusterConfig::memory_limit, --memory)",
+            "",
+        )
+        .check_memory(
+            "every tier's table, held by every process of the cluster",
+            held.saturating_mul(2),
+        )
+        .map_err(solver_retro::Error::TooLarge)?;
     let order = space.tiers();
     let fault = fault::Fault::new();
     let ctx = Arc::new(worker::Ctx {
