@@ -14,7 +14,9 @@ use crate::{Game, Indexed, IndexedChildren, IndexedUnmoves, Outcome, Unmoves};
 /// names the node it goes to).
 ///
 /// Parents are found by scanning every node ([`Unmoves`]): a fixture for
-/// small graphs, not a fast game.
+/// small graphs, not a fast game. It trusts its fields: `ends` holds one
+/// entry a node and every edge names a node below `edges.len()` (a graph
+/// built otherwise panics when a solver asks about the missing node).
 ///
 /// ```
 /// use game_core::fixtures::Graph;
