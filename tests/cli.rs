@@ -409,7 +409,8 @@ fn fingers_solve_refuses_a_memory_budget_that_holds_the_table_but_not_its_work()
 fn fingers_solve_on_the_cluster_is_refused_before_it_starts_when_the_table_cannot_fit() {
     // Every process holds the whole table (68,161,536 positions of two
     // bytes: 130.0 MiB) beside its blocks while they are copied into it,
-    // 260.0 MiB; more than process 0's table and walk of the reachable
+    // and the levels' lists and updates (at most two bytes an index):
+    // 390.0 MiB; more than process 0's table and walk of the reachable
     // positions afterwards (half a byte an index: 162.5 MiB in all). It
     // used to run the whole solve before the walk refused.
     refused_for_memory(
@@ -424,7 +425,7 @@ fn fingers_solve_on_the_cluster_is_refused_before_it_starts_when_the_table_canno
             "-w",
             "1",
         ],
-        &["on the cluster", "260.0 MiB"],
+        &["on the cluster", "390.0 MiB"],
     );
 }
 
@@ -432,13 +433,14 @@ fn fingers_solve_on_the_cluster_is_refused_before_it_starts_when_the_table_canno
 fn a_tiered_game_on_the_cluster_is_refused_before_it_starts_when_its_tables_cannot_fit() {
     // Every process ends holding every tier's table, and the largest
     // tier's cells twice more (its blocks beside its table while they are
-    // copied; finished tiers' blocks kept for the tiers to come): Teeko's
-    // 172,401,726 indices and the moving phase's 151,420,500 twice, at two
-    // bytes, are 950,485,452 bytes, 906.5 MiB. It used to start with no
-    // check at all.
+    // copied; finished tiers' blocks kept for the tiers to come), and
+    // the largest tier with levels once more for their lists and updates:
+    // Teeko's 172,401,726 indices and the moving phase's 151,420,500
+    // three times, at two bytes, are 1,253,326,452 bytes, 1.2 GiB. It used
+    // to start with no check at all.
     refused_for_memory(
         &["--memory", "100M", "teeko", "solve", "--cluster", "-w", "1"],
-        &["Teeko on the cluster", "906.5 MiB"],
+        &["Teeko on the cluster", "1.2 GiB"],
     );
 }
 

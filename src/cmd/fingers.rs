@@ -599,9 +599,9 @@ pub fn db_rules(game: &Fingers) -> String {
 /// Whether a process of `fingers solve --cluster` fits in the memory
 /// budget, checked before it starts: every process holds the whole table
 /// once the tier is gathered, beside its blocks while they are copied
-/// ([`solver_cluster::held_bytes`]), and process 0 then walks the
-/// positions reachable from the start beside the table. (The cluster
-/// engine's level and update lists are not counted.)
+/// and its levels' lists and updates ([`solver_cluster::held_bytes`]),
+/// and process 0 then walks the positions reachable from the start
+/// beside the table.
 fn check_cluster_memory(game: &Fingers, leader: bool, ctx: &Ctx) -> Result<(), Error> {
     let held = solver_cluster::held_bytes(&game_core::OneTier(game.clone()));
     let needed = if leader {
@@ -611,7 +611,7 @@ fn check_cluster_memory(game: &Fingers, leader: bool, ctx: &Ctx) -> Result<(), E
     };
     ctx.budget.check_memory(
         &format!(
-            "solving Magic Fingers with {} fingers a hand on the cluster (every process holds the whole table, and its blocks while they are copied into it{})",
+            "solving Magic Fingers with {} fingers a hand on the cluster (every process holds the whole table, its blocks while they are copied into it, and its levels' lists and updates{})",
             game.rules().fingers,
             if leader {
                 "; process 0 then walks the positions reachable from the start"
@@ -668,23 +668,7 @@ fn solve_cluster(
     };
     let sol2 = IndexedSolution::from_table(game, table)?;
     let (mut report, _) = report_solve(game, sol2, seconds, shown, ctx)?;
-    report.json["cluster"] = json!({
-        "processes": sol.processes(),
-        "workers": sol.workers(),
-        "traffic_process_0": {
-            "update_bytes": traffic.bytes,
-            "update_bytes_to_other_processes": traffic.remote_bytes,
-            "singles": traffic.singles,
-            "runs": traffic.runs,
-            "run_parents": traffic.run_parents,
-            "local_updates": traffic.local_updates,
-            "max_level_bytes_one_worker": traffic.max_level_bytes,
-            "summaries": traffic.summaries,
-            "gathered_cells_to_other_processes": traffic.gather_cells_remote,
-            "levels": traffic.levels,
-            "rounds": traffic.rounds,
-        },
-    });
+    report.json["cluster"] = super::tiered::cluster_json(sol.processes(), sol.workers(), &traffic);
     Ok(report)
 }
 

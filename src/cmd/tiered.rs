@@ -114,8 +114,8 @@ fn tables_bytes<G: Tiered>(game: &G) -> u64 {
 
 /// Refuses, before anything is solved, a cluster solve whose tables pass
 /// the memory limit: every process ends holding every tier it solves,
-/// with or without a database ([`solver_cluster::held_bytes`]; the
-/// engine's level and update lists are not counted).
+/// with or without a database, and the levels' lists and updates
+/// ([`solver_cluster::held_bytes`]).
 fn check_cluster<G: CliGame>(game: &Canonical<G>, ctx: &Ctx) -> Result<(), Error>
 where
     G::Position: Send + Sync + Debug,
@@ -279,23 +279,7 @@ where
         return Ok(r);
     }
     let traffic = sol.traffic();
-    let cluster = json!({
-        "processes": sol.processes(),
-        "workers": sol.workers(),
-        "traffic_process_0": {
-            "update_bytes": traffic.bytes,
-            "update_bytes_to_other_processes": traffic.remote_bytes,
-            "singles": traffic.singles,
-            "runs": traffic.runs,
-            "run_parents": traffic.run_parents,
-            "local_updates": traffic.local_updates,
-            "max_level_bytes_one_worker": traffic.max_level_bytes,
-            "summaries": traffic.summaries,
-            "gathered_cells_to_other_processes": traffic.gather_cells_remote,
-            "levels": traffic.levels,
-            "rounds": traffic.rounds,
-        },
-    });
+    let cluster = cluster_json(sol.processes(), sol.workers(), &traffic);
     finish(
         &game,
         &title,
@@ -674,4 +658,32 @@ where
             Ok(report)
         }
     }
+}
+
+/// The `"cluster"` object of a cluster solve's JSON report: the
+/// cluster's shape and what process 0's workers sent.
+pub(super) fn cluster_json(
+    processes: usize,
+    workers: usize,
+    traffic: &solver_cluster::Traffic,
+) -> serde_json::Value {
+    json!({
+        "processes": processes,
+        "workers": workers,
+        "traffic_process_0": {
+            "update_bytes": traffic.bytes,
+            "update_bytes_to_other_processes": traffic.remote_bytes,
+            "singles": traffic.singles,
+            "runs": traffic.runs,
+            "run_parents": traffic.run_parents,
+            "local_updates": traffic.local_updates,
+            "max_level_bytes_one_worker": traffic.max_level_bytes,
+            "max_round_bytes_one_worker": traffic.max_round_bytes,
+            "scanned_levels": traffic.scanned_levels,
+            "summaries": traffic.summaries,
+            "gathered_cells_to_other_processes": traffic.gather_cells_remote,
+            "levels": traffic.levels,
+            "rounds": traffic.rounds,
+        },
+    })
 }

@@ -77,8 +77,18 @@
 //!    misses overlap, then updated in order. So the work of a level goes
 //!    to whichever worker is free, however its updates fall among the
 //!    shards. Lists for workers of other processes go through one timely
-//!    exchange; their owner applies them after the level's barrier, and
-//!    the process's workers wait for each other before the next level.
+//!    exchange; their owner applies them after the round's barrier, and
+//!    the process's workers wait for each other before the next round. A
+//!    level is one round unless a worker's updates to other processes
+//!    pass [`ClusterConfig::round_bytes`]: then that worker stops taking
+//!    children, says so in its summary, and every worker runs another
+//!    round of the level, so that what is in flight stays bounded. A
+//!    worker lists the positions it resolves for the next level up to
+//!    [`ClusterConfig::level_list_cap`]; when any worker's list passes
+//!    it, every worker drops its list and finds that level by scanning
+//!    its own shard's cells for the positions resolved at that
+//!    remoteness (a list holds positions of the process's other shards
+//!    too, so all scan or none).
 //!    Runs of won children are applied in bulk: one pass decrements the
 //!    counters, a second resolves those that reached zero. A level ends
 //!    with a barrier: when the process is the whole cluster, among its
@@ -115,8 +125,20 @@
 //! machine has available): every tier's table in 2-byte cells, the
 //! largest tier again for its blocks while they are copied into its table,
 //! and, with more than one tier, once more for the finished tiers' blocks
-//! a process keeps to reuse (it gives back what passes that)
-//! ([`held_bytes`]). The level and update lists come on top.
+//! a process keeps to reuse (it gives back what passes that), and the
+//! largest tier with levels once more for their lists and updates
+//! ([`held_bytes`]). Those are bounded: a worker lists at most a
+//! sixteenth of its shard's cells for a level (8-byte ids; it keeps three
+//! lists: the level it takes, the one it builds and the one before),
+//! past which every worker finds that level by scanning its shard's
+//! cells instead ([`ClusterConfig::level_list_cap`]); and a level's
+//! updates to other processes go in rounds of at most half a byte a
+//! cell of the tier in all ([`ClusterConfig::round_bytes`]), each
+//! applied by its receivers after the round's barrier. The events of
+//! positions with children in other tiers (24 bytes each, up to three a
+//! position) are checked as seeding finds them: a solve whose events
+//! pass what the limit leaves is stopped with
+//! [`solver_retro::Error::TooLarge`].
 //!
 //! # The database
 //!
@@ -153,7 +175,9 @@
 //! # Scaling (measured; details in BENCHMARKS.md, issue 11)
 //!
 //! * **Bytes.** A parent update is 8 bytes (16 for a run of parents); a
-//!   level also sends every worker a 24-byte summary across processes.
+//!   level also sends every worker two 24-byte summaries across processes
+//!   (the round's, and after the updates received are applied whether a
+//!   list passed its cap; one more a round when a level takes several).
 //!   Fingers F = 64 on two processes: 2.2 bytes of updates a position
 //!   owned, 32 KB a level on average and 1.63 MB at most; the gather of a
 //!   solved tier is 4 bytes an index to every other process (Connect Four
@@ -251,6 +275,14 @@ pub struct Traffic {
     /// The most bytes of parent updates one worker sent to other processes
     /// in one level.
     pub max_level_bytes: u64,
+    /// The most bytes of parent updates one worker sent to other processes
+    /// in one round ([`ClusterConfig::round_bytes`] and one batch of
+    /// children at most).
+    pub max_round_bytes: u64,
+    /// Levels a worker found by scanning its cells, the level being too
+    /// long to list ([`ClusterConfig::level_list_cap`]; summed over
+    /// workers).
+    pub scanned_levels: u64,
     /// Summaries sent (one to every worker a level; 24 bytes each by
     /// timely, or a slot each in memory when the process is the whole
     /// cluster).
@@ -274,6 +306,8 @@ impl std::ops::AddAssign for Traffic {
         self.bytes += o.bytes;
         self.remote_bytes += o.remote_bytes;
         self.max_level_bytes = self.max_level_bytes.max(o.max_level_bytes);
+        self.max_round_bytes = self.max_round_bytes.max(o.max_round_bytes);
+        self.scanned_levels += o.scanned_levels;
         self.summaries += o.summaries;
         self.gather_cells_remote += o.gather_cells_remote;
         self.levels += o.levels;
@@ -304,6 +338,8 @@ pub struct ClusterConfig {
     progress: Option<worker::ProgressFn>,
     connect: Duration,
     memory: Option<u64>,
+    list_cap: Option<u64>,
+    round_bytes: Option<u64>,
 }
 
 impl std::fmt::Debug for ClusterConfig {
@@ -313,6 +349,8 @@ impl std::fmt::Debug for ClusterConfig {
             .field("process", &self.process)
             .field("processes", &self.processes)
             .field("memory", &self.memory)
+            .field("list_cap", &self.list_cap)
+            .field("round_bytes", &self.round_bytes)
             .finish_non_exhaustive()
     }
 }
@@ -362,6 +400,8 @@ impl ClusterConfig {
             progress: None,
             connect: Duration::from_secs(60),
             memory: None,
+            list_cap: None,
+            round_bytes: None,
         })
     }
 
@@ -409,6 +449,53 @@ impl ClusterConfig {
     pub fn limit(&self) -> u64 {
         self.memory
             .unwrap_or_else(|| solver_retro::Config::default().limit())
+    }
+
+    /// The longest list of a level's positions a worker keeps, in ids
+    /// (8 bytes each). A level that grows past it in any worker is found
+    /// instead by every worker scanning its own shard's cells for the
+    /// positions resolved at that level, as solver-retro's engine does.
+    /// By default a sixteenth of a worker's share of the tier's cells
+    /// (at least 1,024), so that a worker's lists (the level it takes,
+    /// the one it builds, the one before) stay under 2 bytes a cell. A
+    /// smaller cap saves memory and costs a scan of the shard a long
+    /// level; the answers are the same either way.
+    ///
+    /// ```
+    /// use solver_cluster::ClusterConfig;
+    /// use games::{Fingers, FingersRules};
+    /// use game_core::Indexed;
+    ///
+    /// let game = Fingers::new(FingersRules::default())?;
+    /// let listed = solver_cluster::solve_unmoves(game.clone(), &ClusterConfig::from_args(["-w", "2"])?, None)?;
+    /// let config = ClusterConfig::from_args(["-w", "2"])?.level_list_cap(1);
+    /// let scanned = solver_cluster::solve_unmoves(game.clone(), &config, None)?;
+    /// assert!(scanned.traffic().scanned_levels > 0);
+    /// assert_eq!(listed.traffic().scanned_levels, 0);
+    /// for i in 0..game.size() {
+    ///     assert_eq!(scanned.value_at(0, i), listed.value_at(0, i));
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn level_list_cap(mut self, ids: u64) -> Self {
+        self.list_cap = Some(ids);
+        self
+    }
+
+    /// The most bytes of parent updates a worker sends to workers of
+    /// other processes in one round. A level whose updates pass it runs
+    /// in several rounds, each ended by a barrier after which the
+    /// updates received are applied, so that what a process receives
+    /// and holds at once stays bounded. By default half a byte a cell of
+    /// the tier, shared among the workers of the cluster (at least 256
+    /// KiB a worker): so at most that much is in flight, and held by its
+    /// receivers, at once. Within one process nothing is sent and a level
+    /// is always one round.
+    #[must_use]
+    pub fn round_bytes(mut self, bytes: u64) -> Self {
+        self.round_bytes = Some(bytes);
+        self
     }
 
     /// Worker threads in each process.
@@ -543,19 +630,25 @@ where
 /// table; the largest tier is counted again for its blocks while they
 /// are copied into its table; and with more than one tier, once more for
 /// the blocks of finished tiers kept for the tiers to come (the process
-/// keeps no more than that). What a solve checks against
-/// [`ClusterConfig::limit`] before the processes connect. Not counted:
-/// the level and update lists (bounded by a level's positions and
-/// parents), and a tier whose counts or remoteness need 4-byte cells,
-/// which takes twice its 2-byte share.
+/// keeps no more than that); and the largest tier that runs levels (one
+/// whose moves can stay in it) once more, for the levels' lists and
+/// updates: a worker's lists at most 1.5 bytes a cell of its shard
+/// ([`ClusterConfig::level_list_cap`]) and the updates in flight at most
+/// half a byte a cell of the tier ([`ClusterConfig::round_bytes`]). What
+/// a solve checks against [`ClusterConfig::limit`] before the processes
+/// connect. Not counted: buffers of a fixed size (a few hundred KiB a
+/// worker and peer), a tier whose counts or remoteness need 4-byte cells,
+/// which takes twice its 2-byte share, and the events of positions with
+/// children in other tiers, which are checked as they are found.
 ///
 /// ```
 /// use game_core::{OneTier, Indexed};
 /// use games::{Fingers, FingersRules};
 ///
 /// let game = Fingers::new(FingersRules::default())?;
-/// // One tier: its table, and its blocks while they are copied.
-/// assert_eq!(solver_cluster::held_bytes(&OneTier(game.clone())), 4 * game.size());
+/// // One tier: its table, its blocks while they are copied, and its
+/// // levels' lists and updates.
+/// assert_eq!(solver_cluster::held_bytes(&OneTier(game.clone())), 6 * game.size());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[must_use]
@@ -568,14 +661,23 @@ pub fn held_bytes<G: Tiered>(game: &G) -> u64 {
 /// tier's, with more than one tier (none to come otherwise).
 fn held_cells<G: Tiered>(game: &G) -> (u64, u64) {
     let tiers = game.tiers();
-    let (sum, max) = tiers
+    let (sum, max, loopy) = tiers
         .iter()
-        .map(|&t| game.tier_size(t))
-        .fold((0u64, 0u64), |(sum, max), n| {
-            (sum.saturating_add(n), max.max(n))
+        .fold((0u64, 0u64, 0u64), |(sum, max, loopy), &t| {
+            let n = game.tier_size(t);
+            let loopy = if game.leaves_tier(t) {
+                loopy
+            } else {
+                loopy.max(n)
+            };
+            (sum.saturating_add(n), max.max(n), loopy)
         });
     let kept_free = if tiers.len() > 1 { max } else { 0 };
-    (sum.saturating_add(max).saturating_add(kept_free), kept_free)
+    let held = sum
+        .saturating_add(max)
+        .saturating_add(kept_free)
+        .saturating_add(loopy);
+    (held, kept_free)
 }
 
 fn run<S: Space, G: Tiered>(
@@ -585,12 +687,13 @@ fn run<S: Space, G: Tiered>(
     db: Option<Arc<Database>>,
 ) -> Result<ClusterSolution<G>, Error> {
     let (held, kept_free) = held_cells(&game);
-    game_core::Budget::unlimited()
+    let budget = game_core::Budget::unlimited()
         .with_memory(config.limit())
         .with_advice(
             "raise the memory limit (ClusterConfig::memory_limit, --memory)",
             "",
-        )
+        );
+    budget
         .check_memory(
             "every tier's table, held by every process of the cluster",
             held.saturating_mul(2),
@@ -609,6 +712,10 @@ fn run<S: Space, G: Tiered>(
         per_process: config.threads,
         db,
         progress: config.progress.clone(),
+        list_cap: config.list_cap,
+        round_bytes: config.round_bytes,
+        budget,
+        held: held.saturating_mul(2),
     });
     let (tx, rx) = mpsc::channel::<Result<Traffic, Error>>();
     let tx = Mutex::new(tx);

@@ -49,12 +49,21 @@ struct Seeding {
     after: Option<After>,
     /// A cell was too narrow: the tier starts again in wide cells.
     overflow: bool,
+    /// Which of the seeds' lists grew too long for a worker
+    /// ([`UNLISTED_DECISIVE`], [`UNLISTED_TIES`]): their level 0 is found
+    /// by scanning the cells.
+    unlisted: u8,
     blocks: Blocks,
-    /// The round, outcome and overflow of the seeding before (a worker
-    /// that starts a tier again may start seeding before the others have
-    /// read the last seeding's outcome).
-    before: (u64, Option<After>, bool),
+    /// The round, outcome, overflow and unlisted lists of the seeding
+    /// before (a worker that starts a tier again may start seeding before
+    /// the others have read the last seeding's outcome).
+    before: (u64, Option<After>, bool, u8),
 }
+
+/// The seeds won or lost at level 0 were too many to list.
+pub(crate) const UNLISTED_DECISIVE: u8 = 1;
+/// The seeds tied at level 0 were too many to list.
+pub(crate) const UNLISTED_TIES: u8 = 2;
 
 /// The blocks, shared work and barrier of one process's workers.
 pub(crate) struct Local {
@@ -97,8 +106,9 @@ impl Local {
                 claimed: 0,
                 after: None,
                 overflow: false,
+                unlisted: 0,
                 blocks: Arc::default(),
-                before: (u64::MAX, None, false),
+                before: (u64::MAX, None, false, 0),
             }),
             barrier: Barrier {
                 n,
@@ -168,8 +178,9 @@ impl Local {
                 claimed: 0,
                 after: None,
                 overflow: false,
+                unlisted: 0,
                 blocks: Arc::new((0..blocks).map(|_| Mutex::new(None)).collect()),
-                before: (s.round, s.after, s.overflow),
+                before: (s.round, s.after, s.overflow, s.unlisted),
             };
         }
         Arc::clone(&s.blocks)
@@ -203,16 +214,26 @@ impl Local {
         }
     }
 
+    /// Records that a worker's seeds of round `round` grew too long to
+    /// list (`lists`: [`UNLISTED_DECISIVE`], [`UNLISTED_TIES`] or both).
+    pub(crate) fn set_unlisted(&self, round: u64, lists: u8) {
+        let mut s = lock(&self.seeding);
+        if s.round == round {
+            s.unlisted |= lists;
+        }
+    }
+
     /// How the tier seeded in round `round` goes on (`None`: no block),
-    /// and whether a cell was too narrow.
-    pub(crate) fn after(&self, round: u64) -> (Option<After>, bool) {
+    /// whether a cell was too narrow, and which seed lists some worker
+    /// could not keep ([`Local::set_unlisted`]).
+    pub(crate) fn after(&self, round: u64) -> (Option<After>, bool, u8) {
         let s = lock(&self.seeding);
         if s.round == round {
-            (s.after, s.overflow)
+            (s.after, s.overflow, s.unlisted)
         } else if s.before.0 == round {
-            (s.before.1, s.before.2)
+            (s.before.1, s.before.2, s.before.3)
         } else {
-            (None, false)
+            (None, false, 0)
         }
     }
 

@@ -41,6 +41,16 @@ const SEEDED: u64 = u64::MAX - 2;
 /// The bit of a level's summary (its count of positions resolved) that
 /// says a cell of its worker was too narrow.
 const OVERFLOW: u64 = 1 << 63;
+/// The bit of a level's summary that says its worker's list of the next
+/// level grew past its cap: every worker finds that level by a scan.
+const UNLISTED: u64 = 1 << 62;
+/// The bit of a round's summary that says its worker has more of the
+/// level to send: the level goes on for another round.
+const MORE: u64 = 1 << 61;
+/// A summary's count of positions (below its flags).
+const COUNT: u64 = MORE - 1;
+/// Cells a scan for a level reads under one hold of a block's lock.
+const SCAN: usize = 1 << 14;
 /// Cells per message of a gathered tier.
 const GATHER: usize = 1 << 16;
 
@@ -312,6 +322,14 @@ pub(crate) struct Ctx<S> {
     /// The database: the same directory on every process.
     pub db: Option<Arc<Database>>,
     pub progress: Option<ProgressFn>,
+    /// [`crate::ClusterConfig::level_list_cap`], if set.
+    pub list_cap: Option<u64>,
+    /// [`crate::ClusterConfig::round_bytes`], if set.
+    pub round_bytes: Option<u64>,
+    /// The memory limit, for the events seeding finds.
+    pub budget: game_core::Budget,
+    /// The bytes [`crate::held_bytes`] counts, checked before the start.
+    pub held: u64,
 }
 
 /// What arrived for a worker, by round: a fast worker's next round may
@@ -486,6 +504,25 @@ fn abort_at(process: usize) -> Option<u64> {
     r.parse().ok()
 }
 
+/// The longest list of a level's children worker `me` keeps
+/// ([`crate::ClusterConfig::level_list_cap`]): by default a sixteenth of
+/// its shard's cells, at least 1,024.
+fn list_cap<S>(ctx: &Ctx<S>, lay: &Layout, me: usize) -> usize {
+    let (lo, hi) = lay.shard_range(me);
+    let cap = ctx.list_cap.unwrap_or(((hi - lo) / 16).max(1 << 10));
+    usize::try_from(cap).unwrap_or(usize::MAX)
+}
+
+/// The most bytes of updates a worker sends to other processes in a
+/// round, for a tier of `size` cells solved by `peers` workers
+/// ([`crate::ClusterConfig::round_bytes`]): by default half a byte a cell
+/// shared among the workers, at least 256 KiB a worker.
+fn round_bytes<S>(ctx: &Ctx<S>, size: u64, peers: usize) -> u64 {
+    ctx.round_bytes
+        .unwrap_or((size / (2 * peers.max(1) as u64)).max(1 << 18))
+        .max(1)
+}
+
 /// Which half of a tier's levels runs.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -514,7 +551,18 @@ struct Shard<'a, S: Space> {
     narrow: bool,
     /// A cell of 2 bytes was too narrow this level.
     overflow: bool,
+    /// The next level's children found so far (unless `unlisted`).
     next: Vec<u64>,
+    /// The longest `next` may grow ([`list_cap`]).
+    cap: usize,
+    /// `next` grew past `cap`: the next level is found by a scan.
+    unlisted: bool,
+    /// The most bytes sent to other processes in a round ([`round_bytes`]).
+    round_bytes: u64,
+    /// Words gathered for other processes this round (sent or not yet).
+    round_words: u64,
+    /// Children of the level found by a scan, a few at a time.
+    found: Vec<u64>,
     scratch: S::Scratch,
     buf: ParentIndices,
     /// Updates for each of the process's blocks, this level.
@@ -696,6 +744,7 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
             let seed_round = io.round;
             let blocks = local.start_seeding(seed_round, end - first);
             let mut seeds = Seeds::default();
+            let cap = list_cap(ctx, &lay, me);
             while let Some(j) = local.claim_block(seed_round) {
                 let (s, e) = lay.block_range(first + j);
                 let mut piece = ctx.shared.block_for((e - s) as usize, narrow)?;
@@ -721,21 +770,55 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                         *x |= updates::LOST;
                     }
                 }
+                // Seeds past the cap are not kept: level 0 is found by a
+                // scan instead (in every worker of the process).
+                let mut unlisted = 0;
+                if seeds.decisive.len() > cap {
+                    seeds.decisive = Vec::new();
+                    unlisted |= local::UNLISTED_DECISIVE;
+                }
+                if seeds.ties.len() > cap {
+                    seeds.ties = Vec::new();
+                    unlisted |= local::UNLISTED_TIES;
+                }
+                if unlisted != 0 {
+                    local.set_unlisted(seed_round, unlisted);
+                }
+                // The events, as they grow: this worker's share of what
+                // the limit leaves the process.
+                let events = (seeds.events.capacity() * std::mem::size_of::<Event>()) as u64;
+                ctx.budget
+                    .check_memory(
+                        &format!(
+                            "tier {}'s events (positions with children in other tiers) beside every tier's table",
+                            space.name(t)
+                        ),
+                        ctx.held.saturating_add(events.saturating_mul(pp as u64)),
+                    )
+                    .map_err(solver_retro::Error::TooLarge)?;
                 local.set_after(seed_round, after);
                 *local::lock(&blocks[j]) = Some(piece);
             }
             drop(tables);
             drop(held);
             io.local_barrier(local)?;
-            let (after, mut overflow) = local.after(seed_round);
+            let (after, mut overflow, mut unlisted) = local.after(seed_round);
             if processes > 1 {
-                // Whether any process's seeding overflowed.
+                // Whether any process's seeding overflowed, and which
+                // seed lists any process left to a scan (every worker
+                // scans alike).
+                let flags = u64::from(overflow) | u64::from(unlisted) << 1;
                 for w in 0..peers {
-                    io.summary.send((w as u64, SEEDED, u64::from(overflow)));
+                    io.summary.send((w as u64, SEEDED, flags));
                 }
                 io.barrier(worker)?;
                 take(&io.got_summary, io.round, &mut got);
-                overflow |= got.drain(..).any(|(_, a, f)| a == SEEDED && f != 0);
+                for (_, a, f) in got.drain(..) {
+                    if a == SEEDED {
+                        overflow |= f & 1 != 0;
+                        unlisted |= (f >> 1) as u8;
+                    }
+                }
             }
             if !overflow {
                 if let Some(After::Levels { lazy }) = after {
@@ -754,6 +837,11 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                         narrow,
                         overflow: false,
                         next: Vec::new(),
+                        cap,
+                        unlisted: false,
+                        round_bytes: round_bytes(ctx, size, peers),
+                        round_words: 0,
+                        found: Vec::new(),
                         scratch,
                         buf: ParentIndices::default(),
                         out: (first..end).map(|_| Encoder::default()).collect(),
@@ -770,6 +858,7 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                         &mut io,
                         Phase::Decisive,
                         std::mem::take(&mut seeds.decisive),
+                        unlisted & local::UNLISTED_DECISIVE != 0,
                         &decisive,
                         peers,
                         &mut traffic,
@@ -782,6 +871,7 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                             &mut io,
                             Phase::Ties,
                             std::mem::take(&mut seeds.ties),
+                            unlisted & local::UNLISTED_TIES != 0,
                             &ties,
                             peers,
                             &mut traffic,
@@ -864,6 +954,29 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
     Ok(traffic)
 }
 
+/// Adds to `found` the ids (from `base` on) of the `cells` resolved at
+/// remoteness `r` in `phase` — won or lost (a loss with the lost bit), or
+/// tied — as the level lists hold them.
+fn find_level<C: Cell>(cells: &[C], base: u64, r: u64, phase: Phase, found: &mut Vec<u64>) {
+    let (a, b, flag) = match phase {
+        Phase::Decisive => (
+            C::resolved(Outcome::Lose, r),
+            C::resolved(Outcome::Win, r),
+            updates::LOST,
+        ),
+        Phase::Ties => (
+            C::resolved(Outcome::Tie, r),
+            C::resolved(Outcome::Tie, r),
+            0,
+        ),
+    };
+    for (i, &c) in cells.iter().enumerate() {
+        if c == a || c == b {
+            found.push((base + i as u64) | if c == a { flag } else { 0 });
+        }
+    }
+}
+
 /// Sends the blocks `parts` (block number and cells) of tier `t` to one
 /// worker of every other process (the worker of the same rank), in
 /// messages that never span blocks.
@@ -927,8 +1040,11 @@ const PATIENCE: usize = 8;
 impl<S: Space> Shard<'_, S> {
     /// The levels of one phase, each ended by a barrier: among the
     /// process's workers when the process is the whole cluster, else
-    /// timely's. `true` when 2-byte cells turned out too narrow (every
-    /// worker returns it after the same barrier).
+    /// timely's (a level whose updates to other processes pass
+    /// [`Shard::round_bytes`] in some worker takes several rounds). The
+    /// first level is `level`, or found by a scan when `scan`. `true`
+    /// when 2-byte cells turned out too narrow (every worker returns it
+    /// after the same barrier).
     #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
@@ -936,6 +1052,7 @@ impl<S: Space> Shard<'_, S> {
         io: &mut Io,
         phase: Phase,
         mut level: Vec<u64>,
+        mut scan: bool,
         events: &[Event],
         peers: usize,
         traffic: &mut Traffic,
@@ -961,93 +1078,166 @@ impl<S: Space> Shard<'_, S> {
                 }
                 .into());
             }
-            let mut busy = level.len() as u64;
-            let sent_before = traffic.remote_bytes;
-            while let Some(e) = events.get(at) {
-                if e.level != r {
-                    break;
-                }
-                at += 1;
-                busy += 1;
-                self.route(
-                    e.id,
-                    e.id + 1,
-                    e.outcome == Outcome::Lose,
-                    phase,
-                    next,
-                    io,
-                    traffic,
-                )?;
+            if scan {
+                level.clear();
+                traffic.scanned_levels += 1;
             }
-            // The level's children, shared among this process's workers.
-            let round = io.round;
-            level = self.shared.local.publish(round, mine, level);
-            while let Some((part, range)) = self.shared.local.take_work(round, mine) {
-                for &x in &part[range] {
-                    self.send(
-                        x & updates::ID,
-                        x & updates::LOST != 0,
+            let mut busy = level.len() as u64;
+            let level_bytes = traffic.remote_bytes;
+            // The level's children, shared among this process's workers
+            // (or each worker scans its own shard for them).
+            let level_round = io.round;
+            level = self.shared.local.publish(level_round, mine, level);
+            let mut cursor = (0, 0);
+            let mut overflow = false;
+            let mut unlisted = false;
+            let mut first_event = NONE;
+            let mut all_busy = 0u64;
+            // The level's rounds: one, unless this worker's updates to
+            // other processes pass `round_bytes` (then every worker runs
+            // another round, applying what it received in between).
+            loop {
+                let round = io.round;
+                let limit = self.round_bytes.div_ceil(8);
+                let round_start = traffic.remote_bytes;
+                self.round_words = 0;
+                let mut more = false;
+                while let Some(e) = events.get(at) {
+                    if e.level != r {
+                        break;
+                    }
+                    if self.round_words >= limit {
+                        more = true;
+                        break;
+                    }
+                    at += 1;
+                    busy += 1;
+                    self.route(
+                        e.id,
+                        e.id + 1,
+                        e.outcome == Outcome::Lose,
                         phase,
                         next,
                         io,
                         traffic,
                     )?;
                 }
-            }
-            // What is left: applied to this process's blocks, sent by
-            // timely to other processes' workers.
-            self.flush_blocks(phase, next)?;
-            for w in 0..peers {
-                if !self.remote[w].words.is_empty() {
-                    self.flush_remote(w, io, traffic);
+                while !more {
+                    let Some((part, range)) = self.shared.local.take_work(level_round, mine) else {
+                        break;
+                    };
+                    for &x in &part[range] {
+                        self.send(
+                            x & updates::ID,
+                            x & updates::LOST != 0,
+                            phase,
+                            next,
+                            io,
+                            traffic,
+                        )?;
+                    }
+                    more = self.round_words >= limit;
                 }
-            }
-            traffic.max_level_bytes = traffic
-                .max_level_bytes
-                .max(traffic.remote_bytes - sent_before);
-            let next_event = events.get(at).map_or(NONE, |e| e.level);
-            let summary = busy | if self.overflow { OVERFLOW } else { 0 };
-            if alone {
-                self.shared
-                    .local
-                    .summarize(round, mine, (summary, next_event));
-                traffic.summaries += pp as u64;
-                io.local_barrier(&self.shared.local)?;
-            } else {
+                if scan {
+                    let mut found = std::mem::take(&mut self.found);
+                    while !more && self.scan_some(&mut cursor, r, phase, &mut found)? {
+                        busy += found.len() as u64;
+                        for &x in &found {
+                            self.send(
+                                x & updates::ID,
+                                x & updates::LOST != 0,
+                                phase,
+                                next,
+                                io,
+                                traffic,
+                            )?;
+                        }
+                        found.clear();
+                        more = self.round_words >= limit;
+                    }
+                    self.found = found;
+                }
+                // What is left: applied to this process's blocks, sent by
+                // timely to other processes' workers.
+                self.flush_blocks(phase, next)?;
                 for w in 0..peers {
-                    io.summary.send((w as u64, summary, next_event));
+                    if !self.remote[w].words.is_empty() {
+                        self.flush_remote(w, io, traffic);
+                    }
+                }
+                traffic.max_round_bytes = traffic
+                    .max_round_bytes
+                    .max(traffic.remote_bytes - round_start);
+                let next_event = events.get(at).map_or(NONE, |e| e.level);
+                let summary = busy
+                    | if self.overflow { OVERFLOW } else { 0 }
+                    | if self.unlisted { UNLISTED } else { 0 }
+                    | if more { MORE } else { 0 };
+                let mut go_on = false;
+                let mut sums = |b: u64, e: u64| {
+                    all_busy += b & COUNT;
+                    overflow |= b & OVERFLOW != 0;
+                    unlisted |= b & UNLISTED != 0;
+                    go_on |= b & MORE != 0;
+                    first_event = first_event.min(e);
+                };
+                if alone {
+                    // Nothing is sent: one round a level.
+                    self.shared
+                        .local
+                        .summarize(round, mine, (summary, next_event));
+                    traffic.summaries += pp as u64;
+                    io.local_barrier(&self.shared.local)?;
+                    for (b, e) in self.shared.local.summaries(round) {
+                        sums(b, e);
+                    }
+                } else {
+                    for w in 0..peers {
+                        io.summary.send((w as u64, summary, next_event));
+                    }
+                    traffic.summaries += peers as u64;
+                    io.barrier(worker)?;
+                    take(&io.got_summary, io.round, &mut got_summary);
+                    for (_, b, e) in got_summary.drain(..) {
+                        sums(b, e);
+                    }
+                    // What other processes sent, applied before any worker
+                    // of this process starts the next round (dropped when
+                    // the tier starts again in wide cells).
+                    take(&io.got_updates, io.round, &mut got_updates);
+                    if overflow {
+                        got_updates.clear();
+                    }
+                    for (_, words) in got_updates.drain(..) {
+                        self.receive(&words, phase, next)?;
+                    }
+                    self.flush_blocks(phase, next)?;
+                    self.shared.local.barrier()?;
+                }
+                if !go_on || overflow {
+                    break;
+                }
+                // Another round of the level: the sums start again.
+                (all_busy, first_event, unlisted) = (0, NONE, false);
+            }
+            if !alone && !overflow {
+                // What other processes sent was listed after the
+                // summaries went out: whether a list passed its cap takes
+                // one more exchange, or a worker's list would lack what
+                // it dropped while every other worker kept its own.
+                for w in 0..peers {
+                    let flag = if self.unlisted { UNLISTED } else { 0 };
+                    io.summary.send((w as u64, flag, NONE));
                 }
                 traffic.summaries += peers as u64;
                 io.barrier(worker)?;
                 take(&io.got_summary, io.round, &mut got_summary);
-                // What other processes sent, applied before any worker of
-                // this process starts the next level (dropped when the
-                // tier starts again in wide cells).
-                take(&io.got_updates, io.round, &mut got_updates);
-                if got_summary.iter().any(|s| s.1 & OVERFLOW != 0) {
-                    got_updates.clear();
-                }
-                for (_, words) in got_updates.drain(..) {
-                    self.receive(&words, phase, next)?;
-                }
-                self.flush_blocks(phase, next)?;
-                self.shared.local.barrier()?;
+                unlisted = got_summary.drain(..).any(|(_, b, _)| b & UNLISTED != 0);
             }
+            traffic.max_level_bytes = traffic
+                .max_level_bytes
+                .max(traffic.remote_bytes - level_bytes);
             traffic.levels += 1;
-            let (mut all_busy, mut first_event, mut overflow) = (0u64, NONE, false);
-            if alone {
-                for (b, e) in self.shared.local.summaries(round) {
-                    all_busy += b & !OVERFLOW;
-                    overflow |= b & OVERFLOW != 0;
-                    first_event = first_event.min(e);
-                }
-            } else {
-                for (_, b, e) in got_summary.drain(..) {
-                    all_busy += b & !OVERFLOW;
-                    overflow |= b & OVERFLOW != 0;
-                    first_event = first_event.min(e);
-                }
-            }
             if overflow {
                 return Ok(true);
             }
@@ -1058,6 +1248,11 @@ impl<S: Space> Shard<'_, S> {
             });
             level.clear();
             std::mem::swap(&mut level, &mut self.next);
+            // A level too long for some worker's list is found by a scan
+            // in every worker (lists hold ids of the process's other
+            // shards too).
+            scan = unlisted;
+            self.unlisted = false;
             if all_busy == 0 {
                 if first_event == NONE {
                     return Ok(false);
@@ -1066,6 +1261,64 @@ impl<S: Space> Shard<'_, S> {
             } else {
                 r = next;
             }
+        }
+    }
+
+    /// Finds the next children of level `r` in this worker's shard, by
+    /// scanning its cells from `at` (a block of the shard, an offset in
+    /// it) on for those resolved at remoteness `r` in `phase` (wins and
+    /// losses, or ties), into `found` with their lost bit: `false` once
+    /// the whole shard is scanned. Holds one block's lock at a time, for
+    /// [`SCAN`] cells at most.
+    fn scan_some(
+        &mut self,
+        at: &mut (usize, usize),
+        r: u64,
+        phase: Phase,
+        found: &mut Vec<u64>,
+    ) -> Result<bool, Error> {
+        let mine = self.lay.blocks_of(self.me as usize);
+        loop {
+            let b = mine.start + at.0;
+            if b >= mine.end {
+                return Ok(false);
+            }
+            let base = self.lay.block_range(b).0;
+            let mut guard = local::lock(&self.blocks[b - self.first]);
+            let Some(piece) = guard.as_mut() else {
+                return Err(self.unseeded(b));
+            };
+            let len = piece.len();
+            let (from, to) = (at.1, (at.1 + SCAN).min(len));
+            match piece.view() {
+                View::Narrow(c) => find_level(&c[from..to], base + from as u64, r, phase, found),
+                View::Wide(c) => find_level(&c[from..to], base + from as u64, r, phase, found),
+            }
+            drop(guard);
+            *at = if to == len { (at.0 + 1, 0) } else { (at.0, to) };
+            if !found.is_empty() {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// The error for block `b` of the process found empty.
+    fn unseeded(&self, b: usize) -> Error {
+        solver_retro::Error::Broken(format!(
+            "block {b} of tier {} was never seeded",
+            self.space.name(self.tier)
+        ))
+        .into()
+    }
+
+    /// Adds `x` (an id and its lost bit) to the next level, unless the
+    /// list is full: then the next level is found by a scan.
+    #[inline(always)]
+    fn list(&mut self, x: u64) {
+        if self.next.len() < self.cap {
+            self.next.push(x);
+        } else {
+            self.unlisted = true;
         }
     }
 
@@ -1131,7 +1384,9 @@ impl<S: Space> Shard<'_, S> {
                 self.push_local(j, start, stop, lost, phase, next)?;
             } else {
                 let o = self.owners[b] as usize;
+                let before = self.remote[o].words.len();
                 self.remote[o].push(start, stop, lost);
+                self.round_words += (self.remote[o].words.len() - before) as u64;
                 if stop - start == 1 {
                     traffic.singles += 1;
                 } else {
@@ -1191,12 +1446,7 @@ impl<S: Space> Shard<'_, S> {
         };
         let base = self.lay.block_range(self.first + j).0;
         let Some(piece) = guard.as_mut() else {
-            return Err(solver_retro::Error::Broken(format!(
-                "block {} of tier {} was never seeded",
-                self.first + j,
-                self.space.name(self.tier)
-            ))
-            .into());
+            return Err(self.unseeded(self.first + j));
         };
         let mut words = self.out[j].take();
         let r = match piece.view() {
@@ -1301,7 +1551,7 @@ impl<S: Space> Shard<'_, S> {
             for (i, c) in cells.iter_mut().enumerate().take(hi).skip(lo) {
                 if *c == nothing {
                     *c = lose;
-                    self.next.push((base + i as u64) | updates::LOST);
+                    self.list((base + i as u64) | updates::LOST);
                 }
             }
         }
@@ -1410,7 +1660,7 @@ impl<S: Space> Shard<'_, S> {
             }
         };
         cells[i] = new;
-        self.next.push((base + i as u64) | flag);
+        self.list((base + i as u64) | flag);
         Ok(())
     }
 }

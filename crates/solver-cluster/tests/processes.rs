@@ -64,3 +64,64 @@ fn connect_four_on_processes_of_several_workers_matches_the_tier_engine() {
         }
     }
 }
+
+#[test]
+fn levels_in_many_rounds_and_scanned_levels_match_the_unmoves_engine() {
+    // A round ends as soon as a worker has sent anything to another
+    // process, so every level of any size runs in several rounds, each
+    // applied by its receivers before the next; and with a list cap of
+    // nothing every level is found by scanning the cells too.
+    let game = Fingers::new(FingersRules {
+        fingers: 9,
+        ..FingersRules::default()
+    })
+    .expect("rules");
+    let single = solver_retro::solve_unmoves(&game).expect("solved");
+    for cap in [None, Some(0)] {
+        let sols = cluster(2, 2, |c| {
+            let c = c.round_bytes(1);
+            let c = match cap {
+                Some(cap) => c.level_list_cap(cap),
+                None => c,
+            };
+            solver_cluster::solve_unmoves(game.clone(), &c, None)
+        });
+        for (p, sol) in sols.iter().enumerate() {
+            let t = sol.traffic();
+            // Some level took more than one round.
+            assert!(t.max_round_bytes < t.max_level_bytes, "{t:?}");
+            assert_eq!(t.scanned_levels > 0, cap.is_some(), "{t:?}");
+            same_values(
+                &game,
+                sol.table(0).expect("held"),
+                &single,
+                &format!("cap {cap:?}, process {p}"),
+            );
+        }
+    }
+    // Caps that some lists pass and others not, some of them only with
+    // the updates other processes sent, applied after a round's summary.
+    for cap in [2, 5, 12, 30, 80] {
+        let sols = cluster(2, 2, |c| {
+            solver_cluster::solve_unmoves(game.clone(), &c.level_list_cap(cap), None)
+        });
+        for (p, sol) in sols.iter().enumerate() {
+            let t = sol.traffic();
+            assert!(0 < t.scanned_levels && t.scanned_levels < t.levels, "{t:?}");
+            same_values(
+                &game,
+                sol.table(0).expect("held"),
+                &single,
+                &format!("cap {cap}, process {p}"),
+            );
+        }
+    }
+    // By default a level of this game is one round.
+    let sols = cluster(2, 2, |c| {
+        solver_cluster::solve_unmoves(game.clone(), &c, None)
+    });
+    for sol in &sols {
+        let t = sol.traffic();
+        assert_eq!(t.max_round_bytes, t.max_level_bytes, "{t:?}");
+    }
+}

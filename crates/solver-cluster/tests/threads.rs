@@ -177,3 +177,86 @@ fn a_solve_past_the_memory_limit_is_refused_before_it_starts() {
         .expect("fits exactly");
     assert_eq!(fits.value(&game.0.start()), sol.value(&game.0.start()));
 }
+
+/// Levels too long for a worker's list are found by scanning the cells,
+/// in both phases (wins and losses, then ties): random games with loops
+/// and tied ends, listed and scanned, equal solver-retro's answers.
+mod scanned_levels {
+    use super::config;
+    use game_core::fixtures::{graphs, Graph};
+    use game_core::Indexed;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        #[test]
+        fn scanned_levels_equal_listed_ones(g in graphs(12, false), workers in 1usize..4, cap in 0u64..3) {
+            let single = solver_retro::solve_unmoves(&g).expect("solved");
+            let sol = solver_cluster::solve_unmoves(g.clone(), &config(workers).level_list_cap(cap), None)
+                .expect("cluster solved");
+            let table = sol.table(0).expect("held");
+            for i in 0..g.size() {
+                prop_assert_eq!(table.value(i), single.value_at(i), "index {}", i);
+            }
+        }
+    }
+
+    #[test]
+    fn a_cap_of_nothing_scans_every_level_of_both_phases() {
+        // 0 ↔ 1 loop, 1 → 2 tied end, 3 → 0 and 3 → 4 lost end: level 0
+        // holds a tie and a loss, so both phases start from a scan.
+        let g = Graph {
+            edges: vec![vec![1], vec![0, 2], vec![], vec![0, 4], vec![]],
+            ends: vec![
+                None,
+                None,
+                Some(game_core::Outcome::Tie),
+                None,
+                Some(game_core::Outcome::Lose),
+            ],
+        };
+        let single = solver_retro::solve_unmoves(&g).expect("solved");
+        let sol = solver_cluster::solve_unmoves(g.clone(), &config(2).level_list_cap(0), None)
+            .expect("cluster solved");
+        let table = sol.table(0).expect("held");
+        for i in 0..g.size() {
+            assert_eq!(table.value(i), single.value_at(i), "index {i}");
+        }
+        // Every level of both phases was scanned, by both workers, but
+        // the empty one that ends each phase (nothing resolved at the
+        // level before, so nothing overflowed a list).
+        let t = sol.traffic();
+        assert!(t.scanned_levels >= 2 * 2, "{t:?}");
+        assert_eq!(t.scanned_levels + 2 * 2, t.levels, "{t:?}");
+    }
+}
+
+#[test]
+fn fingers_with_every_level_scanned_matches_the_unmoves_engine() {
+    for rules in fingers_rules() {
+        let game = Fingers::new(rules).expect("rules");
+        let single = solver_retro::solve_unmoves(&game).expect("solved");
+        for (workers, cap) in [(1, 0), (3, 0), (2, 40)] {
+            let sol = solver_cluster::solve_unmoves(
+                game.clone(),
+                &config(workers).level_list_cap(cap),
+                None,
+            )
+            .expect("cluster solved");
+            let t = sol.traffic();
+            if cap == 0 {
+                // All but the empty levels that end the two phases (the
+                // ties' first is empty too: Fingers has no tied ends).
+                assert_eq!(t.scanned_levels + 2 * workers as u64, t.levels, "{t:?}");
+            } else {
+                assert!(0 < t.scanned_levels && t.scanned_levels < t.levels, "{t:?}");
+            }
+            let table = sol.table(0).expect("held");
+            for i in 0..game.size() {
+                if game.position(i).is_some() {
+                    assert_eq!(table.value(i), single.value_at(i), "{rules:?} index {i}");
+                }
+            }
+        }
+    }
+}
