@@ -338,22 +338,7 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
             positions,
             no_certify,
             db,
-            cluster: Some(flags),
-        } => {
-            let game = rules.game()?;
-            check_solve(&game, ctx)?;
-            let shown = Shown {
-                positions,
-                certify: !no_certify,
-            };
-            solve_cluster(&game, shown, db.as_deref(), &flags, ctx)
-        }
-        FingersCmd::Solve {
-            rules,
-            positions,
-            no_certify,
-            db,
-            ..
+            cluster,
         } => {
             let shown = Shown {
                 positions,
@@ -361,6 +346,9 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
             };
             let game = rules.game()?;
             check_solve(&game, ctx)?;
+            if let Some(flags) = cluster {
+                return solve_cluster(&game, shown, db.as_deref(), &flags, ctx);
+            }
             if let Some(dir) = &db {
                 let db = open_db(dir, DB_NAME, &db_rules(&game), true)?;
                 if db.is_finished(0) {

@@ -86,13 +86,14 @@ impl Piece {
     pub(crate) fn zeroed(len: usize, narrow: bool) -> Result<Piece, crate::Error> {
         let bytes = (len * width(narrow)).max(4);
         let map = memmap2::MmapMut::map_anon(bytes).map_err(|e| {
-            solver_retro::Error::TooLarge(game_core::TooLarge {
-                what: format!("a shard of {len} cells (the system refused the memory: {e})").into(),
-                resource: game_core::budget::Resource::Memory,
-                needed: bytes as u64,
-                available: 0,
-                raise: "run on more workers or processes, or free memory".into(),
-            })
+            // Nothing was available: the system said no.
+            let refused = game_core::Budget::unlimited()
+                .with_memory(0)
+                .with_advice("run on more workers or processes, or free memory", "");
+            solver_retro::Error::TooLarge(refused.memory_error(
+                format!("a shard of {len} cells (the system refused the memory: {e})"),
+                bytes as u64,
+            ))
         })?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);

@@ -260,3 +260,101 @@ fn fingers_with_every_level_scanned_matches_the_unmoves_engine() {
         }
     }
 }
+
+/// A graph cut in two tiers: nodes below `split` are tier 1 (loops among
+/// them, moves down to tier 0), the others tier 0 (moves stay there).
+#[derive(Clone)]
+struct TwoTiers(game_core::fixtures::Graph, usize);
+
+impl Game for TwoTiers {
+    type Position = usize;
+    type Move = usize;
+    fn moves(&self, p: &usize, out: &mut Vec<usize>) {
+        self.0.moves(p, out);
+    }
+    fn play(&self, p: &usize, m: &usize) -> usize {
+        self.0.play(p, m)
+    }
+    fn outcome(&self, p: &usize) -> Option<game_core::Outcome> {
+        self.0.outcome(p)
+    }
+}
+
+impl Tiered for TwoTiers {
+    fn tiers(&self) -> Vec<u64> {
+        vec![0, 1]
+    }
+    fn tier(&self, p: &usize) -> u64 {
+        u64::from(*p < self.1)
+    }
+    fn child_tiers(&self, t: u64, out: &mut Vec<u64>) {
+        if t == 1 {
+            out.push(0);
+        }
+    }
+    fn tier_size(&self, t: u64) -> u64 {
+        if t == 1 {
+            self.1 as u64
+        } else {
+            (self.0.edges.len() - self.1) as u64
+        }
+    }
+    fn tier_index(&self, p: &usize) -> u64 {
+        if *p < self.1 {
+            *p as u64
+        } else {
+            (*p - self.1) as u64
+        }
+    }
+    fn tier_position(&self, t: u64, i: u64) -> Option<usize> {
+        (i < self.tier_size(t)).then(|| {
+            if t == 1 {
+                i as usize
+            } else {
+                i as usize + self.1
+            }
+        })
+    }
+}
+
+impl Unmoves for TwoTiers {
+    fn unmoves(&self, p: &usize, out: &mut Vec<usize>) {
+        self.0.unmoves(p, out);
+    }
+}
+
+#[test]
+fn a_tier_whose_outside_children_pass_the_limit_is_stopped_naming_its_events() {
+    use game_core::Outcome::{Lose, Tie};
+    // Tier 1: 0 ↔ 1 ↔ 2 loop, each with a move down; tier 0: 3 → 4 (lost
+    // end), 5 (tied end).
+    let graph = game_core::fixtures::Graph {
+        edges: vec![
+            vec![1, 3],
+            vec![0, 2, 4],
+            vec![1, 5],
+            vec![4],
+            vec![],
+            vec![],
+        ],
+        ends: vec![None, None, None, None, Some(Lose), Some(Tie)],
+    };
+    let game = TwoTiers(graph, 3);
+    let single =
+        solver_retro::solve_tiers_unmoves(&game, &Default::default(), &mut solver_retro::NoStore)
+            .expect("solved");
+    let sol = solver_cluster::solve_tiers_unmoves(game.clone(), &config(2), None).expect("solved");
+    for t in [0, 1] {
+        let (a, b) = (sol.table(t).expect("held"), single.table(t).expect("held"));
+        for i in 0..a.len() as u64 {
+            assert_eq!(a.value(i), b.value(i), "tier {t} index {i}");
+        }
+    }
+    // Room for the tables and the levels, none for the events tier 1's
+    // moves down make.
+    let held = solver_cluster::held_bytes(&game);
+    let e = solver_cluster::solve_tiers_unmoves(game, &config(2).memory_limit(held), None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("events") && e.contains("tier 1"), "{e}");
+}

@@ -81,15 +81,13 @@ pub(crate) fn too_large(
     raise: impl Into<std::borrow::Cow<'static, str>>,
 ) -> Error {
     let raise = raise.into();
-    Error::TooLarge(game_core::TooLarge {
-        what: what.into(),
-        resource: game_core::budget::Resource::Memory,
-        needed,
-        available: limit,
-        raise: if raise.is_empty() {
-            "raise the memory limit (Config::memory_limit, --memory)".into()
-        } else {
-            raise
-        },
-    })
+    let raise = if raise.is_empty() {
+        "raise the memory limit (Config::memory_limit, --memory)".into()
+    } else {
+        raise
+    };
+    let budget = game_core::Budget::unlimited()
+        .with_memory(limit)
+        .with_advice(raise, "");
+    Error::TooLarge(budget.memory_error(what, needed))
 }
