@@ -1126,32 +1126,14 @@ impl<S: Space> Shard<'_, S> {
                     let Some((part, range)) = self.shared.local.take_work(level_round, mine) else {
                         break;
                     };
-                    for &x in &part[range] {
-                        self.send(
-                            x & updates::ID,
-                            x & updates::LOST != 0,
-                            phase,
-                            next,
-                            io,
-                            traffic,
-                        )?;
-                    }
+                    self.send_listed(&part[range], phase, next, io, traffic)?;
                     more = self.round_words >= limit;
                 }
                 if scan {
                     let mut found = std::mem::take(&mut self.found);
                     while !more && self.scan_some(&mut cursor, r, phase, &mut found)? {
                         busy += found.len() as u64;
-                        for &x in &found {
-                            self.send(
-                                x & updates::ID,
-                                x & updates::LOST != 0,
-                                phase,
-                                next,
-                                io,
-                                traffic,
-                            )?;
-                        }
+                        self.send_listed(&found, phase, next, io, traffic)?;
                         found.clear();
                         more = self.round_words >= limit;
                     }
@@ -1554,6 +1536,23 @@ impl<S: Space> Shard<'_, S> {
                     self.list((base + i as u64) | updates::LOST);
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// The parents of every child of `level` (an id with its lost bit, as
+    /// level lists hold them), routed to their blocks.
+    fn send_listed(
+        &mut self,
+        level: &[u64],
+        phase: Phase,
+        next: u64,
+        io: &mut Io,
+        traffic: &mut Traffic,
+    ) -> Result<(), Error> {
+        for &x in level {
+            let (child, lost) = (x & updates::ID, x & updates::LOST != 0);
+            self.send(child, lost, phase, next, io, traffic)?;
         }
         Ok(())
     }
