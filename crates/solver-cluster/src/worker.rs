@@ -853,26 +853,32 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                     let (ties, decisive): (Vec<Event>, Vec<Event>) =
                         events.into_iter().partition(|e| e.outcome == Outcome::Tie);
                     let mut resolved = 0u64;
-                    overflow = shard.run(
-                        worker,
-                        &mut io,
-                        Phase::Decisive,
-                        std::mem::take(&mut seeds.decisive),
-                        unlisted & local::UNLISTED_DECISIVE != 0,
-                        &decisive,
-                        peers,
-                        &mut traffic,
-                        &mut resolved,
-                        &report,
-                    )?;
-                    if !overflow {
+                    // Wins and losses, then ties (unless a cell overflowed).
+                    let phases = [
+                        (
+                            Phase::Decisive,
+                            std::mem::take(&mut seeds.decisive),
+                            local::UNLISTED_DECISIVE,
+                            decisive,
+                        ),
+                        (
+                            Phase::Ties,
+                            std::mem::take(&mut seeds.ties),
+                            local::UNLISTED_TIES,
+                            ties,
+                        ),
+                    ];
+                    for (phase, level, bit, events) in phases {
+                        if overflow {
+                            break;
+                        }
                         overflow = shard.run(
                             worker,
                             &mut io,
-                            Phase::Ties,
-                            std::mem::take(&mut seeds.ties),
-                            unlisted & local::UNLISTED_TIES != 0,
-                            &ties,
+                            phase,
+                            level,
+                            unlisted & bit != 0,
+                            &events,
                             peers,
                             &mut traffic,
                             &mut resolved,
