@@ -777,7 +777,14 @@ fn run<S: Space, G: Tiered>(
     for r in guards.join() {
         r.map_err(Error::Failed)?;
     }
-    let tables = ctx.shared.tables(|t| ctx.space.size(t))?;
+    let mut tables = ctx.shared.tables(|t| ctx.space.size(t))?;
+    // A tier of no indices has no blocks, so nothing filed it: held
+    // empty, as solver-retro holds it.
+    for &t in &order {
+        if ctx.space.size(t) == 0 && !tables.iter().any(|(u, _)| *u == t) {
+            tables.push((t, Table::from_narrow_parts(&[])?));
+        }
+    }
     Ok(ClusterSolution {
         game,
         tables: solver_retro::TierTables::new(order, tables),

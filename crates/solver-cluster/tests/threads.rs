@@ -358,3 +358,54 @@ fn a_tier_whose_outside_children_pass_the_limit_is_stopped_naming_its_events() {
         .to_string();
     assert!(e.contains("events") && e.contains("tier 1"), "{e}");
 }
+
+mod two_tiers {
+    use super::{config, TwoTiers};
+    use game_core::fixtures::graphs;
+    use game_core::Tiered;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        /// Random games cut in two tiers (the upper one's moves stay in it
+        /// or go down; the lower one's stay in it), with loops and tied
+        /// ends in both: the events of the upper tier's moves down, listed
+        /// or scanned levels, 1 to 3 workers — the cluster equals
+        /// solver-retro's tier engine index by index.
+        #[test]
+        fn the_cluster_equals_the_tier_engine(
+            g in graphs(12, false),
+            cut in 0.0f64..1.0,
+            workers in 1usize..4,
+            cap in prop_oneof![Just(None), (0u64..3).prop_map(Some)],
+        ) {
+            let n = g.edges.len();
+            let split = ((n as f64 * cut) as usize).clamp(1, n);
+            let mut g = g;
+            for (p, e) in g.edges.iter_mut().enumerate() {
+                if p >= split {
+                    e.retain(|&c| c >= split);
+                }
+            }
+            let game = TwoTiers(g, split);
+            let single = solver_retro::solve_tiers_unmoves(
+                &game,
+                &Default::default(),
+                &mut solver_retro::NoStore,
+            )
+            .expect("solved");
+            let c = match cap {
+                Some(cap) => config(workers).level_list_cap(cap),
+                None => config(workers),
+            };
+            let sol = solver_cluster::solve_tiers_unmoves(game.clone(), &c, None).expect("solved");
+            for t in game.tiers() {
+                let (a, b) = (sol.table(t).expect("cluster held"), single.table(t).expect("retro held"));
+                prop_assert_eq!(a.len(), b.len());
+                for i in 0..a.len() as u64 {
+                    prop_assert_eq!(a.value(i), b.value(i), "tier {} index {}", t, i);
+                }
+            }
+        }
+    }
+}
