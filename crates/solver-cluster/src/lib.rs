@@ -283,9 +283,9 @@ pub struct Traffic {
     /// long to list ([`ClusterConfig::level_list_cap`]; summed over
     /// workers).
     pub scanned_levels: u64,
-    /// Summaries sent (one to every worker a level; 24 bytes each by
-    /// timely, or a slot each in memory when the process is the whole
-    /// cluster).
+    /// Summaries sent (one to every worker a round, and across processes
+    /// one more a level; 24 bytes each by timely, or a slot each in
+    /// memory when the process is the whole cluster).
     pub summaries: u64,
     /// Cells of solved tiers sent to other processes (4 bytes each).
     pub gather_cells_remote: u64,
