@@ -85,10 +85,12 @@
 //!    round of the level, so that what is in flight stays bounded. A
 //!    worker lists the positions it resolves for the next level up to
 //!    [`ClusterConfig::level_list_cap`]; when any worker's list passes
-//!    it, every worker drops its list and finds that level by scanning
-//!    its own shard's cells for the positions resolved at that
-//!    remoteness (a list holds positions of the process's other shards
-//!    too, so all scan or none).
+//!    it, every worker of its process drops its list and finds that level
+//!    by scanning its own shard's cells for the positions resolved at
+//!    that remoteness (a list holds positions of the process's other
+//!    shards too, so all of a process scan or none; they agree at the
+//!    process's barrier after the updates received are applied, since
+//!    those are listed too).
 //!    Runs of won children are applied in bulk: one pass decrements the
 //!    counters, a second resolves those that reached zero. A level ends
 //!    with a barrier: when the process is the whole cluster, among its
@@ -175,9 +177,8 @@
 //! # Scaling (measured; details in BENCHMARKS.md, issue 11)
 //!
 //! * **Bytes.** A parent update is 8 bytes (16 for a run of parents); a
-//!   level also sends every worker two 24-byte summaries across processes
-//!   (the round's, and after the updates received are applied whether a
-//!   list passed its cap; one more a round when a level takes several).
+//!   level also sends every worker a 24-byte summary across processes
+//!   (one more a round when a level takes several).
 //!   Fingers F = 64 on two processes: 2.2 bytes of updates a position
 //!   owned, 32 KB a level on average and 1.63 MB at most; the gather of a
 //!   solved tier is 4 bytes an index to every other process (Connect Four
@@ -283,9 +284,9 @@ pub struct Traffic {
     /// long to list ([`ClusterConfig::level_list_cap`]; summed over
     /// workers).
     pub scanned_levels: u64,
-    /// Summaries sent (one to every worker a round, and across processes
-    /// one more a level; 24 bytes each by timely, or a slot each in
-    /// memory when the process is the whole cluster).
+    /// Summaries sent (one to every worker a round; 24 bytes each by
+    /// timely, or a slot each in memory when the process is the whole
+    /// cluster).
     pub summaries: u64,
     /// Cells of solved tiers sent to other processes (4 bytes each).
     pub gather_cells_remote: u64,
@@ -452,9 +453,10 @@ impl ClusterConfig {
     }
 
     /// The longest list of a level's positions a worker keeps, in ids
-    /// (8 bytes each). A level that grows past it in any worker is found
-    /// instead by every worker scanning its own shard's cells for the
-    /// positions resolved at that level, as solver-retro's engine does.
+    /// (8 bytes each). A level that grows past it in any worker of a
+    /// process is found instead by every worker of that process scanning
+    /// its own shard's cells for the positions resolved at that level, as
+    /// solver-retro's engine does.
     /// By default a sixteenth of a worker's share of the tier's cells
     /// (at least 1,024), so that a worker's lists (the level it takes,
     /// the one it builds, the one before) stay under 2 bytes a cell. A

@@ -1200,27 +1200,24 @@ impl<S: Space> Shard<'_, S> {
                         self.receive(&words, phase, next)?;
                     }
                     self.flush_blocks(phase, next)?;
+                    // Whether a list passed its cap, the updates received
+                    // included (listed after the summaries went out): the
+                    // process's workers agree among themselves, since a
+                    // worker lists positions of its own process only. A
+                    // worker that dropped entries while the others kept
+                    // their lists would lose positions.
+                    let at = io.round;
+                    self.shared
+                        .local
+                        .summarize(at, mine, (u64::from(self.unlisted), 0));
                     self.shared.local.barrier()?;
+                    unlisted = self.shared.local.summaries(at).any(|(u, _)| u != 0);
                 }
                 if !go_on || overflow {
                     break;
                 }
                 // Another round of the level: the sums start again.
                 (all_busy, first_event, unlisted) = (0, NONE, false);
-            }
-            if !alone && !overflow {
-                // What other processes sent was listed after the
-                // summaries went out: whether a list passed its cap takes
-                // one more exchange, or a worker's list would lack what
-                // it dropped while every other worker kept its own.
-                for w in 0..peers {
-                    let flag = if self.unlisted { UNLISTED } else { 0 };
-                    io.summary.send((w as u64, flag, NONE));
-                }
-                traffic.summaries += peers as u64;
-                io.barrier(worker)?;
-                take(&io.got_summary, io.round, &mut got_summary);
-                unlisted = got_summary.drain(..).any(|(_, b, _)| b & UNLISTED != 0);
             }
             traffic.max_level_bytes = traffic
                 .max_level_bytes
