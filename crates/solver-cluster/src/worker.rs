@@ -41,8 +41,10 @@ const SEEDED: u64 = u64::MAX - 2;
 /// The bit of a level's summary (its count of positions resolved) that
 /// says a cell of its worker was too narrow.
 const OVERFLOW: u64 = 1 << 63;
-/// The bit of a level's summary that says its worker's list of the next
-/// level grew past its cap: every worker finds that level by a scan.
+/// The bit of a level's summary (the process is the whole cluster) that
+/// says its worker's list of the next level grew past its cap: every
+/// worker finds that level by a scan. Across processes the workers of
+/// each process agree at its own barrier instead (see `Shard::run`).
 const UNLISTED: u64 = 1 << 62;
 /// The bit of a round's summary that says its worker has more of the
 /// level to send: the level goes on for another round.
@@ -1234,8 +1236,8 @@ impl<S: Space> Shard<'_, S> {
             level.clear();
             std::mem::swap(&mut level, &mut self.next);
             // A level too long for some worker's list is found by a scan
-            // in every worker (lists hold ids of the process's other
-            // shards too).
+            // in every worker of its process (lists hold ids of the
+            // process's other shards too).
             scan = unlisted;
             self.unlisted = false;
             if all_busy == 0 {
