@@ -106,8 +106,12 @@ fn levels_in_many_rounds_and_scanned_levels_match_the_unmoves_engine() {
         let sols = cluster(2, 2, |c| {
             solver_cluster::solve_unmoves(game.clone(), &c.level_list_cap(cap), None)
         });
+        // Every position of a level is listed by one of the 4 workers, so
+        // a level of 12 or more (this game has many) passes a cap of 2
+        // somewhere; whether larger caps are passed depends on who takes
+        // which children.
         let scanned: u64 = sols.iter().map(|s| s.traffic().scanned_levels).sum();
-        assert!(scanned > 0, "cap {cap}");
+        assert!(cap > 2 || scanned > 0, "cap {cap}");
         for (p, sol) in sols.iter().enumerate() {
             let t = sol.traffic();
             assert!(t.scanned_levels < t.levels, "{t:?}");

@@ -236,7 +236,7 @@ fn fingers_with_every_level_scanned_matches_the_unmoves_engine() {
     for rules in fingers_rules() {
         let game = Fingers::new(rules).expect("rules");
         let single = solver_retro::solve_unmoves(&game).expect("solved");
-        for (workers, cap) in [(1, 0), (3, 0), (2, 40)] {
+        for (workers, cap) in [(1, 0), (3, 0), (1, 40), (2, 40)] {
             let sol = solver_cluster::solve_unmoves(
                 game.clone(),
                 &config(workers).level_list_cap(cap),
@@ -248,8 +248,13 @@ fn fingers_with_every_level_scanned_matches_the_unmoves_engine() {
                 // All but the empty levels that end the two phases (the
                 // ties' first is empty too: Fingers has no tied ends).
                 assert_eq!(t.scanned_levels + 2 * workers as u64, t.levels, "{t:?}");
-            } else {
+            } else if workers == 1 {
+                // One list: some levels pass 40, not all. (Among several
+                // workers, how long each list grows depends on who takes
+                // which children.)
                 assert!(0 < t.scanned_levels && t.scanned_levels < t.levels, "{t:?}");
+            } else {
+                assert!(t.scanned_levels < t.levels, "{t:?}");
             }
             let table = sol.table(0).expect("held");
             for i in 0..game.size() {
