@@ -982,7 +982,10 @@ fn find_level<C: Cell>(cells: &[C], base: u64, r: u64, phase: Phase, found: &mut
     // most chunks of a scanned level hold none of it.
     let mut at = base;
     for chunk in cells.chunks(SCAN_CHUNK) {
-        if chunk.iter().fold(false, |any, &c| any | (c == a) | (c == b)) {
+        if chunk
+            .iter()
+            .fold(false, |any, &c| any | (c == a) | (c == b))
+        {
             for (i, &c) in chunk.iter().enumerate() {
                 if c == a || c == b {
                     found.push((at + i as u64) | if c == a { flag } else { 0 });
