@@ -622,6 +622,12 @@ impl<C: Cell, S> Owner<'_, C, S> {
                     return Ok(false);
                 }
                 while self.cursor < self.cells.len() && self.batch.len() < BATCH {
+                    if self.cursor % SCAN_CHUNK == 0 {
+                        self.cursor = skip_to_level(&self.cells[..], self.cursor, [mine, other]);
+                        if self.cursor >= self.cells.len() {
+                            break;
+                        }
+                    }
                     let i = self.cursor;
                     self.cursor += 1;
                     let c = self.cells[i];
@@ -870,11 +876,20 @@ impl<C: Cell, S> Owner<'_, C, S> {
         };
         if self.scan {
             let [mine, other] = level_cells::<C>(step.phase, r);
-            for i in 0..direct.cells.len() {
+            let len = direct.cells.len();
+            let mut i = 0;
+            while i < len {
+                if i % SCAN_CHUNK == 0 {
+                    i = skip_to_level(&direct.cells[..], i, [mine, other]);
+                    if i >= len {
+                        break;
+                    }
+                }
                 let c = direct.cells[i];
                 if c == mine || c == other {
                     expand(&mut direct, base + i as u64, c)?;
                 }
+                i += 1;
             }
         } else {
             for &child in level {
@@ -972,6 +987,30 @@ fn level_cells<C: Cell>(phase: Phase, r: u64) -> [C; 2] {
         Phase::Decisive => [C::resolved(Outcome::Lose, r), C::resolved(Outcome::Win, r)],
         Phase::Ties => [C::resolved(Outcome::Tie, r); 2],
     }
+}
+
+/// Cells a scan tests at once ([`skip_to_level`]).
+const SCAN_CHUNK: usize = 64;
+
+/// The first offset from `from` on (a multiple of [`SCAN_CHUNK`]) whose
+/// chunk may hold a cell of a scanned level (one of the two values
+/// [`level_cells`] gives):
+/// whole chunks holding neither value are skipped, one branch each over
+/// compares the compiler makes wide. Nothing changes a cell into the
+/// level being scanned (a step resolves cells at the next level), so a
+/// chunk found empty stays empty. A tail shorter than a chunk is left to
+/// the caller, cell by cell.
+pub(crate) fn skip_to_level<C: Cell>(cells: &[C], mut from: usize, [a, b]: [C; 2]) -> usize {
+    while let Some(chunk) = cells.get(from..from + SCAN_CHUNK) {
+        if chunk
+            .iter()
+            .fold(false, |any, &c| any | (c == a) | (c == b))
+        {
+            break;
+        }
+        from += SCAN_CHUNK;
+    }
+    from
 }
 
 /// The bytes of `n` cells.

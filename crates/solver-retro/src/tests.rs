@@ -865,3 +865,64 @@ fn a_one_thread_solve_runs_on_the_callers_thread() {
     let seen = game.threads.lock().unwrap().clone();
     assert_eq!(seen, [caller].into_iter().collect());
 }
+
+/// A scanned level whose positions sit in the first chunks of a long
+/// table: 100 wins at remoteness 1 (each moving to the lost end 0), then
+/// 500 positions in a loop that never ends (draws), then 100 positions
+/// each moving only to one of the wins (losses at 2). Level 1 is longer
+/// than an owner's list under test, so it is found by a scan that skips
+/// the loop's chunks whole; a win it missed would leave its parent
+/// drawn. Every path and thread count gives the same table.
+#[test]
+fn a_sparse_scanned_level_is_found_whole() {
+    let (loop_end, n) = (601, 701);
+    let mut edges = vec![Vec::new()];
+    edges.extend((1..=100).map(|_| vec![0]));
+    edges.extend((101..loop_end).map(|i| vec![if i + 1 == loop_end { 101 } else { i + 1 }]));
+    edges.extend((loop_end..n).map(|i| vec![i - 600]));
+    let mut ends = vec![None; n];
+    ends[0] = Some(Outcome::Lose);
+    let g = Graph { edges, ends };
+    for (threads, direct) in [(1, true), (1, false), (2, false)] {
+        let mut config = Config::default().threads(threads);
+        config.direct = Some(direct);
+        let sol = crate::solve_unmoves_with(&g, &config).unwrap();
+        for p in 0..n {
+            let want = match p {
+                0 => Value::lose(0),
+                1..=100 => Value::win(1),
+                101..=600 => Value::DRAW,
+                _ => Value::lose(2),
+            };
+            assert_eq!(
+                sol.value(&p),
+                Some(want),
+                "node {p}, {threads} threads, direct {direct}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_scan_skips_whole_chunks_that_hold_neither_value() {
+    use crate::cell::Cell;
+    let (lose, win) = (
+        u16::resolved(Outcome::Lose, 3),
+        u16::resolved(Outcome::Win, 3),
+    );
+    let mut cells = vec![u16::counter(2); 300];
+    cells[130] = win;
+    cells[299] = lose;
+    let pair = [lose, win];
+    // Chunks 0..64 and 64..128 hold neither; 128..192 holds 130.
+    assert_eq!(crate::engine::skip_to_level(&cells, 0, pair), 128);
+    assert_eq!(crate::engine::skip_to_level(&cells, 128, pair), 128);
+    // From 192: 192..256 is empty, 256..300 is a tail (the caller's).
+    assert_eq!(crate::engine::skip_to_level(&cells, 192, pair), 256);
+    // Another remoteness is no match.
+    let other = [
+        u16::resolved(Outcome::Lose, 4),
+        u16::resolved(Outcome::Win, 4),
+    ];
+    assert_eq!(crate::engine::skip_to_level(&cells, 0, other), 256);
+}
