@@ -1,7 +1,10 @@
 //! What the workers of one process share without timely: the blocks of
-//! the tier being solved, the work of a level, and, when the process is
-//! the whole cluster, the level summaries and the barrier that ends a
-//! level.
+//! the tier being solved, the work of a level, the summaries of a round
+//! and the barrier among the process's workers. When the process is the
+//! whole cluster a summary is the round's (busy, next event, flags);
+//! across processes timely carries those, and the local slots carry only
+//! whether a worker's list of the next level passed its cap, which the
+//! process's workers agree on after applying what other processes sent.
 //!
 //! The process's blocks (see `layout.rs`) sit behind a lock each. Any
 //! worker seeds any block (blocks are claimed in turn, the last first: an

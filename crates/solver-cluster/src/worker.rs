@@ -978,26 +978,12 @@ fn find_level<C: Cell>(cells: &[C], base: u64, r: u64, phase: Phase, found: &mut
             0,
         ),
     };
-    // A chunk's test is one branch over compares the compiler makes wide:
-    // most chunks of a scanned level hold none of it.
-    let mut at = base;
-    for chunk in cells.chunks(SCAN_CHUNK) {
-        if chunk
-            .iter()
-            .fold(false, |any, &c| any | (c == a) | (c == b))
-        {
-            for (i, &c) in chunk.iter().enumerate() {
-                if c == a || c == b {
-                    found.push((at + i as u64) | if c == a { flag } else { 0 });
-                }
-            }
-        }
-        at += chunk.len() as u64;
+    let mut from = 0;
+    while let Some(i) = solver_retro::next_in_level(cells, from, [a, b]) {
+        found.push((base + i as u64) | if cells[i] == a { flag } else { 0 });
+        from = i + 1;
     }
 }
-
-/// Cells [`find_level`] tests at once.
-const SCAN_CHUNK: usize = 64;
 
 /// Sends the blocks `parts` (block number and cells) of tier `t` to one
 /// worker of every other process (the worker of the same rank), in

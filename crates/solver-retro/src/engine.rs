@@ -621,20 +621,14 @@ impl<C: Cell, S> Owner<'_, C, S> {
                 if self.posted >= step.post_cap {
                     return Ok(false);
                 }
-                while self.cursor < self.cells.len() && self.batch.len() < BATCH {
-                    if self.cursor % SCAN_CHUNK == 0 {
-                        self.cursor = skip_to_level(&self.cells[..], self.cursor, [mine, other]);
-                        if self.cursor >= self.cells.len() {
-                            break;
-                        }
-                    }
-                    let i = self.cursor;
-                    self.cursor += 1;
-                    let c = self.cells[i];
-                    if c == mine || c == other {
-                        let lost = step.phase == Phase::Decisive && c == lose;
-                        self.batch.push((self.base + i as u64, lost));
-                    }
+                while self.batch.len() < BATCH {
+                    let Some(i) = next_in_level(&self.cells[..], self.cursor, [mine, other]) else {
+                        self.cursor = self.cells.len();
+                        break;
+                    };
+                    self.cursor = i + 1;
+                    let lost = step.phase == Phase::Decisive && self.cells[i] == lose;
+                    self.batch.push((self.base + i as u64, lost));
                 }
                 self.expand_batch(me, step)?;
             }
@@ -876,20 +870,11 @@ impl<C: Cell, S> Owner<'_, C, S> {
         };
         if self.scan {
             let [mine, other] = level_cells::<C>(step.phase, r);
-            let len = direct.cells.len();
-            let mut i = 0;
-            while i < len {
-                if i % SCAN_CHUNK == 0 {
-                    i = skip_to_level(&direct.cells[..], i, [mine, other]);
-                    if i >= len {
-                        break;
-                    }
-                }
+            let mut from = 0;
+            while let Some(i) = next_in_level(&direct.cells[..], from, [mine, other]) {
                 let c = direct.cells[i];
-                if c == mine || c == other {
-                    expand(&mut direct, base + i as u64, c)?;
-                }
-                i += 1;
+                expand(&mut direct, base + i as u64, c)?;
+                from = i + 1;
             }
         } else {
             for &child in level {
@@ -989,18 +974,37 @@ fn level_cells<C: Cell>(phase: Phase, r: u64) -> [C; 2] {
     }
 }
 
-/// Cells a scan tests at once ([`skip_to_level`]).
+/// Cells a scan tests at once ([`next_in_level`]).
 const SCAN_CHUNK: usize = 64;
 
-/// The first offset from `from` on (a multiple of [`SCAN_CHUNK`]) whose
-/// chunk may hold a cell of a scanned level (one of the two values
-/// [`level_cells`] gives):
-/// whole chunks holding neither value are skipped, one branch each over
-/// compares the compiler makes wide. Nothing changes a cell into the
-/// level being scanned (a step resolves cells at the next level), so a
-/// chunk found empty stays empty. A tail shorter than a chunk is left to
-/// the caller, cell by cell.
-pub(crate) fn skip_to_level<C: Cell>(cells: &[C], mut from: usize, [a, b]: [C; 2]) -> usize {
+/// The offset of the first of `cells` at or after `from` that holds
+/// `a` or `b` (a scanned level's two values: lost and won at its
+/// remoteness, or tied twice), if any. Whole chunks of 64 cells holding
+/// neither are skipped at one branch each, over compares the compiler
+/// makes wide: most of a table holds none of one level. Every level scan
+/// goes through here (solver-cluster's included).
+///
+/// ```
+/// use solver_retro::{next_in_level, Cell};
+/// use game_core::Outcome;
+///
+/// let level = [u16::resolved(Outcome::Lose, 3), u16::resolved(Outcome::Win, 3)];
+/// let mut cells = vec![u16::counter(2); 300];
+/// cells[130] = level[1];
+/// cells[299] = level[0];
+/// assert_eq!(next_in_level(&cells, 0, level), Some(130));
+/// assert_eq!(next_in_level(&cells, 131, level), Some(299));
+/// assert_eq!(next_in_level(&cells, 300, level), None);
+/// ```
+pub fn next_in_level<C: Cell>(cells: &[C], mut from: usize, [a, b]: [C; 2]) -> Option<usize> {
+    let hit = |c: C| c == a || c == b;
+    // Cell by cell up to a chunk's start.
+    while from < cells.len() && from % SCAN_CHUNK != 0 {
+        if hit(cells[from]) {
+            return Some(from);
+        }
+        from += 1;
+    }
     while let Some(chunk) = cells.get(from..from + SCAN_CHUNK) {
         if chunk
             .iter()
@@ -1010,7 +1014,12 @@ pub(crate) fn skip_to_level<C: Cell>(cells: &[C], mut from: usize, [a, b]: [C; 2
         }
         from += SCAN_CHUNK;
     }
-    from
+    // The chunk that holds one, or the tail shorter than a chunk.
+    cells
+        .get(from..)?
+        .iter()
+        .position(|&c| hit(c))
+        .map(|k| from + k)
 }
 
 /// The bytes of `n` cells.

@@ -194,6 +194,7 @@ pub use check::{certify, certify_indexed, certify_tiers, Certificate, Flaw, Reje
 pub use check_game::{BrokenPromise, GameCheck};
 pub use config::{Config, Progress};
 pub use dot::{colour, graph, to_dot};
+pub use engine::next_in_level;
 pub use error::Error;
 pub use fast::{solve_unmoves, solve_unmoves_bytes, solve_unmoves_with};
 /// The game traits and values of `game-core`, so that a crate depending on

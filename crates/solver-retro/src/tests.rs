@@ -904,25 +904,37 @@ fn a_sparse_scanned_level_is_found_whole() {
 }
 
 #[test]
-fn a_scan_skips_whole_chunks_that_hold_neither_value() {
+fn a_scan_finds_every_cell_of_the_level_and_skips_the_rest() {
     use crate::cell::Cell;
+    use crate::next_in_level;
     let (lose, win) = (
         u16::resolved(Outcome::Lose, 3),
         u16::resolved(Outcome::Win, 3),
     );
     let mut cells = vec![u16::counter(2); 300];
-    cells[130] = win;
-    cells[299] = lose;
+    // Before a chunk's start, in the middle of one, on a chunk's last
+    // cell, two in a row, and in the tail shorter than a chunk.
+    let at = [5, 130, 191, 192, 193, 299];
+    for (k, &i) in at.iter().enumerate() {
+        cells[i] = if k % 2 == 0 { win } else { lose };
+    }
+    cells[200] = u16::resolved(Outcome::Lose, 4); // another level
     let pair = [lose, win];
-    // Chunks 0..64 and 64..128 hold neither; 128..192 holds 130.
-    assert_eq!(crate::engine::skip_to_level(&cells, 0, pair), 128);
-    assert_eq!(crate::engine::skip_to_level(&cells, 128, pair), 128);
-    // From 192: 192..256 is empty, 256..300 is a tail (the caller's).
-    assert_eq!(crate::engine::skip_to_level(&cells, 192, pair), 256);
-    // Another remoteness is no match.
+    let mut got = Vec::new();
+    let mut from = 0;
+    while let Some(i) = next_in_level(&cells, from, pair) {
+        got.push(i);
+        from = i + 1;
+    }
+    assert_eq!(got, at);
+    // From inside a chunk, and past the end.
+    assert_eq!(next_in_level(&cells, 6, pair), Some(130));
+    assert_eq!(next_in_level(&cells, 194, pair), Some(299));
+    assert_eq!(next_in_level(&cells, 300, pair), None);
+    assert_eq!(next_in_level(&cells, 301, pair), None);
     let other = [
-        u16::resolved(Outcome::Lose, 4),
-        u16::resolved(Outcome::Win, 4),
+        u16::resolved(Outcome::Lose, 9),
+        u16::resolved(Outcome::Win, 9),
     ];
-    assert_eq!(crate::engine::skip_to_level(&cells, 0, other), 256);
+    assert_eq!(next_in_level(&cells, 0, other), None);
 }
