@@ -80,7 +80,10 @@ pub(super) fn run_phases<C: Cell, P: Parents>(
     let n = parts.len();
     let helpers = crew_helpers(config, n);
     if helpers == 0 {
-        let mut alone = Alone(parts.iter_mut().collect());
+        let mut alone = Alone {
+            owners: parts.iter_mut().collect(),
+            room: Room::default(),
+        };
         return both_phases(&mut alone, n, step, ties, ties_by_scan, config, resolved);
     }
     let owners: Vec<Mutex<&mut Owner<'_, C, P::Scratch>>> =
@@ -118,6 +121,7 @@ pub(super) fn run_phases<C: Cell, P: Parents>(
             got: &got,
             order: &order,
             held: None,
+            room: Room::default(),
         };
         both_phases(&mut crewed, n, step, ties, ties_by_scan, config, resolved)
     })
@@ -178,53 +182,101 @@ trait Parts<'c, C, S, P> {
 }
 
 /// The owners of one thread: no crew, no locks.
-struct Alone<'a, 'c, C, S>(Vec<&'a mut Owner<'c, C, S>>);
+struct Alone<'a, 'c, C, S> {
+    owners: Vec<&'a mut Owner<'c, C, S>>,
+    /// [`round_here`]'s room.
+    room: Room,
+}
+
+/// What [`round_here`] needs for a round, kept from round to round by
+/// its caller: a chain of millions of levels is millions of rounds, and
+/// none of them allocates.
+#[derive(Default)]
+struct Room {
+    /// A mark for each owner posted to.
+    posted_to: Vec<bool>,
+    /// The owners' inboxes while the receives read them.
+    posts: Vec<Vec<Inbox>>,
+}
 
 impl<'c, C: Cell, P: Parents> Parts<'c, C, P::Scratch, P> for Alone<'_, 'c, C, P::Scratch> {
     fn each(&mut self, f: &mut dyn FnMut(&mut Owner<'c, C, P::Scratch>)) {
-        self.0.iter_mut().for_each(|o| f(o));
+        self.owners.iter_mut().for_each(|o| f(o));
     }
 
     fn round(&mut self, _small: bool, step: &Step<'_, P>, r: u64) -> Result<bool, Error> {
-        round_here(&mut self.0, step, r)
+        round_here(&mut self.owners, &mut self.room, step, r)
     }
 }
 
-/// A round ([`Parts::round`]) on this thread, owner after owner.
-fn round_here<C: Cell, P: Parents>(
-    owners: &mut [&mut Owner<'_, C, P::Scratch>],
+/// An owner as [`round_here`] takes it: borrowed, or behind the lock the
+/// leader holds.
+trait Held<'c, C, S> {
+    /// The owner.
+    fn owner(&self) -> &Owner<'c, C, S>;
+    /// The owner, to change.
+    fn owner_mut(&mut self) -> &mut Owner<'c, C, S>;
+}
+
+impl<'c, C, S> Held<'c, C, S> for &mut Owner<'c, C, S> {
+    fn owner(&self) -> &Owner<'c, C, S> {
+        self
+    }
+    fn owner_mut(&mut self) -> &mut Owner<'c, C, S> {
+        self
+    }
+}
+
+impl<'c, C, S> Held<'c, C, S> for MutexGuard<'_, &mut Owner<'c, C, S>> {
+    fn owner(&self) -> &Owner<'c, C, S> {
+        self
+    }
+    fn owner_mut(&mut self) -> &mut Owner<'c, C, S> {
+        self
+    }
+}
+
+/// A round ([`Parts::round`]) on this thread, owner after owner, in the
+/// caller's `room`.
+fn round_here<'c, C: Cell, P: Parents>(
+    owners: &mut [impl Held<'c, C, P::Scratch>],
+    room: &mut Room,
     step: &Step<'_, P>,
     r: u64,
 ) -> Result<bool, Error> {
     let mut finished = true;
     for (k, o) in owners.iter_mut().enumerate() {
-        finished &= o.send(k, r, step)?;
+        finished &= o.owner_mut().send(k, r, step)?;
     }
     // Only the owners posted to receive: a round of a small level posts
     // to a few of them.
-    let mut posted_to = vec![false; owners.len()];
-    for o in owners.iter() {
+    let Room { posted_to, posts } = room;
+    posted_to.clear();
+    posted_to.resize(owners.len(), false);
+    for o in owners.iter().map(Held::owner) {
         for &t in &o.watch {
             posted_to[t as usize] |= !o.out[t as usize].is_empty();
         }
     }
-    let posts: Vec<Vec<Inbox>> = owners
-        .iter_mut()
-        .map(|o| std::mem::take(&mut o.out))
-        .collect();
+    posts.clear();
+    posts.extend(
+        owners
+            .iter_mut()
+            .map(|o| std::mem::take(&mut o.owner_mut().out)),
+    );
     let mut received = Ok(());
     for (k, o) in owners.iter_mut().enumerate() {
         if !posted_to[k] {
             continue;
         }
-        received = o.receive(k, &posts, step);
+        received = o.owner_mut().receive(k, posts, step);
         if received.is_err() {
             break;
         }
     }
     // Each sender empties its inboxes as its next send starts.
-    for (o, out) in owners.iter_mut().zip(posts) {
-        o.out = out;
+    for (o, out) in owners.iter_mut().zip(posts.drain(..)) {
+        o.owner_mut().out = out;
     }
     received.map(|()| finished)
 }
@@ -245,6 +297,8 @@ struct Crewed<'a, 'b, 'c, 't, C, S> {
     /// of millions of one-position levels) locks the owners once, not
     /// twice a level.
     held: Option<Vec<MutexGuard<'a, &'b mut Owner<'c, C, S>>>>,
+    /// [`round_here`]'s room for the small levels.
+    room: Room,
 }
 
 impl<C, S> Crewed<'_, '_, '_, '_, C, S> {
@@ -279,9 +333,7 @@ impl<'c, C: Cell, P: Parents> Parts<'c, C, P::Scratch, P>
             let guards = self
                 .held
                 .get_or_insert_with(|| owners.iter().map(lock).collect());
-            let mut owners: Vec<&mut Owner<'c, C, P::Scratch>> =
-                guards.iter_mut().map(|g| &mut ***g).collect();
-            return round_here(&mut owners, step, r);
+            return round_here(guards, &mut self.room, step, r);
         }
         // The crew's tasks lock their owners.
         self.held = None;
