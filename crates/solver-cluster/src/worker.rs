@@ -787,17 +787,20 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                     local.set_unlisted(seed_round, unlisted);
                 }
                 // The events, as they grow: this worker's share of what
-                // the limit leaves the process.
+                // the limit leaves the process (the refusal's words made
+                // only when it is refused).
                 let events = (seeds.events.capacity() * std::mem::size_of::<Event>()) as u64;
-                ctx.budget
-                    .check_memory(
-                        &format!(
+                let needed = ctx.held.saturating_add(events.saturating_mul(pp as u64));
+                if needed > ctx.budget.memory() {
+                    return Err(solver_retro::Error::TooLarge(ctx.budget.memory_error(
+                        format!(
                             "tier {}'s events (positions with children in other tiers) beside every tier's table",
                             space.name(t)
                         ),
-                        ctx.held.saturating_add(events.saturating_mul(pp as u64)),
-                    )
-                    .map_err(solver_retro::Error::TooLarge)?;
+                        needed,
+                    ))
+                    .into());
+                }
                 local.set_after(seed_round, after);
                 *local::lock(&blocks[j]) = Some(piece);
             }
