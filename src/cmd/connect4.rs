@@ -9,6 +9,7 @@ use game_core::Canonical;
 use games::connect4::{ConnectFour, ConnectFourPosition};
 use solver_retro::{Config, TierStore, TieredSolution};
 
+use super::args::{ClusterFlags, Samples};
 use super::tiered::{self, CliGame};
 use super::{Ctx, Error, Report};
 
@@ -44,11 +45,8 @@ pub enum Connect4Cmd {
         /// unfinished tier, a finished one is not solved again.
         #[arg(long, value_name = "DIR")]
         db: Option<PathBuf>,
-        /// Solve on timely workers; takes timely's own flags, and comes
-        /// last: `--cluster -w THREADS -n PROCESSES -p ID -h HOSTFILE`
-        /// (one process per host, each started the same way).
-        #[arg(long, value_name = "FLAGS", num_args = 0.., allow_hyphen_values = true)]
-        cluster: Option<Vec<String>>,
+        #[command(flatten)]
+        cluster: ClusterFlags,
     },
     /// The value of a position given as the columns played (1-based, e.g.
     /// 4453), its best move and every move's value.
@@ -77,9 +75,8 @@ pub enum Connect4Cmd {
     Check {
         #[command(flatten)]
         board: Board,
-        /// Positions to sample for each capability (all when fewer).
-        #[arg(long, default_value_t = 20_000)]
-        samples: u64,
+        #[command(flatten)]
+        samples: Samples,
     },
 }
 
@@ -145,7 +142,7 @@ pub fn run(cmd: Connect4Cmd, ctx: &Ctx) -> Result<Report, Error> {
             board,
             no_certify,
             db,
-            cluster: Some(flags),
+            cluster: ClusterFlags { flags: Some(flags) },
         } => tiered::solve_cluster(board.game()?, no_certify, db.as_deref(), &flags, ctx),
         Connect4Cmd::Solve {
             board,
@@ -157,7 +154,10 @@ pub fn run(cmd: Connect4Cmd, ctx: &Ctx) -> Result<Report, Error> {
             tiered::value(board.game()?, &moves, db.as_deref(), ctx)
         }
         Connect4Cmd::Analyze { board, db } => tiered::analyze_db(board.game()?, &db, ctx),
-        Connect4Cmd::Check { board, samples } => {
+        Connect4Cmd::Check {
+            board,
+            samples: Samples { samples },
+        } => {
             let game = board.game()?;
             let mut check = solver_retro::GameCheck::new(&game, samples);
             check.indexed().map_err(|e| Error::Usage(e.to_string()))?;

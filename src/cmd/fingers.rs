@@ -9,6 +9,7 @@ use serde_json::{json, Value as Json};
 use solver_retro::{IndexedSolution, Solved};
 
 use super::analyze::{analyze, open_db};
+use super::args::{ClusterFlags, Samples};
 use super::{plies, Ctx, Error, Report};
 
 /// The rule switches shared by every fingers command.
@@ -126,11 +127,8 @@ pub enum FingersCmd {
         /// (one tier, crash-safe); a finished database is not solved again.
         #[arg(long, value_name = "DIR")]
         db: Option<std::path::PathBuf>,
-        /// Solve on timely workers; takes timely's own flags, and comes
-        /// last: `--cluster -w THREADS -n PROCESSES -p ID -h HOSTFILE`
-        /// (one process per host, each started the same way).
-        #[arg(long, value_name = "FLAGS", num_args = 0.., allow_hyphen_values = true)]
-        cluster: Option<Vec<String>>,
+        #[command(flatten)]
+        cluster: ClusterFlags,
     },
     /// Statistics of a solved database: counts by outcome and remoteness,
     /// reachable positions, longest win and loss.
@@ -147,9 +145,8 @@ pub enum FingersCmd {
     Check {
         #[command(flatten)]
         rules: RulesArgs,
-        /// Positions to sample for each capability.
-        #[arg(long, default_value_t = 20_000)]
-        samples: u64,
+        #[command(flatten)]
+        samples: Samples,
     },
     /// The value of one position for the player to move, and the best move.
     Value {
@@ -346,7 +343,7 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
             };
             let game = rules.game()?;
             check_solve(&game, ctx)?;
-            if let Some(flags) = cluster {
+            if let Some(flags) = cluster.flags {
                 return solve_cluster(&game, shown, db.as_deref(), &flags, ctx);
             }
             if let Some(dir) = &db {
@@ -384,7 +381,10 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
                 &ctx.config(),
             )
         }
-        FingersCmd::Check { rules, samples } => {
+        FingersCmd::Check {
+            rules,
+            samples: Samples { samples },
+        } => {
             let game = rules.game()?;
             let mut check = solver_retro::GameCheck::new(&game, samples);
             check

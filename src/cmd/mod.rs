@@ -1,6 +1,7 @@
 //! Command-line parsing and dispatch.
 
 mod analyze;
+mod args;
 mod connect4;
 mod dobutsu;
 mod dot;

@@ -14,6 +14,7 @@ use solver_cluster::{ClusterConfig, ClusterSolution};
 use solver_retro::{Config, Held, Keep, NoStore, Solved, Table, TierStore, TieredSolution};
 
 use super::analyze::{analyze, open_db};
+use super::args::{ClusterFlags, Samples};
 use super::fingers::verdict_words;
 use super::{Ctx, Error, Report};
 
@@ -599,11 +600,8 @@ pub enum FixedCmd {
         /// solved (resumes at the first unfinished tier).
         #[arg(long, value_name = "DIR")]
         db: Option<std::path::PathBuf>,
-        /// Solve on timely workers; takes timely's own flags, and comes
-        /// last: `--cluster -w THREADS -n PROCESSES -p ID -h HOSTFILE`
-        /// (one process per host, each started the same way).
-        #[arg(long, value_name = "FLAGS", num_args = 0.., allow_hyphen_values = true)]
-        cluster: Option<Vec<String>>,
+        #[command(flatten)]
+        cluster: ClusterFlags,
     },
     /// The value of a position — the moves from the start, separated by
     /// spaces, or the game's board form — its best move and every move's
@@ -624,9 +622,8 @@ pub enum FixedCmd {
     },
     /// Check the game's implementation on sampled positions.
     Check {
-        /// Positions to sample for each capability.
-        #[arg(long, default_value_t = 20_000)]
-        samples: u64,
+        #[command(flatten)]
+        samples: Samples,
     },
 }
 
@@ -641,12 +638,14 @@ where
         FixedCmd::Solve {
             no_certify,
             db,
-            cluster: Some(flags),
+            cluster: ClusterFlags { flags: Some(flags) },
         } => solve_cluster(game, no_certify, db.as_deref(), &flags, ctx),
         FixedCmd::Solve { no_certify, db, .. } => solve(game, no_certify, db.as_deref(), ctx),
         FixedCmd::Value { position, db } => value(game, &position, db.as_deref(), ctx),
         FixedCmd::Analyze { db } => analyze_db(game, &db, ctx),
-        FixedCmd::Check { samples } => {
+        FixedCmd::Check {
+            samples: Samples { samples },
+        } => {
             let mut check = solver_retro::GameCheck::new(&game, samples);
             check
                 .indexed()
