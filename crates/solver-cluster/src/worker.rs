@@ -807,21 +807,21 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
             drop(tables);
             drop(held);
             io.local_barrier(local)?;
-            let (after, mut overflow, mut unlisted) = local.after(seed_round);
+            // Which seed lists this process left to a scan: its workers
+            // agree through `local`, and each process decides for its
+            // own (a worker lists positions of its own process only), as
+            // at every later level.
+            let (after, mut overflow, unlisted) = local.after(seed_round);
             if processes > 1 {
-                // Whether any process's seeding overflowed, and which
-                // seed lists any process left to a scan (every worker
-                // scans alike).
-                let flags = u64::from(overflow) | u64::from(unlisted) << 1;
+                // Whether any process's seeding overflowed.
                 for w in 0..peers {
-                    io.summary.send((w as u64, SEEDED, flags));
+                    io.summary.send((w as u64, SEEDED, u64::from(overflow)));
                 }
                 io.barrier(worker)?;
                 take(&io.got_summary, io.round, &mut got);
                 for (_, a, f) in got.drain(..) {
                     if a == SEEDED {
                         overflow |= f & 1 != 0;
-                        unlisted |= (f >> 1) as u8;
                     }
                 }
             }

@@ -101,8 +101,10 @@ fn levels_in_many_rounds_and_scanned_levels_match_the_unmoves_engine() {
     }
     // Caps that some lists pass and others not, some of them only with
     // the updates other processes sent, applied after a round's summary
-    // (each process decides for its own workers).
-    for cap in [2, 5, 12, 30, 80] {
+    // (each process decides for its own workers). At caps 16–25 one
+    // process's workers mostly list their seeds (level 0) and the other's
+    // scan for them.
+    for cap in [2, 5, 12, 16, 19, 22, 25, 30, 80] {
         let sols = cluster(2, 2, |c| {
             solver_cluster::solve_unmoves(game.clone(), &c.level_list_cap(cap), None)
         });
