@@ -439,7 +439,17 @@ fn a_tiered_game_on_the_cluster_is_refused_before_it_starts_when_its_tables_cann
     // three times, at two bytes, are 1,253,326,452 bytes, 1.2 GiB. It used
     // to start with no check at all.
     refused_for_memory(
-        &["--memory", "100M", "teeko", "solve", "--cluster", "-w", "1"],
+        &[
+            "--memory",
+            "100M",
+            "--max-work",
+            "1e15",
+            "teeko",
+            "solve",
+            "--cluster",
+            "-w",
+            "1",
+        ],
         &["Teeko on the cluster", "1.2 GiB"],
     );
 }
@@ -484,4 +494,106 @@ fn budget_flags_take_units_and_refusals_name_them() {
         fails(&["--max-work", bad, "nim", "1"]);
         fails(&["--memory", bad, "nim", "1"]);
     }
+}
+
+/// The budget a work refusal suggests (`--max-work N`, the line's last
+/// word), and the steps it says were needed.
+fn suggested_work(err: &str) -> (f64, f64) {
+    let needed = err
+        .split("needs about ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no figure of steps: {err}"));
+    let enough = err
+        .trim()
+        .trim_end_matches(')')
+        .rsplit(' ')
+        .next()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no suggested budget: {err}"));
+    (needed, enough)
+}
+
+#[test]
+fn solves_and_checks_past_the_work_budget_are_refused_before_they_start() {
+    // Each used to start and run for minutes (or abort, asking for the
+    // memory of 10^12 samples) whatever --max-work said.
+    for args in [
+        &["teeko", "solve"][..],
+        &["dobutsu", "value"],
+        &[
+            "--max-work",
+            "1",
+            "connect4",
+            "solve",
+            "--width",
+            "4",
+            "--height",
+            "4",
+        ],
+        &[
+            "connect4",
+            "check",
+            "--width",
+            "7",
+            "--height",
+            "6",
+            "--samples",
+            "1000000000000",
+        ],
+        &["dobutsu", "check", "--samples", "100000000"],
+        &["fingers", "solve", "--fingers", "150"],
+        // Not even "Solving … first" is printed.
+        &["play", "teeko", "--first"],
+    ] {
+        let err = fails(args);
+        assert!(
+            err.contains("steps of work") && err.contains("--max-work"),
+            "{err}"
+        );
+        let (needed, enough) = suggested_work(&err);
+        assert!(enough >= needed, "{err}");
+    }
+    // The budget suggested is enough.
+    let err = fails(&[
+        "--max-work",
+        "1",
+        "connect4",
+        "solve",
+        "--width",
+        "4",
+        "--height",
+        "4",
+    ]);
+    let (_, enough) = suggested_work(&err);
+    let v = json(&[
+        "--max-work",
+        &format!("{enough:e}"),
+        "connect4",
+        "solve",
+        "--width",
+        "4",
+        "--height",
+        "4",
+    ]);
+    assert_eq!(v["reachable"], 161_029, "Tromp's count for 4×4");
+}
+
+#[test]
+fn a_listing_of_every_position_is_refused_when_it_cannot_fit() {
+    // At 50 fingers a hand, 1,625,625 positions that may all be listed:
+    // it used to pass and take 1.7 GB under --memory 100M.
+    refused_for_memory(
+        &[
+            "--memory",
+            "100M",
+            "fingers",
+            "solve",
+            "--fingers",
+            "50",
+            "--positions",
+        ],
+        &["listing them"],
+    );
 }

@@ -3,6 +3,8 @@
 
 use clap::Args;
 
+use super::{Ctx, Error};
+
 /// `--cluster FLAGS…` of a solve: run it on timely workers.
 #[derive(Debug, Args)]
 pub struct ClusterFlags {
@@ -20,4 +22,28 @@ pub struct Samples {
     /// game has fewer).
     #[arg(long, default_value_t = 20_000)]
     pub samples: u64,
+}
+
+impl Samples {
+    /// Refuses, before it starts, a check past the work budget: `passes`
+    /// passes (one a capability) over at most `--samples` positions each
+    /// (every one of the game's `size` when fewer), at `steps` steps of
+    /// work a position (measured: Magic Fingers at 128 fingers some
+    /// 11,000, its positions having hundreds of moves and parents;
+    /// Dobutsu shogi some 2,000).
+    pub fn check_work(
+        &self,
+        ctx: &Ctx,
+        game: &str,
+        size: u64,
+        passes: u64,
+        steps: u64,
+    ) -> Result<(), Error> {
+        let positions = self.samples.min(size).saturating_mul(passes);
+        ctx.budget.check_work(
+            &format!("checking {game} on {positions} sampled positions"),
+            positions.saturating_mul(steps),
+        )?;
+        Ok(())
+    }
 }

@@ -11,6 +11,8 @@ use super::{Ctx, Error, Report};
 
 impl CliGame for Dobutsu {
     const NAME: &'static str = "dobutsu";
+    /// Measured: 1,450,708,605 indices solved in 486 s, walked in 245 s.
+    const SOLVE_STEPS: u64 = 134;
 
     fn weight(&self, pos: &DobutsuPosition) -> u64 {
         Dobutsu::orbit_size(self, pos)

@@ -215,6 +215,10 @@ pub fn solve_work(game: &Fingers) -> u64 {
     game.size().saturating_mul(16)
 }
 
+/// Steps of work [`GameCheck`](solver_retro::GameCheck) takes a sampled
+/// position of Magic Fingers (11,000 measured at 128 fingers a hand).
+const CHECK_STEPS: u64 = 12_000;
+
 /// Checks that solving `game` fits in the work budget (the solver checks
 /// its own memory against the same budget).
 pub fn check_solve(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
@@ -227,6 +231,42 @@ pub fn check_solve(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
         solve_work(game),
     )?;
     Ok(())
+}
+
+/// Checks that `fingers solve` fits in the work budget, and its listing
+/// (`--positions`) in the memory budget too, before it starts: the solve
+/// ([`solve_work`]), the walk of the positions reachable from the start
+/// and the certificate, each some 16–20 steps a position (3.4 and 3.6 s
+/// at 128 fingers a hand); a listed position takes some 400 bytes in
+/// memory while the report is built and 60 printed, and every position
+/// may be reachable.
+fn check_solve_command(game: &Fingers, shown: Shown, ctx: &Ctx) -> Result<(), Error> {
+    let size = game.size();
+    let walk = size.saturating_mul(16);
+    let certify = if shown.certify {
+        size.saturating_mul(20)
+    } else {
+        0
+    };
+    let what = format!(
+        "solving Magic Fingers with {} fingers a hand ({size} positions), walking the positions reachable from the start{}{}",
+        game.rules().fingers,
+        if shown.certify { ", checking the certificate" } else { "" },
+        if shown.positions { " and listing them" } else { "" },
+    );
+    let (memory, output) = if shown.positions {
+        (size.saturating_mul(400), size.saturating_mul(60))
+    } else {
+        (0, 0)
+    };
+    ctx.check(
+        &what,
+        solve_work(game)
+            .saturating_add(walk)
+            .saturating_add(certify),
+        memory,
+        output,
+    )
 }
 
 /// Whether `fingers solve` fits in the memory budget, checked before it
@@ -342,7 +382,7 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
                 certify: !no_certify,
             };
             let game = rules.game()?;
-            check_solve(&game, ctx)?;
+            check_solve_command(&game, shown, ctx)?;
             if let Some(flags) = cluster.flags {
                 return solve_cluster(&game, shown, db.as_deref(), &flags, ctx);
             }
@@ -381,12 +421,10 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
                 &ctx.config(),
             )
         }
-        FingersCmd::Check {
-            rules,
-            samples: Samples { samples },
-        } => {
+        FingersCmd::Check { rules, samples } => {
             let game = rules.game()?;
-            let mut check = solver_retro::GameCheck::new(&game, samples);
+            samples.check_work(ctx, "Magic Fingers", game.size(), 4, CHECK_STEPS)?;
+            let mut check = solver_retro::GameCheck::new(&game, samples.samples);
             check
                 .indexed()
                 .and_then(|c| c.indexed_children())
@@ -746,25 +784,28 @@ fn report_solve<'g>(
         "seconds": {"solve": seconds, "certify": certify_seconds, "reachable": reach_seconds},
     });
     if shown.positions {
-        let sorted: Vec<FingersPosition> =
-            reach.indices().filter_map(|i| game.position(i)).collect();
-        let entries: Vec<Json> = sorted
-            .iter()
-            .map(|p| {
-                let v = sol.value(p).expect("solved");
-                json!({
-                    "me": p.me, "opponent": p.opp,
-                    "outcome": v.outcome().name(), "remoteness": v.remoteness(),
-                    "best": sol.best_move(p).map(|(m, _)| m.to_string()),
+        // Only the form that will be printed is built (its size was
+        // checked before the solve: `check_solve_command`).
+        let listed = reach.indices().filter_map(|i| game.position(i));
+        if ctx.json {
+            let entries: Vec<Json> = listed
+                .map(|p| {
+                    let v = sol.value(&p).expect("solved");
+                    json!({
+                        "me": p.me, "opponent": p.opp,
+                        "outcome": v.outcome().name(), "remoteness": v.remoteness(),
+                        "best": sol.best_move(&p).map(|(m, _)| m.to_string()),
+                    })
                 })
-            })
-            .collect();
-        for p in &sorted {
-            let v = sol.value(p).expect("solved");
-            let best = sol.best_move(p).map_or("-".into(), |(m, _)| m.to_string());
-            text += &format!("\n{p}: {v}, best {best}");
+                .collect();
+            j["positions"] = Json::Array(entries);
+        } else {
+            for p in listed {
+                let v = sol.value(&p).expect("solved");
+                let best = sol.best_move(&p).map_or("-".into(), |(m, _)| m.to_string());
+                text += &format!("\n{p}: {v}, best {best}");
+            }
         }
-        j["positions"] = Json::Array(entries);
     }
     if let Some(Err(e)) = cert {
         return Err(Error::Certificate(e.to_string()));

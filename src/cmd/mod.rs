@@ -92,7 +92,7 @@ impl Ctx {
             .with_work(work.unwrap_or(DEFAULT_WORK))
             .with_advice(
                 "raise it with --memory BYTES (e.g. --memory 16G) if the machine really has it",
-                "raise it with --max-work STEPS (e.g. --max-work 1e11)",
+                "raise it with --max-work STEPS (e.g. --max-work {enough})",
             );
         Ctx { json, budget }
     }

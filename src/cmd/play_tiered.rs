@@ -68,6 +68,8 @@ where
             })
         }
         None => {
+            super::tiered::check_work(&game, super::tiered::Work::Solve, ctx)?;
+            super::tiered::check_whole(&game, ctx)?;
             if !ctx.json {
                 writeln!(
                     out,
@@ -75,7 +77,6 @@ where
                     game.0.title()
                 )?;
             }
-            super::tiered::check_whole(&game, ctx)?;
             let spinner = super::progress::Spinner::new("solving");
             sol = G::solve(&game, &super::progress::config(&spinner, ctx), &mut NoStore)?;
             drop(spinner);

@@ -11,6 +11,9 @@ use super::{Ctx, Error, Report};
 
 impl CliGame for Teeko {
     const NAME: &'static str = "teeko";
+    /// Measured: 172,401,726 indices solved in 8.3–16 s, walked in 6.4–7
+    /// s, certified in 11–12 s, from day to day.
+    const SOLVE_STEPS: u64 = 28;
 
     fn title(&self) -> String {
         "Teeko".into()

@@ -76,6 +76,11 @@ where
         config: &ClusterConfig,
         db: Option<Arc<Database>>,
     ) -> Result<ClusterSolution<Canonical<Self>>, solver_cluster::Error>;
+    /// Steps of work (see `--max-work`) a solve takes an index of the
+    /// game's tiers, on all cores of the 2-core reference machine; the
+    /// walk of the positions reachable from the start takes half as much
+    /// again, the certificate three quarters ([`check_work`]).
+    const SOLVE_STEPS: u64;
     /// How many positions the canonical `pos` stands for
     /// ([`game_core::orbit_size`], computed without a buffer: it is called
     /// for every position reached).
@@ -105,13 +110,63 @@ where
     Ok(())
 }
 
+/// What part of a whole solve a command runs ([`check_work`]).
+#[derive(Clone, Copy)]
+pub enum Work {
+    /// The solve alone (to answer a query or play).
+    Solve,
+    /// The solve, the walk of the positions reachable from the start,
+    /// and the certificate when `certify`.
+    Whole { certify: bool },
+}
+
+/// Refuses, before anything is solved, a solve past the work budget:
+/// [`CliGame::SOLVE_STEPS`] an index, and the walk and the certificate
+/// as [`Work`] asks.
+pub fn check_work<G: CliGame>(game: &Canonical<G>, work: Work, ctx: &Ctx) -> Result<(), Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    let n = indices(game);
+    let solve = n.saturating_mul(G::SOLVE_STEPS);
+    let (steps, and) = match work {
+        Work::Solve => (solve, ""),
+        Work::Whole { certify: false } => (
+            solve.saturating_add(solve / 2),
+            ", the walk of the positions reachable from the start",
+        ),
+        Work::Whole { certify: true } => (
+            solve
+                .saturating_add(solve / 2)
+                .saturating_add(solve / 4 * 3),
+            ", the walk of the positions reachable from the start and the certificate",
+        ),
+    };
+    ctx.budget.check_work(
+        &format!("solving {} ({n} indices){and}", game.0.title()),
+        steps,
+    )?;
+    Ok(())
+}
+
 /// The bytes of every tier's table, two a position.
 fn tables_bytes<G: Tiered>(game: &G) -> u64 {
+    indices(game).saturating_mul(2)
+}
+
+/// The indices of every tier.
+pub fn indices<G: Tiered>(game: &G) -> u64 {
     game.tiers()
         .iter()
-        .map(|&t| game.tier_size(t).saturating_mul(2))
+        .map(|&t| game.tier_size(t))
         .fold(0u64, u64::saturating_add)
 }
+
+/// Steps of work [`GameCheck`](solver_retro::GameCheck) takes a sampled
+/// position of a tiered game (some 2,000 measured on Dobutsu shogi, the
+/// heaviest).
+pub const CHECK_STEPS: u64 = 2_500;
 
 /// Refuses, before anything is solved, a cluster solve whose tables pass
 /// the memory limit: every process ends holding every tier it solves,
@@ -188,6 +243,13 @@ where
     // the start's table is kept (a database keeps every index), and the
     // engine checks its own groups (a tier, its child tiers, the bitmaps)
     // against the limit — every table at once is wanted otherwise.
+    check_work(
+        &game,
+        Work::Whole {
+            certify: !no_certify,
+        },
+        ctx,
+    )?;
     let loop_free = game.tiers().iter().all(|&t| game.leaves_tier(t));
     if db.is_none() && !(loop_free && no_certify) {
         check_whole(&game, ctx)?;
@@ -251,6 +313,13 @@ where
     let leader = config.process() == 0;
     let title = game.title();
     let game = Canonical(game);
+    check_work(
+        &game,
+        Work::Whole {
+            certify: !no_certify,
+        },
+        ctx,
+    )?;
     check_cluster(&game, ctx)?;
     let db = match db {
         Some(dir) => Some(Arc::new(super::analyze::open_cluster_db(
@@ -486,6 +555,7 @@ where
             })
         }
         None => {
+            check_work(&game, Work::Solve, ctx)?;
             check_whole(&game, ctx)?;
             let sol = G::solve(&game, &ctx.config(), &mut NoStore)?;
             // Keep what a query needs: the position and its children.
@@ -643,9 +713,9 @@ where
         FixedCmd::Solve { no_certify, db, .. } => solve(game, no_certify, db.as_deref(), ctx),
         FixedCmd::Value { position, db } => value(game, &position, db.as_deref(), ctx),
         FixedCmd::Analyze { db } => analyze_db(game, &db, ctx),
-        FixedCmd::Check {
-            samples: Samples { samples },
-        } => {
+        FixedCmd::Check { samples } => {
+            samples.check_work(ctx, &game.title(), indices(&game), 4, CHECK_STEPS)?;
+            let samples = samples.samples;
             let mut check = solver_retro::GameCheck::new(&game, samples);
             check
                 .indexed()

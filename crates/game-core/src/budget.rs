@@ -75,7 +75,14 @@ impl fmt::Display for TooLarge {
             )?,
         }
         if !self.raise.is_empty() {
-            write!(f, "; {}", self.raise)?;
+            // The advice may name a budget that would do: `{enough}`.
+            let raise = match self.resource {
+                Resource::Work if self.raise.contains("{enough}") => {
+                    Cow::Owned(self.raise.replace("{enough}", &enough(self.needed)))
+                }
+                _ => Cow::Borrowed(&*self.raise),
+            };
+            write!(f, "; {raise}")?;
         }
         Ok(())
     }
@@ -110,6 +117,22 @@ pub fn human_count(n: u64) -> String {
         let e = (n as f64).log10().floor() as i32;
         let m = n as f64 / 10f64.powi(e);
         format!("{m:.1}e{e}")
+    }
+}
+
+/// A round number of steps at least `needed`, as a person types it: one
+/// significant digit, rounded up (`4.4e11` steps give `5e11`).
+fn enough(needed: u64) -> String {
+    if needed < 10 {
+        return needed.max(1).to_string();
+    }
+    let e = needed.ilog10();
+    let unit = 10u64.pow(e);
+    let d = needed.div_ceil(unit);
+    if d >= 10 {
+        format!("1e{}", e + 1)
+    } else {
+        format!("{d}e{e}")
     }
 }
 
@@ -171,7 +194,8 @@ impl Budget {
     }
 
     /// The same budget with the advice that refusals give for raising the
-    /// memory and the work limit (e.g. "raise it with --memory").
+    /// memory and the work limit (e.g. "raise it with --memory"). In the
+    /// work advice, `{enough}` stands for a round budget that would do.
     #[must_use]
     pub fn with_advice(
         mut self,
@@ -511,6 +535,25 @@ mod tests {
         assert_eq!(b.vec("a table", 1000, 7u8).unwrap().len(), 1000);
         let huge = Budget::unlimited().vec("a huge table", u64::MAX / 2, 0u64);
         assert!(huge.is_err());
+    }
+
+    #[test]
+    fn the_work_advice_can_name_a_budget_that_would_do() {
+        let b = Budget::unlimited()
+            .with_work(10)
+            .with_advice("", "raise it with --max-work {enough}");
+        let advice = |needed| b.check_work("w", needed).unwrap_err().to_string();
+        assert!(advice(443_000_000_000).ends_with("--max-work 5e11"));
+        assert!(advice(400_000_000_000).ends_with("--max-work 4e11"));
+        assert!(advice(950_000_000_000).ends_with("--max-work 1e12"));
+        assert!(advice(11).ends_with("--max-work 2e1"));
+        assert!(advice(u64::MAX).ends_with("--max-work 2e19"));
+        // Each is at least what was needed.
+        for needed in [11u64, 99, 101, 4_430_000_000, u64::MAX / 3] {
+            let text = advice(needed);
+            let figure = text.rsplit(' ').next().unwrap();
+            assert!(figure.parse::<f64>().unwrap() >= needed as f64, "{text}");
+        }
     }
 
     #[test]

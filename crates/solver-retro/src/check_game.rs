@@ -111,7 +111,7 @@ where
         GameCheck {
             game,
             samples: samples.max(1),
-            seed: 0x9e37_79b9_7f4a_7c15,
+            seed: GOLDEN,
             positions: 0,
         }
     }
@@ -123,22 +123,21 @@ where
     }
 
     /// The indices `0..size` to look at: all of them, or an evenly spread
-    /// pseudo-random sample.
-    fn sample(&mut self, size: u64) -> Vec<u64> {
-        if size <= self.samples {
-            return (0..size).collect();
+    /// pseudo-random sample, given one by one (nothing is held, however
+    /// many are asked for).
+    fn sample(&mut self, size: u64) -> Sample {
+        let sample = Sample {
+            all: size <= self.samples,
+            left: size.min(self.samples),
+            next: 0,
+            size,
+            seed: self.seed,
+        };
+        if !sample.all {
+            // Where the sample's generator ends: the next sample goes on.
+            self.seed = self.seed.wrapping_add(GOLDEN.wrapping_mul(sample.left));
         }
-        (0..self.samples)
-            .map(|_| {
-                // splitmix64
-                self.seed = self.seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = self.seed;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                z ^= z >> 31;
-                ((u128::from(z) * u128::from(size)) >> 64) as u64
-            })
-            .collect()
+        sample
     }
 
     /// The distinct children of `pos` (none when it is over).
@@ -149,13 +148,51 @@ where
         }
         let mut moves = Vec::new();
         self.game.moves(pos, &mut moves);
+        // A set, not a search of `out`: a position may have hundreds of
+        // moves (Magic Fingers' transfers).
+        let mut seen = rustc_hash::FxHashSet::default();
+        seen.reserve(moves.len());
         for m in &moves {
             let c = self.game.play(pos, m);
-            if !out.contains(&c) {
+            if seen.insert(c.clone()) {
                 out.push(c);
             }
         }
         out
+    }
+}
+
+/// The splitmix64 generator's step.
+const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The indices [`GameCheck`] looks at in an index range `0..size`: every
+/// one in order, or `left` spread pseudo-randomly (splitmix64).
+struct Sample {
+    all: bool,
+    left: u64,
+    next: u64,
+    size: u64,
+    seed: u64,
+}
+
+impl Iterator for Sample {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        if self.all {
+            self.next += 1;
+            return Some(self.next - 1);
+        }
+        self.seed = self.seed.wrapping_add(GOLDEN);
+        let mut z = self.seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        Some(((u128::from(z) * u128::from(self.size)) >> 64) as u64)
     }
 }
 
@@ -540,13 +577,9 @@ where
     /// # Errors
     /// The first broken promise.
     pub fn symmetric(&mut self) -> Result<&mut Self, BrokenPromise> {
-        let size = self.game.size();
-        let sample = self.sample(size);
-        let positions: Vec<G::Position> = sample
-            .into_iter()
-            .filter_map(|i| self.game.position(i))
-            .collect();
-        self.symmetric_on(&positions, |_, _| Ok(()))
+        let game = self.game;
+        let sample = self.sample(game.size());
+        self.symmetric_on(sample.filter_map(|i| game.position(i)), |_, _| Ok(()))
     }
 }
 
@@ -556,11 +589,12 @@ where
 {
     fn symmetric_on(
         &mut self,
-        positions: &[G::Position],
+        positions: impl Iterator<Item = G::Position>,
         also: impl Fn(&G::Position, &G::Position) -> Checked,
     ) -> Result<&mut Self, BrokenPromise> {
         let mut images = Vec::new();
         for p in positions {
+            let p = &p;
             self.positions += 1;
             images.clear();
             self.game.symmetric(p, &mut images);
@@ -605,15 +639,17 @@ where
         let game = self.game;
         let order = game.tiers();
         let per_tier = (self.samples / order.len().max(1) as u64).max(16);
-        let mut positions = Vec::new();
+        let mut samples = Vec::with_capacity(order.len());
         for &t in &order {
             let saved = self.samples;
             self.samples = per_tier;
-            let sample = self.sample(game.tier_size(t));
+            samples.push((t, self.sample(game.tier_size(t))));
             self.samples = saved;
-            positions.extend(sample.into_iter().filter_map(|i| game.tier_position(t, i)));
         }
-        self.symmetric_on(&positions, |p, c| {
+        let positions = samples
+            .into_iter()
+            .flat_map(|(t, sample)| sample.filter_map(move |i| game.tier_position(t, i)));
+        self.symmetric_on(positions, |p, c| {
             if game.tier(p) == game.tier(c) {
                 Ok(())
             } else {
@@ -624,5 +660,68 @@ where
                 ))
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Take 1 or 2 from a pile of at most `0`.
+    struct Take12(u64);
+
+    impl Game for Take12 {
+        type Position = u64;
+        type Move = u64;
+        fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+            out.extend((1..=2).filter(|t| t <= n));
+        }
+        fn play(&self, n: &u64, t: &u64) -> u64 {
+            n - t
+        }
+    }
+
+    impl Indexed for Take12 {
+        fn size(&self) -> u64 {
+            self.0 + 1
+        }
+        fn index(&self, n: &u64) -> u64 {
+            *n
+        }
+        fn position(&self, i: u64) -> Option<u64> {
+            (i <= self.0).then_some(i)
+        }
+    }
+
+    #[test]
+    fn any_number_of_samples_checks_a_small_game_whole() {
+        // Asking for more samples than an address space holds: every
+        // index once, nothing held for the rest.
+        let mut check = GameCheck::new(&Take12(10), u64::MAX);
+        check.indexed().expect("a sound game");
+        assert_eq!(check.positions(), 11);
+    }
+
+    #[test]
+    fn a_sample_is_as_many_indices_in_range_and_goes_on_where_it_ended() {
+        let game = Take12(u64::MAX - 1);
+        let mut check = GameCheck::new(&game, 1000);
+        let first: Vec<u64> = check.sample(u64::MAX).collect();
+        assert_eq!(first.len(), 1000);
+        assert!(first.iter().all(|&i| i < u64::MAX));
+        // Spread: no index twice in a thousand out of 2^64.
+        let mut sorted = first.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 1000);
+        // The next sample continues the generator: the same indices as
+        // one sample of twice as many, second half.
+        let second: Vec<u64> = check.sample(u64::MAX).collect();
+        let mut both = GameCheck::new(&game, 2000);
+        let whole: Vec<u64> = both.sample(u64::MAX).collect();
+        assert_eq!(whole[..1000], first[..]);
+        assert_eq!(whole[1000..], second[..]);
+        // A range no larger than the sample: every index in order.
+        assert_eq!(check.sample(5).collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
     }
 }
