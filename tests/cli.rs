@@ -119,12 +119,15 @@ fn bad_input_is_one_line_and_non_zero() {
     fails(&["stones", "take", "-1", "0", "7", "3"]);
     fails(&["stones", "take", "x", "0", "7", "3"]);
     fails(&["no-such-command"]);
-    // timely alone reads no workers or processes as one, silently.
-    for flags in [["-w", "0"], ["-n", "0"], ["-w", "x"]] {
+    // timely alone reads no workers or processes as one, silently, and
+    // would start any number (5,000 workers took 19.5 GB in 30 s).
+    for flags in [["-w", "0"], ["-n", "0"], ["-w", "x"], ["-w", "5000"]] {
         let mut args = vec!["fingers", "solve", "--cluster"];
         args.extend(flags);
-        assert!(fails(&args).contains("at least 1"), "{args:?}");
+        assert!(fails(&args).contains("from 1 to 1024"), "{args:?}");
     }
+    // With one process timely ignores -p.
+    assert!(fails(&["fingers", "solve", "--cluster", "-n", "1", "-p", "3"]).contains("-p 3"));
     fails(&[
         "connect4",
         "solve",
@@ -546,6 +549,17 @@ fn solves_and_checks_past_the_work_budget_are_refused_before_they_start() {
         &["fingers", "solve", "--fingers", "150"],
         // Not even "Solving … first" is printed.
         &["play", "teeko", "--first"],
+        // A million pairs of workers joined by channels (25 s on 2 cores
+        // for the smallest game).
+        &[
+            "fingers",
+            "solve",
+            "--fingers",
+            "5",
+            "--cluster",
+            "-w",
+            "1024",
+        ],
     ] {
         let err = fails(args);
         assert!(

@@ -628,8 +628,14 @@ pub fn db_rules(game: &Fingers) -> String {
 /// and its levels' lists and updates ([`solver_cluster::held_bytes`]),
 /// and process 0 then walks the positions reachable from the start
 /// beside the table.
-fn check_cluster_memory(game: &Fingers, leader: bool, ctx: &Ctx) -> Result<(), Error> {
-    let held = solver_cluster::held_bytes(&game_core::OneTier(game.clone()));
+fn check_cluster_memory(
+    game: &Fingers,
+    config: &solver_cluster::ClusterConfig,
+    ctx: &Ctx,
+) -> Result<(), Error> {
+    let leader = config.process() == 0;
+    let held = solver_cluster::held_bytes(&game_core::OneTier(game.clone()))
+        .saturating_add(config.channel_bytes());
     let needed = if leader {
         held.max(table_and_walk_bytes(game.size()))
     } else {
@@ -637,7 +643,7 @@ fn check_cluster_memory(game: &Fingers, leader: bool, ctx: &Ctx) -> Result<(), E
     };
     ctx.budget.check_memory(
         &format!(
-            "solving Magic Fingers with {} fingers a hand on the cluster (every process holds the whole table, its blocks while they are copied into it, and its levels' lists and updates{})",
+            "solving Magic Fingers with {} fingers a hand on the cluster (every process holds the whole table, its blocks while they are copied into it, and its levels' lists and updates, beside its workers' channels{})",
             game.rules().fingers,
             if leader {
                 "; process 0 then walks the positions reachable from the start"
@@ -663,7 +669,8 @@ fn solve_cluster(
     let config = solver_cluster::ClusterConfig::from_args(flags.iter().cloned())?
         .memory_limit(ctx.budget.memory());
     let leader = config.process() == 0;
-    check_cluster_memory(game, leader, ctx)?;
+    super::tiered::check_cluster_work(&config, 1, ctx)?;
+    check_cluster_memory(game, &config, ctx)?;
     let db = match db {
         Some(dir) => Some(std::sync::Arc::new(super::analyze::open_cluster_db(
             dir,

@@ -129,7 +129,9 @@
 //! and, with more than one tier, once more for the finished tiers' blocks
 //! a process keeps to reuse (it gives back what passes that), and the
 //! largest tier with levels once more for their lists and updates
-//! ([`held_bytes`]). Those are bounded: a worker lists at most a
+//! ([`held_bytes`]), beside its workers' channels, which timely keeps
+//! between every pair of workers ([`ClusterConfig::channel_bytes`]; at
+//! most [`MAX_WORKERS`] a process). Those are bounded: a worker lists at most a
 //! sixteenth of its shard's cells for a level (8-byte ids; it keeps three
 //! lists: the level it takes, the one it builds and the one before),
 //! past which every worker finds that level by scanning its shard's
@@ -328,6 +330,11 @@ impl std::ops::AddAssign for Traffic {
 /// assert!(solver_cluster::ClusterConfig::from_args(["-w", "0"]).is_err());
 /// assert!(solver_cluster::ClusterConfig::from_args(["-n", "0"]).is_err());
 /// assert!(solver_cluster::ClusterConfig::from_args(["-w"]).is_err());
+/// // Channels join every pair of workers: at most 1,024 a process.
+/// assert!(solver_cluster::ClusterConfig::from_args(["-w", "1024"]).is_ok());
+/// assert!(solver_cluster::ClusterConfig::from_args(["-w", "1025"]).is_err());
+/// // One process is process 0 (timely alone would ignore -p).
+/// assert!(solver_cluster::ClusterConfig::from_args(["-n", "1", "-p", "3"]).is_err());
 /// # Ok::<(), solver_cluster::Error>(())
 /// ```
 #[derive(Clone)]
@@ -370,7 +377,7 @@ impl ClusterConfig {
         S: Into<String>,
     {
         let args: Vec<String> = args.into_iter().map(Into::into).collect();
-        let mut opts = getopts_free(&args)?;
+        let asked = getopts_free(&args)?;
         let config = timely::Config::from_args(args.into_iter()).map_err(Error::Args)?;
         let (threads, process, processes) = match &config.communication {
             timely::CommunicationConfig::Thread => (1, 0, 1),
@@ -383,13 +390,14 @@ impl ClusterConfig {
                 ..
             } => (*threads, *process, addresses.len()),
         };
-        opts.clear();
         if threads == 0 {
             return Err(Error::Args("-w must be at least 1".into()));
         }
-        if process >= processes {
+        // With one process timely reads no -p at all.
+        let process_asked = asked.process.unwrap_or(process);
+        if process >= processes || process_asked >= processes {
             return Err(Error::Args(format!(
-                "-p {process} is not a process of -n {processes} (0 to {})",
+                "-p {process_asked} is not a process of -n {processes} (0 to {})",
                 processes - 1
             )));
         }
@@ -423,7 +431,8 @@ impl ClusterConfig {
     }
 
     /// The most memory a process may take for its tables (see
-    /// [`held_bytes`]); a solve past it is refused before the processes
+    /// [`held_bytes`]) and its channels ([`ClusterConfig::channel_bytes`]);
+    /// a solve past it is refused before the processes
     /// connect. By default, what the machine really has available (as
     /// `solver_retro::Config`'s default).
     ///
@@ -523,10 +532,41 @@ impl ClusterConfig {
     pub fn workers(&self) -> usize {
         self.threads * self.processes
     }
+
+    /// The bytes of a process's channels: timely joins each of its worker
+    /// threads to every worker of the cluster, some 4 KiB each (measured:
+    /// 64 workers in one process take 32 MB, 256 take 274 MB, 1,024 take
+    /// 3.6 GB, whatever the game).
+    ///
+    /// ```
+    /// let c = solver_cluster::ClusterConfig::from_args(["-w", "256"])?;
+    /// assert_eq!(c.channel_bytes(), 256 * 256 * 4096);
+    /// # Ok::<(), solver_cluster::Error>(())
+    /// ```
+    #[must_use]
+    pub fn channel_bytes(&self) -> u64 {
+        (self.threads as u64)
+            .saturating_mul(self.workers() as u64)
+            .saturating_mul(4096)
+    }
 }
 
-/// Refuses free arguments (timely's parser would ignore them).
-fn getopts_free(args: &[String]) -> Result<Vec<String>, Error> {
+/// The most worker threads a process (`-w`) and processes (`-n`) a
+/// cluster takes: timely joins every worker to every other by channels,
+/// so their memory grows with the square of the workers
+/// ([`ClusterConfig::channel_bytes`]).
+pub const MAX_WORKERS: usize = 1024;
+
+/// What [`getopts_free`] read besides timely.
+struct Asked {
+    /// The `-p` given, if any.
+    process: Option<usize>,
+}
+
+/// Refuses free arguments (timely's parser would ignore them) and counts
+/// out of range.
+fn getopts_free(args: &[String]) -> Result<Asked, Error> {
+    let mut asked = Asked { process: None };
     let mut k = 0;
     while k < args.len() {
         let a = &args[k];
@@ -535,22 +575,26 @@ fn getopts_free(args: &[String]) -> Result<Vec<String>, Error> {
                 // timely reads 0 workers or processes as one: refuse it.
                 let value = args.get(k + 1).map(String::as_str);
                 match value.map(str::parse::<usize>) {
-                    Some(Ok(n)) if n >= 1 => k += 2,
+                    Some(Ok(n)) if (1..=MAX_WORKERS).contains(&n) => k += 2,
                     _ => {
                         return Err(Error::Args(format!(
-                            "{a} takes a number of at least 1, not {}",
+                            "{a} takes a number from 1 to {MAX_WORKERS}, not {}",
                             value.map_or("nothing".to_string(), |v| format!("{v:?}"))
                         )))
                     }
                 }
             }
-            "-p" | "-h" | "--process" | "--hostfile" => k += 2,
+            "-p" | "--process" => {
+                asked.process = args.get(k + 1).and_then(|v| v.parse().ok());
+                k += 2;
+            }
+            "-h" | "--hostfile" => k += 2,
             "-r" | "-z" | "--report" | "--zerocopy" => k += 1,
             s if s.starts_with('-') && s.len() > 2 => k += 1,
             s => return Err(Error::Args(format!("unexpected argument {s:?}"))),
         }
     }
-    Ok(Vec::new())
+    Ok(asked)
 }
 
 /// Solves every tier of `game`, children first, on the cluster `config`
@@ -697,8 +741,9 @@ fn run<S: Space, G: Tiered>(
         );
     budget
         .check_memory(
-            "every tier's table, held by every process of the cluster",
-            held.saturating_mul(2),
+            "every tier's table, held by every process of the cluster, and its workers' channels",
+            held.saturating_mul(2)
+                .saturating_add(config.channel_bytes()),
         )
         .map_err(solver_retro::Error::TooLarge)?;
     let order = space.tiers();
@@ -717,7 +762,9 @@ fn run<S: Space, G: Tiered>(
         list_cap: config.list_cap,
         round_bytes: config.round_bytes,
         budget,
-        held: held.saturating_mul(2),
+        held: held
+            .saturating_mul(2)
+            .saturating_add(config.channel_bytes()),
     });
     let (tx, rx) = mpsc::channel::<Result<Traffic, Error>>();
     let tx = Mutex::new(tx);

@@ -330,7 +330,8 @@ pub(crate) struct Ctx<S> {
     pub round_bytes: Option<u64>,
     /// The memory limit, for the events seeding finds.
     pub budget: game_core::Budget,
-    /// The bytes [`crate::held_bytes`] counts, checked before the start.
+    /// The bytes [`crate::held_bytes`] counts and the channels
+    /// ([`crate::ClusterConfig::channel_bytes`]), checked before the start.
     pub held: u64,
 }
 

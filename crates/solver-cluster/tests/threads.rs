@@ -165,6 +165,8 @@ fn a_solve_past_the_memory_limit_is_refused_before_it_starts() {
         .collect();
     let held = 2 * (lens.iter().sum::<u64>() + 2 * lens.iter().max().expect("tiers"));
     assert_eq!(solver_cluster::held_bytes(&game), held);
+    // Beside the channels of the two workers.
+    let held = held + config(2).channel_bytes();
     let e = solver_cluster::solve_tiers(game.clone(), &config(2).memory_limit(held - 1), None)
         .unwrap_err();
     match e {
@@ -357,7 +359,7 @@ fn a_tier_whose_outside_children_pass_the_limit_is_stopped_naming_its_events() {
     }
     // Room for the tables and the levels, none for the events tier 1's
     // moves down make.
-    let held = solver_cluster::held_bytes(&game);
+    let held = solver_cluster::held_bytes(&game) + config(2).channel_bytes();
     let e = solver_cluster::solve_tiers_unmoves(game, &config(2).memory_limit(held), None)
         .unwrap_err()
         .to_string();
