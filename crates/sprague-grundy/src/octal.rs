@@ -57,10 +57,9 @@ impl FromStr for OctalCode {
         while digits.len() > 1 && digits.last() == Some(&0) {
             digits.pop();
         }
-        if digits.len() == 1 {
-            return Err(bad(
-                "no move is allowed: some digit after the point must be non-zero",
-            ));
+        // 4.0 is a game: a heap splits in two, nothing taken.
+        if digits == [0] {
+            return Err(bad("no move is allowed: some digit must be non-zero"));
         }
         Ok(OctalCode { digits })
     }
@@ -71,6 +70,10 @@ impl fmt::Display for OctalCode {
         write!(f, "{}.", self.digits[0])?;
         for d in &self.digits[1..] {
             write!(f, "{d}")?;
+        }
+        if self.digits.len() == 1 {
+            // 4.0: splits only.
+            f.write_str("0")?;
         }
         Ok(())
     }

@@ -157,3 +157,28 @@ fn work_budgets_stop_searches_and_change_no_answer() {
         Err(crate::Error::TooLarge(_))
     ));
 }
+
+/// 4.0 — a move splits a heap into two non-empty heaps, nothing taken —
+/// is a game (it was refused as "no move is allowed"): its values by a
+/// direct mex over every split, and its period (1 on even heaps, 0 on
+/// odd ones and the empty heap). 0.0 is no game.
+#[test]
+fn splitting_alone_is_a_game() {
+    let c: OctalCode = "4.0".parse().unwrap();
+    assert_eq!(c.to_string(), "4.0");
+    assert_eq!(c.max_take(), 0);
+    let mut direct = vec![0u32];
+    for n in 1..200usize {
+        let seen: Vec<u32> = (1..n).map(|a| direct[a] ^ direct[n - a]).collect();
+        direct.push((0..).find(|m| !seen.contains(m)).unwrap());
+    }
+    assert_eq!(c.values(199).unwrap(), direct);
+    assert!(direct[1..]
+        .iter()
+        .enumerate()
+        .all(|(k, &g)| g == u32::from(k % 2 == 1)));
+    let p = c.period(1000).unwrap();
+    assert_eq!((p.preperiod, p.period), (1, 2));
+    assert!("0.0".parse::<OctalCode>().is_err());
+    assert!("4.".parse::<OctalCode>().is_ok());
+}
