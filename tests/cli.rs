@@ -611,3 +611,47 @@ fn a_listing_of_every_position_is_refused_when_it_cannot_fit() {
         &["listing them"],
     );
 }
+
+#[test]
+fn play_answers_a_line_that_is_not_utf8_as_no_move() {
+    // It used to end the game with "cannot write output: stream did not
+    // contain valid UTF-8".
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
+        .args(["play", "fingers"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"y\n\xff\xfe\n1T1\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("is not a legal move here"), "{text}");
+    assert!(text.contains("I play"), "{text}");
+}
+
+#[test]
+fn a_board_that_is_wrong_is_named_as_a_board() {
+    // Both used to be read as moves, and the error named a move.
+    let err = fails(&["--memory", "1M", "dobutsu", "value", "lll/.c./.C./ELG - b"]);
+    assert!(err.contains("lion") && !err.contains("move from"), "{err}");
+    let err = fails(&[
+        "--memory",
+        "1M",
+        "teeko",
+        "value",
+        "bbbbbbbbbbbbbbbbbbbbbbbbb r",
+    ]);
+    assert!(err.contains("four") && !err.contains("move from"), "{err}");
+}

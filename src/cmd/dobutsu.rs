@@ -32,8 +32,10 @@ impl CliGame for Dobutsu {
 
     fn parse(&self, text: &str) -> Result<DobutsuPosition, Error> {
         let text = text.trim();
-        if let Ok((pos, _)) = DobutsuPosition::parse_with_side(text) {
-            return Ok(pos);
+        // A board has ranks between slashes; moves never do, so a board's
+        // fault is named as the board's.
+        if text.contains('/') {
+            return Ok(DobutsuPosition::parse_with_side(text)?.0);
         }
         Ok(self.play_line(text)?.0)
     }

@@ -90,13 +90,16 @@ pub(super) fn ask(
             write!(out, "{prompt}")?;
         }
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        // Bytes, not a string: a line that is not UTF-8 is no move and is
+        // answered as such, not taken for a broken input.
+        let mut bytes = Vec::new();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
             if !json {
                 writeln!(out)?;
             }
             return Ok(None);
         }
+        let line = String::from_utf8_lossy(&bytes);
         let line = line.trim();
         if !line.is_empty() {
             return Ok(Some(line.to_string()));

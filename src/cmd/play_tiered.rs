@@ -30,7 +30,7 @@ pub struct Seat {
     /// Move second without being asked.
     #[arg(long)]
     second: bool,
-    /// Play from this database (written by `G solve --db`) instead of
+    /// Play from this database (written by the game's `solve --db`) instead of
     /// solving first.
     #[arg(long, value_name = "DIR")]
     db: Option<PathBuf>,

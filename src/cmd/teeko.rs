@@ -29,7 +29,13 @@ impl CliGame for Teeko {
 
     fn parse(&self, text: &str) -> Result<TeekoPosition, Error> {
         let text = text.trim();
-        if text.len() >= 25 && text.contains('.') {
+        // A board's first word is its 25 squares; a move is a few letters,
+        // so a board's fault is named as the board's.
+        if text
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.len() >= 25)
+        {
             return Ok(text.parse()?);
         }
         Ok(self.play_line(text)?)
