@@ -267,3 +267,53 @@ fn every_tiered_game_keeps_its_promises() {
         assert!(j["positions"].as_u64().unwrap() > 100, "{game:?}");
     }
 }
+
+#[test]
+fn a_finished_database_with_a_damaged_file_is_not_called_solved() {
+    // The manifest said finished, so `solve` used to answer "already
+    // solved" from it alone, though `value` then found the damage.
+    for (name, args) in [
+        (
+            "damaged-c4",
+            &["connect4", "--width", "4", "--height", "4"][..],
+        ),
+        ("damaged-fingers", &["fingers"][..]),
+    ] {
+        let dir = scratch(name);
+        let d = dir.display().to_string();
+        let solve = |extra: &[&str]| {
+            let mut a = vec![args[0], "solve", "--no-certify", "--db", &d];
+            a.extend_from_slice(&args[1..]);
+            a.extend_from_slice(extra);
+            run(&a)
+        };
+        assert!(solve(&[]).status.success());
+        let again = solve(&["--json"]);
+        assert!(String::from_utf8_lossy(&again.stdout).contains("already_solved"));
+        // Flip a bit in the middle of the last tier file's blocks.
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("tier-"))
+            })
+            .collect();
+        files.sort();
+        let victim = files.last().unwrap();
+        let mut bytes = std::fs::read(victim).unwrap();
+        let at = bytes.len() * 3 / 4;
+        bytes[at] ^= 0x10;
+        std::fs::write(victim, bytes).unwrap();
+        let out = solve(&[]);
+        assert!(
+            !out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("checksum"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -389,13 +389,15 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
             if let Some(dir) = &db {
                 let db = open_db(dir, DB_NAME, &db_rules(&game), true)?;
                 if db.is_finished(0) {
+                    // Said solved only when the file matches its checksums.
+                    db.verify(0).map_err(|e| Error::Usage(e.to_string()))?;
                     let v = db
                         .lookup(0, game.index(&FingersPosition::START))
                         .map_err(|e| Error::Usage(e.to_string()))?
                         .ok_or_else(|| Error::Usage("the start is not stored".into()))?;
                     return Ok(Report::new(
                         format!(
-                            "The database in {} is already solved: from the start the first player {}.",
+                            "The database in {} is already solved (its file checked): from the start the first player {}.",
                             dir.display(),
                             verdict_words(v)
                         ),

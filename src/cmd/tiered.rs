@@ -220,6 +220,11 @@ where
     if !game.tiers().iter().all(|&t| db.is_finished(t)) {
         return Ok(None);
     }
+    // Said solved only when every tier's file still matches its checksums
+    // (the manifest alone would vouch for a damaged file).
+    for t in game.tiers() {
+        db.verify(t).map_err(db_err)?;
+    }
     let start = game.0.start();
     let v = db
         .lookup(game.tier(&start), game.tier_index(&start))
@@ -227,7 +232,7 @@ where
     let v = v.ok_or_else(|| Error::Usage("the start is not stored".into()))?;
     Ok(Some(Report::new(
         format!(
-            "The database in {} is already solved: from the start the first player {}.",
+            "The database in {} is already solved (every tier file checked): from the start the first player {}.",
             db.dir().display(),
             verdict_words(v)
         ),
