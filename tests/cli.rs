@@ -549,6 +549,9 @@ fn solves_and_checks_past_the_work_budget_are_refused_before_they_start() {
         &["fingers", "solve", "--fingers", "150"],
         // Not even "Solving … first" is printed.
         &["play", "teeko", "--first"],
+        // 30 s mapping before the drawing was refused; 53 s of table.
+        &["fingers", "dot", "--all", "--fingers", "100"],
+        &["fingers", "table", "--fingers", "100"],
         // A million pairs of workers joined by channels (25 s on 2 cores
         // for the smallest game).
         &[
