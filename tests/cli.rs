@@ -658,3 +658,18 @@ fn a_board_that_is_wrong_is_named_as_a_board() {
     ]);
     assert!(err.contains("four") && !err.contains("move from"), "{err}");
 }
+
+#[test]
+fn a_solver_s_own_memory_refusal_names_the_flag_not_the_library() {
+    // The solvers' refusals used to end "(Config::memory_limit, --memory)".
+    for args in [
+        &["--memory", "1", "fingers", "line"][..],
+        &["--memory", "1", "play", "fingers", "--first"],
+    ] {
+        let err = fails(args);
+        assert!(
+            err.contains("--memory BYTES") && !err.contains("Config"),
+            "{err}"
+        );
+    }
+}

@@ -91,7 +91,7 @@ impl Ctx {
             .map_or_else(Budget::available, |m| Budget::unlimited().with_memory(m))
             .with_work(work.unwrap_or(DEFAULT_WORK))
             .with_advice(
-                "raise it with --memory BYTES (e.g. --memory 16G) if the machine really has it",
+                RAISE_MEMORY,
                 "raise it with --max-work STEPS (e.g. --max-work {enough})",
             );
         Ctx { json, budget }
@@ -217,7 +217,38 @@ impl Report {
 }
 
 /// Runs a parsed command line.
+impl Error {
+    /// The refusal inside this error, whichever crate made it.
+    fn too_large_mut(&mut self) -> Option<&mut game_core::TooLarge> {
+        match self {
+            Error::TooLarge(t)
+            | Error::Retro(solver_retro::Error::TooLarge(t))
+            | Error::Cluster(solver_cluster::Error::Retro(solver_retro::Error::TooLarge(t)))
+            | Error::Games(games::Error::TooLarge(t))
+            | Error::Dp(solver_dp::Error::TooLarge(t))
+            | Error::Grundy(sprague_grundy::Error::TooLarge(t)) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// The advice a memory refusal gives here: the flag, not the library's
+/// setting that a solver's own refusal names.
+const RAISE_MEMORY: &str =
+    "raise it with --memory BYTES (e.g. --memory 16G) if the machine really has it";
+
 pub fn run(cli: Cli) -> Result<(), Error> {
+    run_commands(cli).map_err(|mut e| {
+        if let Some(t) = e.too_large_mut() {
+            if t.resource == game_core::budget::Resource::Memory {
+                t.raise = RAISE_MEMORY.into();
+            }
+        }
+        e
+    })
+}
+
+fn run_commands(cli: Cli) -> Result<(), Error> {
     if let Some(n) = cli.threads {
         if n == 0 || n > 1024 {
             return Err(Error::Usage(format!(
