@@ -673,3 +673,19 @@ fn a_solver_s_own_memory_refusal_names_the_flag_not_the_library() {
         );
     }
 }
+
+#[test]
+fn the_largest_budgets_are_taken_and_no_budget_is_advised_past_them() {
+    // u64::MAX itself was refused as "not between 1 and 1.8e19".
+    for flag in ["--max-work", "--memory"] {
+        let v = json(&[flag, "18446744073709551615", "nim", "1", "2"]);
+        assert_eq!(v["winner"], "first", "{v}");
+    }
+    fails(&["--max-work", "1e20", "nim", "1", "2"]);
+    // Work past counting: no budget to raise to.
+    let err = fails(&["power-game", "18446744073709551615", "0"]);
+    assert!(
+        err.contains("past any budget") && !err.contains("--max-work"),
+        "{err}"
+    );
+}

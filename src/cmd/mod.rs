@@ -322,7 +322,9 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         .parse()
         .map_err(|_| format!("'{s}' is not an amount of memory such as 4G or 512M"))?;
     let bytes = v * (1u64 << shift) as f64;
-    if !bytes.is_finite() || bytes < 1.0 || bytes >= u64::MAX as f64 {
+    // Up to 2^64 (16 EiB, as near as a float says u64::MAX), taken as
+    // u64::MAX.
+    if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 {
         return Err(format!(
             "'{s}' is not an amount of memory between 1 byte and 16 EiB"
         ));
@@ -353,7 +355,7 @@ pub fn parse_steps(s: &str) -> Result<u64, String> {
     }
     let v: f64 = num.parse().map_err(|_| bad())?;
     let steps = v * mult;
-    if !steps.is_finite() || steps < 1.0 || steps >= u64::MAX as f64 {
+    if !steps.is_finite() || steps < 1.0 || steps > u64::MAX as f64 {
         return Err(format!(
             "'{s}' is not a number of steps between 1 and 1.8e19"
         ));

@@ -66,6 +66,15 @@ impl fmt::Display for TooLarge {
                 human_bytes(self.needed),
                 human_bytes(self.available)
             )?,
+            Resource::Work if self.needed == u64::MAX => {
+                // No budget would do: no advice.
+                return write!(
+                    f,
+                    "{} needs more than {} steps of work, past any budget",
+                    self.what,
+                    human_count(u64::MAX - 1),
+                );
+            }
             Resource::Work => write!(
                 f,
                 "{} needs about {} steps of work, over the budget of {}",
@@ -547,9 +556,9 @@ mod tests {
         assert!(advice(400_000_000_000).ends_with("--max-work 4e11"));
         assert!(advice(950_000_000_000).ends_with("--max-work 1e12"));
         assert!(advice(11).ends_with("--max-work 2e1"));
-        assert!(advice(u64::MAX).ends_with("--max-work 2e19"));
+        assert!(advice(u64::MAX).ends_with("1.8e19 steps of work, past any budget"));
         // Each is at least what was needed.
-        for needed in [11u64, 99, 101, 4_430_000_000, u64::MAX / 3] {
+        for needed in [11u64, 99, 101, 4_430_000_000, u64::MAX / 3, u64::MAX - 1] {
             let text = advice(needed);
             let figure = text.rsplit(' ').next().unwrap();
             assert!(figure.parse::<f64>().unwrap() >= needed as f64, "{text}");
