@@ -192,13 +192,14 @@ fn damaged_or_foreign_databases_are_refused_in_one_line() {
         "--height",
         "4",
     ]);
-    // Another board's rules.
+    // Another board's rules: named (the manifest keeps only their hash).
     let out = run(&[
         "connect4", "value", "1", "--db", &d, "--width", "5", "--height", "4",
     ]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("other rules than these (5x4"), "{err}");
     // Flip one byte in the middle of the start tier's file: the query that
     // reads it fails, and nothing is printed on stdout.
     let tier0 = std::fs::read_dir(&dir)

@@ -284,5 +284,12 @@ pub fn open_db(dir: &Path, game: &str, rules: &str, create: bool) -> Result<Data
     } else {
         Database::open(dir, game, rules)
     };
-    db.map_err(|e| Error::Usage(format!("database {}: {e}", dir.display())))
+    db.map_err(|e| match e {
+        // The manifest keeps only a hash of the rules: say which were asked.
+        game_db::Error::WrongRules { .. } => Error::Usage(format!(
+            "database {}: written for other rules than these ({rules}); give the options of the solve that wrote it",
+            dir.display()
+        )),
+        e => Error::Usage(format!("database {}: {e}", dir.display())),
+    })
 }
