@@ -163,7 +163,7 @@ fn connect4_without_a_certificate_solves_in_the_memory_of_two_tiers() {
         "--no-certify",
     ]);
     assert!(
-        err.contains("tier") && err.contains("raise the memory limit"),
+        err.contains("tier") && err.contains("raise it with --memory"),
         "{err}"
     );
 }
