@@ -216,7 +216,6 @@ impl Report {
     }
 }
 
-/// Runs a parsed command line.
 impl Error {
     /// The refusal inside this error, whichever crate made it.
     fn too_large_mut(&mut self) -> Option<&mut game_core::TooLarge> {
@@ -237,6 +236,7 @@ impl Error {
 const RAISE_MEMORY: &str =
     "raise it with --memory BYTES (e.g. --memory 16G) if the machine really has it";
 
+/// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<(), Error> {
     run_commands(cli).map_err(|mut e| {
         if let Some(t) = e.too_large_mut() {
@@ -248,6 +248,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     })
 }
 
+/// [`run`], before the refusals' advice is made the command line's.
 fn run_commands(cli: Cli) -> Result<(), Error> {
     if let Some(n) = cli.threads {
         if n == 0 || n > 1024 {

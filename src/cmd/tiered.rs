@@ -262,12 +262,6 @@ where
             return Ok(r);
         }
     }
-    // Without a database, a game whose every move leaves its tier is
-    // solved reachable-first: the positions reachable from the start are
-    // found, then solved and counted; without a certificate to check, only
-    // the start's table is kept (a database keeps every index), and the
-    // engine checks its own groups (a tier, its child tiers, the bitmaps)
-    // against the limit — every table at once is wanted otherwise.
     check_work(
         &game,
         Work::Whole {
@@ -275,6 +269,12 @@ where
         },
         ctx,
     )?;
+    // Without a database, a game whose every move leaves its tier is
+    // solved reachable-first: the positions reachable from the start are
+    // found, then solved and counted; without a certificate to check, only
+    // the start's table is kept (a database keeps every index), and the
+    // engine checks its own groups (a tier, its child tiers, the bitmaps)
+    // against the limit — every table at once is wanted otherwise.
     let loop_free = game.tiers().iter().all(|&t| game.leaves_tier(t));
     if db.is_none() && !(loop_free && no_certify) {
         check_whole(&game, ctx)?;

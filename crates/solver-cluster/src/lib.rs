@@ -131,8 +131,8 @@
 //! largest tier with levels once more for their lists and updates
 //! ([`held_bytes`]), beside its workers' channels, which timely keeps
 //! between every pair of workers ([`ClusterConfig::channel_bytes`]; at
-//! most [`MAX_WORKERS`] a process). Those are bounded: a worker lists at most a
-//! sixteenth of its shard's cells for a level (8-byte ids; it keeps three
+//! most [`MAX_WORKERS`] a process). Those are bounded: a worker lists at
+//! most a sixteenth of its shard's cells for a level (8-byte ids; it keeps three
 //! lists: the level it takes, the one it builds and the one before),
 //! past which every worker finds that level by scanning its shard's
 //! cells instead ([`ClusterConfig::level_list_cap`]); and a level's
@@ -739,11 +739,13 @@ fn run<S: Space, G: Tiered>(
             "raise the memory limit (ClusterConfig::memory_limit, --memory)",
             "",
         );
+    let held_bytes = held
+        .saturating_mul(2)
+        .saturating_add(config.channel_bytes());
     budget
         .check_memory(
             "every tier's table, held by every process of the cluster, and its workers' channels",
-            held.saturating_mul(2)
-                .saturating_add(config.channel_bytes()),
+            held_bytes,
         )
         .map_err(solver_retro::Error::TooLarge)?;
     let order = space.tiers();
@@ -762,9 +764,7 @@ fn run<S: Space, G: Tiered>(
         list_cap: config.list_cap,
         round_bytes: config.round_bytes,
         budget,
-        held: held
-            .saturating_mul(2)
-            .saturating_add(config.channel_bytes()),
+        held: held_bytes,
     });
     let (tx, rx) = mpsc::channel::<Result<Traffic, Error>>();
     let tx = Mutex::new(tx);

@@ -129,7 +129,6 @@ where
         let sample = Sample {
             all: size <= self.samples,
             left: size.min(self.samples),
-            next: 0,
             size,
             seed: self.seed,
         };
@@ -166,11 +165,11 @@ where
 const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// The indices [`GameCheck`] looks at in an index range `0..size`: every
-/// one in order, or `left` spread pseudo-randomly (splitmix64).
+/// one in order (`all`: the next is `size - left`), or `left` more spread
+/// pseudo-randomly (splitmix64).
 struct Sample {
     all: bool,
     left: u64,
-    next: u64,
     size: u64,
     seed: u64,
 }
@@ -182,11 +181,12 @@ impl Iterator for Sample {
         if self.left == 0 {
             return None;
         }
-        self.left -= 1;
         if self.all {
-            self.next += 1;
-            return Some(self.next - 1);
+            let i = self.size - self.left;
+            self.left -= 1;
+            return Some(i);
         }
+        self.left -= 1;
         self.seed = self.seed.wrapping_add(GOLDEN);
         let mut z = self.seed;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

@@ -211,14 +211,14 @@ impl<'c, C: Cell, P: Parents> Parts<'c, C, P::Scratch, P> for Alone<'_, 'c, C, P
 
 /// An owner as [`round_here`] takes it: borrowed, or behind the lock the
 /// leader holds.
-trait Held<'c, C, S> {
+trait OwnerRef<'c, C, S> {
     /// The owner.
     fn owner(&self) -> &Owner<'c, C, S>;
     /// The owner, to change.
     fn owner_mut(&mut self) -> &mut Owner<'c, C, S>;
 }
 
-impl<'c, C, S> Held<'c, C, S> for &mut Owner<'c, C, S> {
+impl<'c, C, S> OwnerRef<'c, C, S> for &mut Owner<'c, C, S> {
     fn owner(&self) -> &Owner<'c, C, S> {
         self
     }
@@ -227,7 +227,7 @@ impl<'c, C, S> Held<'c, C, S> for &mut Owner<'c, C, S> {
     }
 }
 
-impl<'c, C, S> Held<'c, C, S> for MutexGuard<'_, &mut Owner<'c, C, S>> {
+impl<'c, C, S> OwnerRef<'c, C, S> for MutexGuard<'_, &mut Owner<'c, C, S>> {
     fn owner(&self) -> &Owner<'c, C, S> {
         self
     }
@@ -239,7 +239,7 @@ impl<'c, C, S> Held<'c, C, S> for MutexGuard<'_, &mut Owner<'c, C, S>> {
 /// A round ([`Parts::round`]) on this thread, owner after owner, in the
 /// caller's `room`.
 fn round_here<'c, C: Cell, P: Parents>(
-    owners: &mut [impl Held<'c, C, P::Scratch>],
+    owners: &mut [impl OwnerRef<'c, C, P::Scratch>],
     room: &mut Room,
     step: &Step<'_, P>,
     r: u64,
@@ -253,7 +253,7 @@ fn round_here<'c, C: Cell, P: Parents>(
     let Room { posted_to, posts } = room;
     posted_to.clear();
     posted_to.resize(owners.len(), false);
-    for o in owners.iter().map(Held::owner) {
+    for o in owners.iter().map(OwnerRef::owner) {
         for &t in &o.watch {
             posted_to[t as usize] |= !o.out[t as usize].is_empty();
         }
