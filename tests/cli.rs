@@ -109,6 +109,18 @@ fn bad_input_is_one_line_and_non_zero() {
     assert!(fails(&["subtraction", "--set", "1,x", "--upto", "5"])
         .contains("not a non-negative number"));
     assert!(fails(&["subtraction", "--upto", "5"]).contains("required"));
+    // Either --upto or --period will do, and the message says so.
+    for args in [
+        &["grundy", "subtraction", "--set", "1,2"][..],
+        &["grundy", "octal", "0.77"],
+    ] {
+        let err = fails(args);
+        assert!(err.contains("--upto") && err.contains("--period"), "{err}");
+    }
+    assert!(
+        fails(&["grundy", "octal", "0.77", "--upto", "3", "--period"])
+            .contains("cannot be used with")
+    );
     let err = fails(&["subtraction", "--squares", "--upto", "99999999999999"]);
     assert!(err.contains("needs") && err.contains("--memory"), "{err}");
     let err = fails(&["subtraction", "--squares", "--upto", "100000000"]);

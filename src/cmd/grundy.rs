@@ -1,6 +1,6 @@
 //! `gamesolve grundy …`, `gamesolve nim …`, `gamesolve knights …`.
 
-use clap::{Args, Subcommand};
+use clap::{ArgGroup, Args, Subcommand};
 use serde_json::json;
 use sprague_grundy::{OctalCode, SubtractionSet};
 
@@ -9,12 +9,13 @@ use super::{parse_list, Ctx, Error, List, Report};
 #[derive(Debug, Subcommand)]
 pub enum GrundyCmd {
     /// Grundy values of a subtraction game, or their proven period.
+    #[command(group(ArgGroup::new("what").required(true).args(["upto", "period"])))]
     Subtraction {
         /// The subtraction set, e.g. 1,3,4.
         #[arg(long, value_parser = parse_list)]
         set: List,
         /// Print g(0..=N).
-        #[arg(long, conflicts_with = "period", required_unless_present = "period")]
+        #[arg(long)]
         upto: Option<u64>,
         /// Print the proven preperiod and period.
         #[arg(long)]
@@ -22,11 +23,12 @@ pub enum GrundyCmd {
     },
     /// Grundy values of an octal game such as 0.77 (Kayles), or their
     /// proven period.
+    #[command(group(ArgGroup::new("what").required(true).args(["upto", "period"])))]
     Octal {
         /// The code, e.g. 0.77, 0.07, 4.777.
         code: String,
         /// Print g(0..=N).
-        #[arg(long, conflicts_with = "period", required_unless_present = "period")]
+        #[arg(long)]
         upto: Option<u64>,
         /// Print the proven preperiod and period.
         #[arg(long)]
