@@ -138,6 +138,25 @@ fn bad_input_is_one_line_and_non_zero() {
         args.extend(flags);
         assert!(fails(&args).contains("from 1 to 1024"), "{args:?}");
     }
+    // 1,024 workers pass the range, but their channels (4 KiB for each
+    // pair) and their start-up work are counted before anything starts.
+    let err = fails(&["fingers", "solve", "--cluster", "-w", "1024"]);
+    assert!(
+        err.contains("1024 cluster workers") && err.contains("--max-work"),
+        "{err}"
+    );
+    let err = fails(&[
+        "--max-work",
+        "1e19",
+        "--memory",
+        "1G",
+        "fingers",
+        "solve",
+        "--cluster",
+        "-w",
+        "1024",
+    ]);
+    assert!(err.contains("channels") && err.contains("4.0 GiB"), "{err}");
     // With one process timely ignores -p.
     assert!(fails(&["fingers", "solve", "--cluster", "-n", "1", "-p", "3"]).contains("-p 3"));
     fails(&[
