@@ -299,6 +299,51 @@ impl Budget {
         Ok(v)
     }
 
+    /// `Ok` if a depth-first search's path fits beside `held` bytes (the
+    /// table it fills): `frames` frames of `F` and `moves` listed moves of
+    /// `M`, counted as allocated (capacities). The path of a search grows
+    /// with the game's depth times its moves a position, which no table
+    /// size foretells, so a search checks it each time its buffers grow.
+    ///
+    /// ```
+    /// use game_core::Budget;
+    ///
+    /// let budget = Budget::unlimited().with_memory(1 << 20);
+    /// // 1,000 frames of 32 bytes and 10,000 moves of 8 bytes beside a
+    /// // table of 512 KiB: 112 KiB more, within 1 MiB.
+    /// assert!(budget.check_search_path::<[u64; 4], u64>(512 << 10, 1_000, 10_000).is_ok());
+    /// // A million positions deep, 600 moves listed at each: refused.
+    /// let err = budget
+    ///     .check_search_path::<[u64; 4], u64>(0, 1_000_000, 600_000_000)
+    ///     .unwrap_err();
+    /// assert!(err.to_string().starts_with("the search path"));
+    /// ```
+    ///
+    /// # Errors
+    /// A [`TooLarge`] for memory naming the path's depth and moves.
+    pub fn check_search_path<F, M>(
+        &self,
+        held: u64,
+        frames: usize,
+        moves: usize,
+    ) -> Result<(), TooLarge> {
+        let path = (frames as u64)
+            .saturating_mul(std::mem::size_of::<F>() as u64)
+            .saturating_add((moves as u64).saturating_mul(std::mem::size_of::<M>() as u64));
+        let bytes = held.saturating_add(path);
+        if bytes <= self.memory {
+            Ok(())
+        } else {
+            Err(self.memory_error(
+                format!(
+                    "the search path (room for {frames} positions and {moves} moves listed \
+                     on the way) beside the table"
+                ),
+                bytes,
+            ))
+        }
+    }
+
     /// A [`Meter`] holding this budget's work.
     #[must_use]
     pub fn meter(&self) -> Meter {

@@ -4,7 +4,7 @@
 //! (a game a million plies deep is fine) and no allocation per position once
 //! the buffers have grown.
 
-use game_core::{Game, Value};
+use game_core::{Budget, Game, Value};
 
 use crate::fold::{fold, terminal_value};
 use crate::Error;
@@ -25,6 +25,8 @@ pub(crate) trait Store<G: Game> {
     fn visit(&mut self, pos: &G::Position) -> Result<Slot, Error>;
     /// Records the value of the position with id `id`.
     fn set(&mut self, id: u64, value: Value);
+    /// Bytes the store holds: what the search path must fit beside.
+    fn bytes(&self) -> u64;
 }
 
 struct Frame<P> {
@@ -35,17 +37,20 @@ struct Frame<P> {
     best: Option<Value>,
 }
 
-/// Reusable buffers for [`Engine::solve_from`].
+/// Reusable buffers for [`Engine::solve_from`], and the budget they and
+/// the store share.
 pub(crate) struct Engine<G: Game> {
     stack: Vec<Frame<G::Position>>,
     arena: Vec<G::Move>,
+    budget: Budget,
 }
 
 impl<G: Game> Engine<G> {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(budget: &Budget) -> Self {
         Engine {
             stack: Vec::new(),
             arena: Vec::new(),
+            budget: budget.clone(),
         }
     }
 
@@ -104,29 +109,51 @@ impl<G: Game> Engine<G> {
         pos: G::Position,
     ) -> Result<Option<Value>, Error> {
         let start = self.arena.len();
+        let room = self.arena.capacity();
         let over = game.outcome(&pos).is_some();
         if !over {
             game.moves(&pos, &mut self.arena);
         }
         let terminal = terminal_value(game, &pos, self.arena.len() > start).inspect_err(|_| {
-            self.stack.clear();
-            self.arena.clear();
+            self.reset();
         })?;
         if let Some(v) = terminal {
             self.arena.truncate(start);
             store.set(id, v);
             return Ok(Some(v));
         }
-        if self.stack.try_reserve(1).is_err() {
-            let depth = self.stack.len() as u64;
-            self.stack.clear();
-            self.arena.clear();
-            return Err(game_core::Budget::available()
-                .memory_error(
-                    "the search stack",
-                    depth.saturating_mul(2 * std::mem::size_of::<Frame<G::Position>>() as u64),
+        // The path grows with depth times moves, which no table size
+        // foretells: it is checked beside the store each time a buffer
+        // grows (the stack before, the moves as the game listed them).
+        let full = self.stack.len() == self.stack.capacity();
+        if full || self.arena.capacity() != room {
+            let frames = if full {
+                (2 * self.stack.capacity()).max(4)
+            } else {
+                self.stack.capacity()
+            };
+            let fits = self
+                .budget
+                .check_search_path::<Frame<G::Position>, G::Move>(
+                    store.bytes(),
+                    frames,
+                    self.arena.capacity(),
                 )
-                .into());
+                .and_then(|()| {
+                    self.stack
+                        .try_reserve(frames - self.stack.len())
+                        .map_err(|_| {
+                            let size = std::mem::size_of::<Frame<G::Position>>() as u64;
+                            self.budget.memory_error(
+                                "the search stack",
+                                (frames as u64).saturating_mul(size),
+                            )
+                        })
+                });
+            if let Err(e) = fits {
+                self.reset();
+                return Err(e.into());
+            }
         }
         self.stack.push(Frame {
             id,
@@ -138,6 +165,12 @@ impl<G: Game> Engine<G> {
         Ok(None)
     }
 
+    /// Empties the path after an error, giving its memory back.
+    fn reset(&mut self) {
+        self.stack = Vec::new();
+        self.arena = Vec::new();
+    }
+
     /// Builds the cycle error and resets the engine.
     fn cycle<S: Store<G>>(&mut self, _store: &mut S, child: &G::Position) -> Error {
         let depth = self
@@ -146,8 +179,7 @@ impl<G: Game> Engine<G> {
             .rev()
             .position(|f| f.pos == *child)
             .map_or(0, |d| d as u64 + 1);
-        self.stack.clear();
-        self.arena.clear();
+        self.reset();
         Error::Cycle { depth }
     }
 }

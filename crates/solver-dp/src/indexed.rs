@@ -40,6 +40,10 @@ impl<G: Indexed> Store<G> for FlatStore<'_, G> {
     fn set(&mut self, id: u64, value: Value) {
         self.values[id as usize] = value.to_bits();
     }
+
+    fn bytes(&self) -> u64 {
+        (self.values.capacity() as u64).saturating_mul(4)
+    }
 }
 
 /// Every position of an [`Indexed`] game with its value, in a flat array of
@@ -154,7 +158,7 @@ pub fn solve_indexed_with<'g, G: Indexed>(
         UNSEEN,
     )?;
     let mut store = FlatStore { game, values };
-    let mut engine = Engine::new();
+    let mut engine = Engine::new(budget);
     for i in 0..size {
         if store.values[i as usize] != UNSEEN {
             continue;

@@ -84,6 +84,10 @@ impl<G: Game> Store<G> for MapStore<G::Position> {
     fn set(&mut self, id: u64, value: Value) {
         self.values[id as usize] = value.to_bits();
     }
+
+    fn bytes(&self) -> u64 {
+        Self::bytes_for(self.values.capacity() as u64)
+    }
 }
 
 /// Every position reachable from a start, with its value.
@@ -219,6 +223,6 @@ pub fn solve_with<'g, G: Game>(
         values: Vec::new(),
         budget: budget.clone(),
     };
-    Engine::new().solve_from(game, &mut store, &start)?;
+    Engine::new(budget).solve_from(game, &mut store, &start)?;
     Ok(Solution { game, store })
 }

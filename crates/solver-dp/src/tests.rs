@@ -183,6 +183,40 @@ fn a_memo_outgrowing_the_budget_is_refused_before_the_memory_is_taken() {
     assert_eq!(sol.value(&0), Some(Value::lose(10_000)));
 }
 
+/// A search whose path holds many moves a position: node `p` moves to
+/// `p + 1` by 100 moves (one edge repeated), 10,000 positions deep, so the
+/// moves listed on the way (8 MB) dwarf the table. The budget counts the
+/// path beside the table, in both solvers; a game 2 million deep with 600
+/// moves a position took 9.6 GB and aborted the process before.
+#[test]
+fn a_search_path_outgrowing_the_budget_is_refused() {
+    let n = 10_001;
+    let g = Graph {
+        edges: (0..n)
+            .map(|p| if p + 1 < n { vec![p + 1; 100] } else { vec![] })
+            .collect(),
+        ends: vec![None; n],
+    };
+    let small = game_core::Budget::unlimited().with_memory(1 << 20);
+    for result in [
+        crate::solve_with(&g, 0, &small).map(|_| ()),
+        crate::solve_indexed_with(&g, &small).map(|_| ()),
+    ] {
+        let Err(Error::TooLarge(t)) = result else {
+            panic!("expected TooLarge, got {result:?}");
+        };
+        assert!(t.what.starts_with("the search path"), "{t}");
+        assert!(t.needed > 1 << 20 && t.available == 1 << 20, "{t}");
+    }
+    // With room for the path, the same game is solved: node 0 is 10,000
+    // moves from the end, an even number, so it is lost.
+    let roomy = game_core::Budget::unlimited().with_memory(64 << 20);
+    let sol = crate::solve_with(&g, 0, &roomy).unwrap();
+    assert_eq!(sol.value(&0), Some(Value::lose(10_000)));
+    let sol = crate::solve_indexed_with(&g, &roomy).unwrap();
+    assert_eq!(sol.value(&0), Some(Value::lose(10_000)));
+}
+
 /// A finished position scored as a draw is the game's error, whether the
 /// game says so through `outcome` or through `stalemate`.
 #[test]

@@ -170,6 +170,17 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
         }
     }
 
+    /// Bytes of a memo of `n` positions: the hash map (its buckets a power
+    /// of two at most 7/8 full, one control byte each) and the values.
+    fn memo_bytes(n: u64) -> u64 {
+        let entry = std::mem::size_of::<(G::Position, u32)>() as u64 + 1;
+        (n.saturating_mul(8) / 7)
+            .max(4)
+            .checked_next_power_of_two()
+            .map_or(u64::MAX, |b| b.saturating_mul(entry))
+            .saturating_add(n.saturating_mul(4))
+    }
+
     /// Makes room for one more position, checking the doubled memo (and
     /// the old one, alive while the map is rebuilt) against the budget.
     fn grow(&mut self) -> Result<(), Error> {
@@ -177,14 +188,7 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
         if len < self.ids.capacity() && len < self.values.capacity() {
             return Ok(());
         }
-        let entry = std::mem::size_of::<(G::Position, u32)>() as u64 + 1;
-        let bytes_for = |n: u64| {
-            (n.saturating_mul(8) / 7)
-                .max(4)
-                .checked_next_power_of_two()
-                .map_or(u64::MAX, |b| b.saturating_mul(entry))
-                .saturating_add(n.saturating_mul(4))
-        };
+        let bytes_for = Self::memo_bytes;
         let target = (len as u64).saturating_mul(2).max(64);
         let bytes = bytes_for(target).saturating_add(bytes_for(len as u64));
         let refuse = |budget: &Budget| {
@@ -216,7 +220,46 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
         self.ids.insert(pos.clone(), id);
         self.values.push(ON_PATH);
         let start = self.arena.len();
+        let room = self.arena.capacity();
         self.game.moves(&pos, &mut self.arena);
+        // The path grows with depth times moves, which no memo size
+        // foretells: it is checked beside the memo each time a buffer
+        // grows (the stack before, the moves as the game listed them).
+        let full = self.stack.len() == self.stack.capacity();
+        if full || self.arena.capacity() != room {
+            let frames = if full {
+                (2 * self.stack.capacity()).max(4)
+            } else {
+                self.stack.capacity()
+            };
+            let held = Self::memo_bytes(self.values.capacity() as u64)
+                .saturating_add((self.kids.capacity() as u64).saturating_mul(8));
+            let fits = self
+                .budget
+                .check_search_path::<Frame<G::Position>, G::Move>(
+                    held,
+                    frames,
+                    self.arena.capacity(),
+                )
+                .map_err(Error::from)
+                .and_then(|()| {
+                    self.stack
+                        .try_reserve(frames - self.stack.len())
+                        .map_err(|_| {
+                            let size = std::mem::size_of::<Frame<G::Position>>() as u64;
+                            Error::from(self.budget.memory_error(
+                                "the search stack",
+                                (frames as u64).saturating_mul(size),
+                            ))
+                        })
+                });
+            if let Err(e) = fits {
+                // Give the path's memory back: the memo stays usable.
+                self.arena = Vec::new();
+                self.stack = Vec::new();
+                return Err(e);
+            }
+        }
         self.stack.push(Frame {
             id,
             pos,

@@ -182,3 +182,37 @@ fn splitting_alone_is_a_game() {
     assert!("0.0".parse::<OctalCode>().is_err());
     assert!("4.".parse::<OctalCode>().is_ok());
 }
+
+/// A search whose path holds many moves a position: a pile of `n` goes
+/// to `n − 1` by 100 moves, 10,000 deep, so the moves listed on the way
+/// (800 KB) dwarf the memo. The budget counts the path beside the memo
+/// (a pile 2 million deep with 600 moves took 9.6 GB and aborted the
+/// process before), and the memo stays usable after the refusal.
+#[test]
+fn a_search_path_outgrowing_the_budget_is_refused() {
+    struct Wide;
+    impl Game for Wide {
+        type Position = u32;
+        type Move = u8;
+        fn moves(&self, n: &u32, out: &mut Vec<u8>) {
+            if *n > 0 {
+                out.extend(0..100);
+            }
+        }
+        fn play(&self, n: &u32, _: &u8) -> u32 {
+            n - 1
+        }
+    }
+    impl Impartial for Wide {}
+    let budget = game_core::Budget::unlimited().with_memory(512 << 10);
+    let mut table = GrundyTable::with_budget(&Wide, budget);
+    let Err(crate::Error::TooLarge(t)) = table.grundy(&10_000) else {
+        panic!("expected TooLarge");
+    };
+    assert!(t.what.starts_with("the search path"), "{t}");
+    // Shallower piles fit, and their values alternate 0, 1, 0, …
+    assert_eq!(table.grundy(&1_000).unwrap(), 0);
+    assert_eq!(table.grundy(&1_001).unwrap(), 1);
+    let mut roomy = GrundyTable::with_budget(&Wide, game_core::Budget::unlimited());
+    assert_eq!(roomy.grundy(&10_000).unwrap(), 0);
+}
