@@ -37,6 +37,37 @@ impl Strided {
         let Strided { start, step, count } = *self;
         (0..count).map(move |k| start + k * step)
     }
+
+    /// Whether the run keeps its promises for a game of `size` indices:
+    /// distinct indices (a step of at least 1 unless it holds one index)
+    /// that all lie below `size`. What a solver checks before it walks a
+    /// run a game gave it: a step of 0 repeated `u64::MAX` times would
+    /// never end.
+    ///
+    /// ```
+    /// use game_core::Strided;
+    /// assert!(Strided { start: 2, step: 3, count: 3 }.within(9)); // 2, 5, 8
+    /// assert!(!Strided { start: 2, step: 3, count: 3 }.within(8));
+    /// assert!(!Strided { start: 2, step: 0, count: 2 }.within(9));
+    /// assert!(Strided { start: 2, step: 0, count: 1 }.within(9));
+    /// assert!(Strided { start: 9, step: 1, count: 0 }.within(9)); // empty
+    /// assert!(!Strided { start: 1, step: u64::MAX, count: 3 }.within(u64::MAX));
+    /// ```
+    #[must_use]
+    pub fn within(&self, size: u64) -> bool {
+        let Strided { start, step, count } = *self;
+        match count {
+            0 => true,
+            1 => start < size,
+            _ => {
+                step >= 1
+                    && step
+                        .checked_mul(count - 1)
+                        .and_then(|span| start.checked_add(span))
+                        .is_some_and(|last| last < size)
+            }
+        }
+    }
 }
 
 /// The children of a position by index: single indices and strided runs,

@@ -349,10 +349,13 @@ fn certify_block<G: IndexedChildren, C: Cell>(
             seen.add(read(k).ok_or_else(|| reject(Flaw::UnknownChild))?);
         }
         for run in &kids.strided {
-            let mut k = run.start;
-            for _ in 0..run.count {
+            // A run past the table, or one child repeated, names children
+            // the table does not hold as such.
+            if !run.within(cells.len() as u64) {
+                return Err(reject(Flaw::UnknownChild));
+            }
+            for k in run.iter() {
                 seen.add(read(k).ok_or_else(|| reject(Flaw::UnknownChild))?);
-                k += run.step;
             }
         }
         cert.moves += kids.len();

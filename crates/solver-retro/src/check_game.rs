@@ -261,6 +261,14 @@ where
             self.positions += 1;
             out.clear();
             self.game.child_indices(i, &mut out, &mut moves);
+            let size = self.game.size();
+            if let Some(run) = out.strided.iter().find(|r| !r.within(size)) {
+                return Err(broken(
+                    "IndexedChildren: child_indices lists each distinct child once",
+                    &p,
+                    format!("the run {run:?} repeats a child or passes the size {size}"),
+                ));
+            }
             let listed: Vec<u64> = out.iter().collect();
             let want = set(self
                 .children(&p)

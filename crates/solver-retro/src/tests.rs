@@ -938,3 +938,84 @@ fn a_scan_finds_every_cell_of_the_level_and_skips_the_rest() {
     ];
     assert_eq!(next_in_level(&cells, 0, other), None);
 }
+
+/// Pile `0..10`, `n` → `n − 1`, whose `child_indices` gives that child as
+/// a strided run with the step and count it was built with.
+struct Strides {
+    step: u64,
+    count: u64,
+}
+
+impl Game for Strides {
+    type Position = u64;
+    type Move = ();
+    fn moves(&self, n: &u64, out: &mut Vec<()>) {
+        if *n > 0 {
+            out.push(());
+        }
+    }
+    fn play(&self, n: &u64, (): &()) -> u64 {
+        n - 1
+    }
+}
+
+impl Indexed for Strides {
+    fn size(&self) -> u64 {
+        10
+    }
+    fn index(&self, n: &u64) -> u64 {
+        *n
+    }
+    fn position(&self, i: u64) -> Option<u64> {
+        (i < 10).then_some(i)
+    }
+}
+
+impl game_core::IndexedChildren for Strides {
+    fn child_indices(&self, i: u64, out: &mut game_core::ChildIndices, _: &mut Vec<()>) {
+        if (1..10).contains(&i) {
+            out.strided.push(game_core::Strided {
+                start: i - 1,
+                step: self.step,
+                count: self.count,
+            });
+        }
+    }
+}
+
+/// A run that repeats one child `u64::MAX` times (step 0) hung the
+/// reachable walk and the certificate, and made the checker panic; a step
+/// that overflows panicked in the walk. Each is now the broken promise.
+#[test]
+fn a_run_of_children_that_breaks_its_promise_is_an_error() {
+    let honest = Strides { step: 1, count: 1 };
+    let config = Config::default().threads(1);
+    assert_eq!(crate::reachable(&honest, &9, &config).unwrap().count(), 10);
+    let solved = solve_indexed(&honest).unwrap();
+    assert!(crate::certify_indexed(&solved).is_ok());
+    // The last runs past the size from 9 only (8, 9, 10); from 1 it lists
+    // two children too many, which the certificate and the checker catch
+    // as what they are.
+    for (step, count) in [(0, u64::MAX), (0, 2), (u64::MAX, 3), (1, 3)] {
+        let liar = Strides { step, count };
+        let err = crate::reachable(&liar, &9, &config).unwrap_err();
+        assert!(
+            matches!(&err, Error::Broken(m) if m.contains("repeats a child or passes")),
+            "{err}"
+        );
+        let mut table = crate::Table::new(10, false).unwrap();
+        for i in 0..10 {
+            table.set(i, solved.value_at(i)).unwrap();
+        }
+        let lied = crate::IndexedSolution::from_table(&liar, table).unwrap();
+        let rejection = crate::certify_indexed(&lied).unwrap_err();
+        let broken = crate::GameCheck::new(&liar, 100)
+            .indexed_children()
+            .map(|_| ())
+            .unwrap_err();
+        if step != 1 {
+            assert_eq!(rejection.flaw, crate::Flaw::UnknownChild);
+            assert!(broken.detail.contains("repeats a child"), "{broken}");
+        }
+    }
+}

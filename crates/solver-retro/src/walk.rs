@@ -189,10 +189,11 @@ where
                     mark(k)?;
                 }
                 for run in &kids.strided {
-                    let mut k = run.start;
-                    for _ in 0..run.count {
+                    if !run.within(size) {
+                        return Err(bad_run(i, run, size));
+                    }
+                    for k in run.iter() {
                         mark(k)?;
-                        k += run.step;
                     }
                 }
                 Ok(kids.len())
@@ -629,4 +630,14 @@ impl std::ops::Deref for Held<'_> {
             Held::Owned(t) => t,
         }
     }
+}
+
+/// The error for a run of children that breaks its promises
+/// ([`Strided::within`](game_core::Strided::within)): a child past the
+/// size, or one child repeated.
+fn bad_run(parent: u64, run: &game_core::Strided, size: u64) -> Error {
+    Error::Broken(format!(
+        "child_indices of index {parent} gave the run {run:?}, which repeats a child or \
+         passes the size {size}"
+    ))
 }
