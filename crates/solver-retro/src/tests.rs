@@ -1019,3 +1019,117 @@ fn a_run_of_children_that_breaks_its_promise_is_an_error() {
         }
     }
 }
+
+/// Take one from a pile of at most 3, the pile its tier (one index each),
+/// with one lie at a time: `visit_tier` also gives an index outside the
+/// range it was asked for, the start's index is past its tier, or `tiers`
+/// lists the tiers in the order given.
+struct TieredPile {
+    visit_outside: bool,
+    start_index: u64,
+    order: Vec<u64>,
+}
+
+impl TieredPile {
+    fn honest() -> Self {
+        TieredPile {
+            visit_outside: false,
+            start_index: 0,
+            order: vec![0, 1, 2, 3],
+        }
+    }
+}
+
+impl Game for TieredPile {
+    type Position = u64;
+    type Move = ();
+    fn moves(&self, n: &u64, out: &mut Vec<()>) {
+        if *n > 0 {
+            out.push(());
+        }
+    }
+    fn play(&self, n: &u64, (): &()) -> u64 {
+        n - 1
+    }
+}
+
+impl game_core::Tiered for TieredPile {
+    fn tiers(&self) -> Vec<u64> {
+        self.order.clone()
+    }
+    fn tier(&self, n: &u64) -> u64 {
+        *n
+    }
+    fn child_tiers(&self, t: u64, out: &mut Vec<u64>) {
+        if t > 0 {
+            out.push(t - 1);
+        }
+    }
+    fn tier_size(&self, _: u64) -> u64 {
+        1
+    }
+    fn tier_index(&self, n: &u64) -> u64 {
+        if *n == 3 {
+            self.start_index
+        } else {
+            0
+        }
+    }
+    fn tier_position(&self, t: u64, i: u64) -> Option<u64> {
+        (i == 0 && t <= 3).then_some(t)
+    }
+    fn leaves_tier(&self, _: u64) -> bool {
+        true
+    }
+    fn visit_tier(&self, t: u64, range: std::ops::Range<u64>, f: &mut dyn FnMut(u64, u64)) {
+        if self.visit_outside {
+            f(range.end + 4, t);
+        }
+        if range.contains(&0) && t <= 3 {
+            f(0, t);
+        }
+    }
+}
+
+/// Tiered games that break a promise the tier solve and the tier walk
+/// rely on: each is a typed error. Before, the first two panicked (an
+/// index out of bounds) and the last two counted 1 and 2 positions of 4
+/// with `Ok`.
+#[test]
+fn a_tiered_game_that_breaks_a_promise_is_an_error() {
+    let config = Config::default().threads(1);
+    let walk = |g: &TieredPile| crate::reachable_tiers(g, &3, &mut |_| Ok(None), &|_| 1, &config);
+    let honest = TieredPile::honest();
+    assert_eq!(walk(&honest).unwrap().count, 4);
+    let sol = crate::solve_tiers_with(&honest, &config, &mut crate::NoStore).unwrap();
+    assert_eq!(sol.value(&3), Some(Value::win(3)));
+
+    let outside = TieredPile {
+        visit_outside: true,
+        ..TieredPile::honest()
+    };
+    let err = crate::solve_tiers_with(&outside, &config, &mut crate::NoStore).unwrap_err();
+    assert!(
+        matches!(&err, Error::Broken(m) if m.contains("outside the range")),
+        "{err}"
+    );
+    let past = TieredPile {
+        start_index: 64,
+        ..TieredPile::honest()
+    };
+    assert!(matches!(
+        walk(&past),
+        Err(Error::BadIndex { index: 64, size: 1 })
+    ));
+    for order in [vec![3, 2, 1, 0], vec![0, 2, 3]] {
+        let g = TieredPile {
+            order,
+            ..TieredPile::honest()
+        };
+        let err = walk(&g).unwrap_err();
+        assert!(
+            matches!(&err, Error::Broken(m) if m.contains("was reached after it was walked")),
+            "{err}"
+        );
+    }
+}

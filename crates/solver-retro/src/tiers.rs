@@ -573,7 +573,10 @@ where
                 if fault.is_some() {
                     return;
                 }
-                let j = (i - first) as usize;
+                let Some(j) = offset_in(i, first, chunk.len()) else {
+                    fault = Some(visited_outside(game, tier, i, first, chunk.len()));
+                    return;
+                };
                 if let Some(w) = words {
                     if w.get(j / 64).is_none_or(|x| x >> (j % 64) & 1 == 0) {
                         return;
@@ -737,4 +740,28 @@ fn seed_position<G: Tiered, C: Cell>(
         push_event(events, r, i, Outcome::Tie)?;
     }
     Ok(())
+}
+
+/// The offset of index `i` in a block of `len` indices from `first`, if it
+/// lies there.
+pub(crate) fn offset_in(i: u64, first: u64, len: usize) -> Option<usize> {
+    i.checked_sub(first)
+        .filter(|&j| j < len as u64)
+        .map(|j| j as usize)
+}
+
+/// The error for `visit_tier` giving index `i` outside the block of `len`
+/// indices from `first` it was asked for.
+pub(crate) fn visited_outside<G: Tiered + ?Sized>(
+    game: &G,
+    tier: Tier,
+    i: u64,
+    first: u64,
+    len: usize,
+) -> Error {
+    Error::Broken(format!(
+        "visit_tier of tier {} gave index {i}, outside the range {first}..{} it was asked for",
+        game.tier_name(tier),
+        first + len as u64
+    ))
 }

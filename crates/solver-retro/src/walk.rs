@@ -382,6 +382,13 @@ where
     let t0 = game.tier(start);
     want(t0, &mut bits, kept_bytes)?;
     let i0 = game.tier_index(start);
+    let size0 = game.tier_size(t0);
+    if i0 >= size0 {
+        return Err(Error::BadIndex {
+            index: i0,
+            size: size0,
+        });
+    }
     bits[&t0][(i0 / 64) as usize].fetch_or(1 << (i0 % 64), Ordering::Relaxed);
     let mut reach = TierReach::default();
     let mut kids = Vec::new();
@@ -443,9 +450,16 @@ where
                 let mut seen = 0u64;
                 // In index order through the game's own walk, which is
                 // much cheaper than decoding each index.
-                game.visit_tier(t, first..first + words.len() as u64 * 64, &mut |i, pos| {
-                    let j = (i - first) as usize;
-                    if fault.is_some() || words[j / 64] >> (j % 64) & 1 == 0 {
+                let len = words.len() * 64;
+                game.visit_tier(t, first..first + len as u64, &mut |i, pos| {
+                    if fault.is_some() {
+                        return;
+                    }
+                    let Some(j) = crate::tiers::offset_in(i, first, len) else {
+                        fault = Some(crate::tiers::visited_outside(game, t, i, first, len));
+                        return;
+                    };
+                    if words[j / 64] >> (j % 64) & 1 == 0 {
                         return;
                     }
                     seen += 1;
@@ -512,6 +526,18 @@ where
         reach.count += tier_n;
         reach.counts += tier_counts;
         reach.tiers.push((t, tier_n, tier_counts));
+    }
+    // A tier reached but never walked: `tiers` left it out, or listed it
+    // before a tier with moves into it. Its positions would go uncounted.
+    if let Some((&t, _)) = bits
+        .iter()
+        .find(|(_, b)| b.iter().any(|w| w.load(Ordering::Relaxed) != 0))
+    {
+        return Err(Error::Broken(format!(
+            "tier {} was reached after it was walked, or was never walked: `tiers` must list \
+             every tier, each after the tiers with moves into it",
+            game.tier_name(t)
+        )));
     }
     Ok(reach)
 }
