@@ -543,6 +543,22 @@ where
                             format!("index {ci} of size {}", game.tier_size(ct)),
                         ));
                     }
+                    // A child's index is a position: one that is not would
+                    // be waited for by its parents for ever.
+                    let back = game.tier_position(ct, ci);
+                    if back
+                        .as_ref()
+                        .is_none_or(|q| game.tier(q) != ct || game.tier_index(q) != ci)
+                    {
+                        return Err(broken(
+                            "Tiered: tier_position and tier/tier_index round-trip",
+                            c,
+                            format!(
+                                "the child's index {ci} of tier {} decodes to {back:?}",
+                                game.tier_name(ct)
+                            ),
+                        ));
+                    }
                 }
                 if game.outcome(&p).is_none() {
                     fast.clear();

@@ -254,6 +254,14 @@ pub fn solve_indexed_with<'g, G: Indexed>(
         };
         children(game, &pos, &mut moves, &mut kids)?;
         for &c in &kids {
+            // Every index that is a position was seeded above: a child
+            // still invalid is no position, and its parent would wait for
+            // it for ever (a draw, silently).
+            if cells[c as usize] == u32::INVALID {
+                return Err(Error::Broken(format!(
+                    "a move from index {i} leads to index {c}, which is no position"
+                )));
+            }
             reverse[cursor[c as usize] as usize] = i as u32;
             cursor[c as usize] += 1;
         }

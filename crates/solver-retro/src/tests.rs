@@ -1133,3 +1133,107 @@ fn a_tiered_game_that_breaks_a_promise_is_an_error() {
         );
     }
 }
+
+/// Take one from a pile of at most 3, the pile its tier; from a pile of 2
+/// a second move leads to index 1 of the same tier, which `tier_position`
+/// says is no position (`Some(true)` there, for the test to name it).
+struct Phantom;
+
+impl Game for Phantom {
+    type Position = (u64, bool);
+    type Move = bool;
+    fn moves(&self, &(n, ghost): &(u64, bool), out: &mut Vec<bool>) {
+        if n > 0 && !ghost {
+            out.push(false);
+        }
+        if n == 2 && !ghost {
+            out.push(true);
+        }
+    }
+    fn play(&self, &(n, _): &(u64, bool), &to_ghost: &bool) -> (u64, bool) {
+        if to_ghost {
+            (n, true)
+        } else {
+            (n - 1, false)
+        }
+    }
+}
+
+impl game_core::Tiered for Phantom {
+    fn tiers(&self) -> Vec<u64> {
+        vec![0, 1, 2, 3]
+    }
+    fn tier(&self, p: &(u64, bool)) -> u64 {
+        p.0
+    }
+    fn child_tiers(&self, t: u64, out: &mut Vec<u64>) {
+        if t > 0 {
+            out.push(t - 1);
+        }
+    }
+    fn tier_size(&self, _: u64) -> u64 {
+        2
+    }
+    fn tier_index(&self, p: &(u64, bool)) -> u64 {
+        u64::from(p.1)
+    }
+    fn tier_position(&self, t: u64, i: u64) -> Option<(u64, bool)> {
+        (i == 0 && t <= 3).then_some((t, false))
+    }
+    fn leaves_tier(&self, _: u64) -> bool {
+        false
+    }
+}
+
+/// A move to an index that is no position: its parents would wait for it
+/// for ever and come out drawn with `Ok` (pile 3, honestly lost in 3, was
+/// a draw). The stored paths see the child's index as they store the
+/// edge and stop; the checker names the child.
+#[test]
+fn a_child_that_is_no_position_is_an_error() {
+    let config = Config::default().threads(1);
+    let err = crate::solve_tiers_with(&Phantom, &config, &mut crate::NoStore).unwrap_err();
+    assert!(
+        matches!(&err, Error::Broken(m) if m.contains("which is no position")),
+        "{err}"
+    );
+    let broken = crate::GameCheck::new(&Phantom, 100)
+        .tiered()
+        .map(|_| ())
+        .unwrap_err();
+    assert!(broken.detail.contains("decodes to None"), "{broken}");
+    // The same through a dense index: pile 0 is no position, piles 1 and
+    // 2 move to it.
+    let g = Graph {
+        edges: vec![vec![], vec![0], vec![0], vec![1, 2]],
+        ends: vec![None; 4],
+    };
+    struct Hole(Graph);
+    impl Game for Hole {
+        type Position = usize;
+        type Move = usize;
+        fn moves(&self, p: &usize, out: &mut Vec<usize>) {
+            self.0.moves(p, out);
+        }
+        fn play(&self, p: &usize, m: &usize) -> usize {
+            self.0.play(p, m)
+        }
+    }
+    impl Indexed for Hole {
+        fn size(&self) -> u64 {
+            4
+        }
+        fn index(&self, p: &usize) -> u64 {
+            *p as u64
+        }
+        fn position(&self, i: u64) -> Option<usize> {
+            (1..4).contains(&i).then_some(i as usize)
+        }
+    }
+    assert_eq!(solve_indexed(&g).unwrap().value(&3), Some(Value::lose(2)));
+    let err = solve_indexed(&Hole(g)).unwrap_err();
+    assert!(
+        matches!(&err, Error::Broken(m) if m.contains("leads to index 0, which is no position")),
+        "{err}"
+    );
+}

@@ -143,7 +143,10 @@ where
 /// graph is stored — 2 bytes an index of the tier and its child tiers.
 ///
 /// # Errors
-/// As [`solve_tiers_with`].
+/// As [`solve_tiers_with`], except that a move to an index of its own
+/// loopy tier that is no position goes unseen here (no edge is kept to
+/// show it): its parents come out drawn. [`GameCheck::tiered`](crate::GameCheck::tiered)
+/// checks that every child's index decodes.
 pub fn solve_tiers_unmoves<'g, G>(
     game: &'g G,
     config: &Config,
@@ -645,6 +648,20 @@ where
     }
     if leaves {
         return Ok((cells, tally));
+    }
+    // Every position of the tier is seeded now: a child inside it whose
+    // cell is still invalid is no position, and its parents would wait for
+    // it for ever (drawn, silently). The stored edges show it for free;
+    // the unmoves path keeps none, and `GameCheck::tiered` checks that
+    // every child decodes.
+    if let Some(&(c, p)) = edges
+        .iter()
+        .find(|&&(c, _)| cells[c as usize] == C::INVALID)
+    {
+        return Err(Error::Broken(format!(
+            "a move from index {p} of tier {} leads to its index {c}, which is no position",
+            game.tier_name(tier)
+        )));
     }
     let inside = make(game, tier, edges)?;
     propagate(&mut cells, seeds, &inside, false, config)?;
