@@ -56,4 +56,14 @@ pub enum Error {
         /// The value.
         value: u64,
     },
+    /// A game marked [`Impartial`](game_core::Impartial) that does not end
+    /// by normal play alone: its [`outcome`](game_core::Game::outcome)
+    /// ends it at a position, or its
+    /// [`stalemate`](game_core::Game::stalemate) does not lose. Grundy
+    /// values would answer another game.
+    #[error("the game is marked impartial but {what}, so it is not normal play and has no Grundy values (solve it with solver-dp or solver-retro)")]
+    NotNormalPlay {
+        /// What the game did.
+        what: &'static str,
+    },
 }

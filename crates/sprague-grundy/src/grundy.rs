@@ -219,9 +219,21 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
         self.grow()?;
         self.ids.insert(pos.clone(), id);
         self.values.push(ON_PATH);
+        // Impartial promises normal play: the game ends only when the
+        // player to move has no move, and that player loses.
+        if self.game.outcome(&pos).is_some() {
+            return Err(Error::NotNormalPlay {
+                what: "its outcome() ends it at a position",
+            });
+        }
         let start = self.arena.len();
         let room = self.arena.capacity();
         self.game.moves(&pos, &mut self.arena);
+        if self.arena.len() == start && self.game.stalemate(&pos) != game_core::Outcome::Lose {
+            return Err(Error::NotNormalPlay {
+                what: "its stalemate() does not lose",
+            });
+        }
         // The path grows with depth times moves, which no memo size
         // foretells: it is checked beside the memo each time a buffer
         // grows (the stack before, the moves as the game listed them).

@@ -216,3 +216,50 @@ fn a_search_path_outgrowing_the_budget_is_refused() {
     let mut roomy = GrundyTable::with_budget(&Wide, game_core::Budget::unlimited());
     assert_eq!(roomy.grundy(&10_000).unwrap(), 0);
 }
+
+/// Take 1 or 2 from a pile, marked impartial, but ending otherwise than
+/// by normal play: `stalemate` wins (misère), or `outcome` ends it at a
+/// pile of 3. Grundy values would answer normal play instead, silently:
+/// g(0) was 0 though the player to move at 0 wins.
+#[test]
+fn an_impartial_game_not_played_to_normal_play_is_refused() {
+    struct Ends {
+        misere: bool,
+    }
+    impl Game for Ends {
+        type Position = u32;
+        type Move = u32;
+        fn moves(&self, n: &u32, out: &mut Vec<u32>) {
+            out.extend((1..=2).filter(|t| t <= n));
+        }
+        fn play(&self, n: &u32, t: &u32) -> u32 {
+            n - t
+        }
+        fn outcome(&self, n: &u32) -> Option<game_core::Outcome> {
+            (!self.misere && *n == 3).then_some(game_core::Outcome::Win)
+        }
+        fn stalemate(&self, _: &u32) -> game_core::Outcome {
+            if self.misere {
+                game_core::Outcome::Win
+            } else {
+                game_core::Outcome::Lose
+            }
+        }
+    }
+    impl Impartial for Ends {}
+    let misere = Ends { misere: true };
+    let err = GrundyTable::new(&misere).grundy(&0).unwrap_err();
+    assert_eq!(
+        err,
+        crate::Error::NotNormalPlay {
+            what: "its stalemate() does not lose"
+        }
+    );
+    let ends = Ends { misere: false };
+    let mut table = GrundyTable::new(&ends);
+    // Below 3 the game is normal play: g(n) = n mod 3.
+    assert_eq!(table.grundy(&2).unwrap(), 2);
+    let err = table.grundy(&5).unwrap_err();
+    assert!(err.to_string().contains("outcome() ends it"), "{err}");
+    assert!(crate::winning_move(&mut GrundyTable::new(&ends), &[1, 5]).is_err());
+}
