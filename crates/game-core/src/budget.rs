@@ -344,6 +344,50 @@ impl Budget {
         }
     }
 
+    /// Makes room for one more frame on a depth-first search's path:
+    /// [`Budget::check_search_path`] with the stack's capacity once it has
+    /// grown (doubled when full), then the room taken, fallibly. A search
+    /// calls it when its stack is full or the game's moves have just grown
+    /// its list of moves (`moves`: that list's capacity).
+    ///
+    /// ```
+    /// use game_core::Budget;
+    ///
+    /// let budget = Budget::unlimited().with_memory(1 << 10);
+    /// let mut stack: Vec<u64> = Vec::new();
+    /// budget.reserve_search_path::<u64, u8>(0, &mut stack, 0).unwrap();
+    /// assert!(stack.capacity() >= 4);
+    /// // 32 frames of 8 bytes fit in 1 KiB beside 600 bytes, 64 do not.
+    /// stack.resize(stack.capacity(), 0);
+    /// while stack.capacity() < 32 {
+    ///     budget.reserve_search_path::<u64, u8>(600, &mut stack, 0).unwrap();
+    ///     stack.resize(stack.capacity(), 0);
+    /// }
+    /// assert!(budget.reserve_search_path::<u64, u8>(600, &mut stack, 0).is_err());
+    /// assert_eq!(stack.capacity(), 32);
+    /// ```
+    ///
+    /// # Errors
+    /// A [`TooLarge`] for memory naming the search path, or the stack when
+    /// the system refuses the room.
+    pub fn reserve_search_path<F, M>(
+        &self,
+        held: u64,
+        frames: &mut Vec<F>,
+        moves: usize,
+    ) -> Result<(), TooLarge> {
+        let room = if frames.len() == frames.capacity() {
+            frames.capacity().saturating_mul(2).max(4)
+        } else {
+            frames.capacity()
+        };
+        self.check_search_path::<F, M>(held, room, moves)?;
+        frames.try_reserve(room - frames.len()).map_err(|_| {
+            let size = std::mem::size_of::<F>() as u64;
+            self.memory_error("the search stack", (room as u64).saturating_mul(size))
+        })
+    }
+
     /// A [`Meter`] holding this budget's work.
     #[must_use]
     pub fn meter(&self) -> Meter {

@@ -127,29 +127,13 @@ impl<G: Game> Engine<G> {
         // grows (the stack before, the moves as the game listed them).
         let full = self.stack.len() == self.stack.capacity();
         if full || self.arena.capacity() != room {
-            let frames = if full {
-                (2 * self.stack.capacity()).max(4)
-            } else {
-                self.stack.capacity()
-            };
             let fits = self
                 .budget
-                .check_search_path::<Frame<G::Position>, G::Move>(
+                .reserve_search_path::<Frame<G::Position>, G::Move>(
                     store.bytes(),
-                    frames,
+                    &mut self.stack,
                     self.arena.capacity(),
-                )
-                .and_then(|()| {
-                    self.stack
-                        .try_reserve(frames - self.stack.len())
-                        .map_err(|_| {
-                            let size = std::mem::size_of::<Frame<G::Position>>() as u64;
-                            self.budget.memory_error(
-                                "the search stack",
-                                (frames as u64).saturating_mul(size),
-                            )
-                        })
-                });
+                );
             if let Err(e) = fits {
                 self.reset();
                 return Err(e.into());

@@ -239,37 +239,20 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
         // grows (the stack before, the moves as the game listed them).
         let full = self.stack.len() == self.stack.capacity();
         if full || self.arena.capacity() != room {
-            let frames = if full {
-                (2 * self.stack.capacity()).max(4)
-            } else {
-                self.stack.capacity()
-            };
             let held = Self::memo_bytes(self.values.capacity() as u64)
                 .saturating_add((self.kids.capacity() as u64).saturating_mul(8));
             let fits = self
                 .budget
-                .check_search_path::<Frame<G::Position>, G::Move>(
+                .reserve_search_path::<Frame<G::Position>, G::Move>(
                     held,
-                    frames,
+                    &mut self.stack,
                     self.arena.capacity(),
-                )
-                .map_err(Error::from)
-                .and_then(|()| {
-                    self.stack
-                        .try_reserve(frames - self.stack.len())
-                        .map_err(|_| {
-                            let size = std::mem::size_of::<Frame<G::Position>>() as u64;
-                            Error::from(self.budget.memory_error(
-                                "the search stack",
-                                (frames as u64).saturating_mul(size),
-                            ))
-                        })
-                });
+                );
             if let Err(e) = fits {
                 // Give the path's memory back: the memo stays usable.
                 self.arena = Vec::new();
                 self.stack = Vec::new();
-                return Err(e);
+                return Err(e.into());
             }
         }
         self.stack.push(Frame {
