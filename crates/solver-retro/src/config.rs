@@ -61,13 +61,16 @@ pub enum Progress {
 }
 
 impl Default for Config {
-    /// The memory limit defaults to the memory available on the machine
-    /// (`MemAvailable` in `/proc/meminfo`), or 8 GiB where that is unknown;
+    /// The memory limit defaults to the memory really available to the
+    /// process ([`game_core::budget::available_memory`]: the least of the
+    /// machine's available memory, the cgroup limit and what `ulimit -v`
+    /// leaves), or 8 GiB where that is unknown;
     /// the threads to those of the current rayon pool (one per core unless
     /// the program set it otherwise).
     fn default() -> Self {
         Config {
-            memory_limit: available_memory().unwrap_or(8 << 30),
+            memory_limit: game_core::budget::available_memory()
+                .unwrap_or(game_core::budget::FALLBACK_MEMORY),
             threads: 0,
             progress: None,
             #[cfg(test)]
@@ -172,13 +175,6 @@ impl Config {
             n => 16 * n,
         }
     }
-}
-
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 #[cfg(test)]
