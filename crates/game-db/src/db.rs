@@ -11,7 +11,7 @@ use game_core::{Tier, Value};
 
 use crate::cache::Lru;
 use crate::format::{check_name, rules_hash, Entry, Manifest};
-use crate::fsio::{read_at, sync_dir, write_atomically};
+use crate::fsio::{read_at, sync_dir, write_manifest};
 use crate::tierfile::{decode_at, open_file, TierFile};
 use crate::{Error, RecordWidth, Result, ShardWriter, TierWriter};
 
@@ -341,7 +341,7 @@ impl Database {
             rules_hash: rules_hash(rules.as_ref()),
             tiers: BTreeMap::new(),
         };
-        write_atomically(&manifest_path, manifest.to_text().as_bytes())?;
+        write_manifest(&manifest_path, &manifest.to_text())?;
         if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
             sync_dir(parent)?;
         }
@@ -401,7 +401,7 @@ impl Database {
     ) -> Result<Database> {
         options.check()?;
         let path = dir.join(MANIFEST_FILE);
-        let bytes = match std::fs::read(&path) {
+        let bytes = match crate::fsio::read_manifest(&path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(Error::NoDatabase { path })
@@ -918,7 +918,7 @@ impl Database {
         if manifest.tiers.remove(&tier).is_none() {
             return Ok(());
         }
-        write_atomically(&self.dir.join(MANIFEST_FILE), manifest.to_text().as_bytes())?;
+        write_manifest(&self.dir.join(MANIFEST_FILE), &manifest.to_text())?;
         let old = {
             let mut s = self.state_mut();
             s.manifest = manifest;
@@ -950,7 +950,7 @@ impl Database {
         let _guard = lock(&self.manifest_lock);
         let mut manifest = self.state().manifest.clone();
         manifest.tiers.insert(tier, entries);
-        write_atomically(&self.dir.join(MANIFEST_FILE), manifest.to_text().as_bytes())?;
+        write_manifest(&self.dir.join(MANIFEST_FILE), &manifest.to_text())?;
         let info = TierInfo::of(&stored);
         let old = {
             let mut s = self.state_mut();

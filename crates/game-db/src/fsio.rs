@@ -6,6 +6,73 @@ use std::path::{Path, PathBuf};
 
 use crate::{Error, Result};
 
+/// Opens `path` for reading, if it is a regular file: opening a FIFO
+/// waits for a writer that may never come, and reading a device such as
+/// `/dev/zero` never ends. The type is checked before the open and again
+/// on the open file.
+pub(crate) fn open_regular(path: &Path) -> std::io::Result<File> {
+    let not_regular = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a database's files are plain files)",
+        )
+    };
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(not_regular());
+    }
+    let file = File::open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    Ok(file)
+}
+
+/// The longest manifest read: far past any real one (a line a tier or
+/// shard, some 100 bytes), so that a damaged or hostile manifest cannot
+/// take unbounded memory.
+pub(crate) const MAX_MANIFEST_BYTES: u64 = 64 << 20;
+
+/// Reads the manifest at `path` whole, refusing one past
+/// [`MAX_MANIFEST_BYTES`] before reading it.
+pub(crate) fn read_manifest(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = open_regular(path)?;
+    let len = file.metadata()?.len();
+    let too_long = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("a manifest of more than {MAX_MANIFEST_BYTES} bytes"),
+        )
+    };
+    if len > MAX_MANIFEST_BYTES {
+        return Err(too_long());
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    // The file may grow meanwhile: never past the cap.
+    file.take(MAX_MANIFEST_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_MANIFEST_BYTES {
+        return Err(too_long());
+    }
+    Ok(bytes)
+}
+
+/// Writes the manifest `text` at `path` ([`write_atomically`]), refusing
+/// one that [`read_manifest`] would refuse to read back.
+pub(crate) fn write_manifest(path: &Path, text: &str) -> Result<()> {
+    if text.len() as u64 > MAX_MANIFEST_BYTES {
+        return Err(Error::io(
+            path,
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "a manifest of more than {MAX_MANIFEST_BYTES} bytes: too many tiers or shards"
+                ),
+            ),
+        ));
+    }
+    write_atomically(path, text.as_bytes())
+}
+
 /// Reads exactly `buf.len()` bytes at `offset` without moving a shared
 /// cursor, so several threads can read one `File` at once.
 pub(crate) fn read_at(file: &File, path: &Path, buf: &mut [u8], offset: u64) -> Result<()> {

@@ -196,7 +196,7 @@ impl TierFile {
 
 /// Opens a finished tier's file for reading.
 pub(crate) fn open_file(path: &Path, tier: game_core::Tier) -> Result<File> {
-    File::open(path).map_err(|e| {
+    crate::fsio::open_regular(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             Error::TierFileMissing {
                 path: path.to_owned(),

@@ -361,3 +361,53 @@ fn bad_names_and_options_are_typed_errors() {
         ));
     }
 }
+
+/// A manifest or tier file that is no plain file: a device (`/dev/zero`
+/// read whole took 2 GiB before the allocator gave up) or a FIFO (the
+/// open waited for a writer for ever). Each is refused before it is read,
+/// and so is a manifest too long to be one.
+#[cfg(unix)]
+#[test]
+fn files_that_are_not_plain_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let tier = make(dir.path());
+    let manifest = dir.path().join(MANIFEST_FILE);
+    let saved = std::fs::read(&manifest).unwrap();
+    let fifo = dir.path().join("fifo");
+    let fifos = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut odd = vec![PathBuf::from("/dev/zero")];
+    if fifos {
+        odd.push(fifo.clone());
+    }
+    for target in &odd {
+        for path in [&manifest, &tier] {
+            let kept = std::fs::read(path).unwrap();
+            std::fs::remove_file(path).unwrap();
+            std::os::unix::fs::symlink(target, path).unwrap();
+            let err = open(dir.path()).unwrap_err();
+            assert!(err.to_string().contains("not a regular file"), "{err}");
+            std::fs::remove_file(path).unwrap();
+            std::fs::write(path, kept).unwrap();
+        }
+    }
+    // A lookup that reopens the tier's file finds a FIFO in its place.
+    if fifos {
+        let db =
+            Database::open_with(dir.path(), GAME, RULES, options().with_open_files(1)).unwrap();
+        std::fs::remove_file(&tier).unwrap();
+        std::fs::rename(&fifo, &tier).unwrap();
+        // Another tier's file takes the one open slot, so tier 4 is reopened.
+        db.write_tier(5, table()).unwrap();
+        let err = db.lookup(4, 3).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+    }
+    // A manifest past the longest one read is refused unread.
+    let huge = std::fs::File::create(&manifest).unwrap();
+    huge.set_len(65 << 20).unwrap();
+    let err = open(dir.path()).unwrap_err();
+    assert!(err.to_string().contains("manifest of more than"), "{err}");
+    std::fs::write(&manifest, saved).unwrap();
+}
