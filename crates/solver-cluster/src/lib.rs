@@ -376,7 +376,7 @@ impl ClusterConfig {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let args: Vec<String> = args.into_iter().map(Into::into).collect();
+        let args = split_values(args.into_iter().map(Into::into));
         let asked = getopts_free(&args)?;
         let config = timely::Config::from_args(args.into_iter()).map_err(Error::Args)?;
         let (threads, process, processes) = match &config.communication {
@@ -557,6 +557,66 @@ impl ClusterConfig {
 /// ([`ClusterConfig::channel_bytes`]).
 pub const MAX_WORKERS: usize = 1024;
 
+/// The longest hostfile read: a `host:port` line for each of at most
+/// [`MAX_WORKERS`] processes, with room to spare.
+const MAX_HOSTFILE_BYTES: u64 = 1 << 20;
+
+/// The flags of timely that take a value.
+const VALUED: [(&str, &str); 4] = [
+    ("-w", "--threads"),
+    ("-n", "--processes"),
+    ("-p", "--process"),
+    ("-h", "--hostfile"),
+];
+
+/// Timely's flags with their values as separate arguments: `-w4` and
+/// `--threads=4` become `-w 4` and `--threads 4`, so that one check reads
+/// every form (timely's own parser takes all three).
+fn split_values(args: impl Iterator<Item = String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in args {
+        let split = VALUED.iter().find_map(|&(short, long)| {
+            if let Some(v) = a.strip_prefix(long).and_then(|r| r.strip_prefix('=')) {
+                Some((long, v))
+            } else {
+                a.strip_prefix(short)
+                    .filter(|v| !v.is_empty() && !a.starts_with("--"))
+                    .map(|v| (short, v))
+            }
+        });
+        match split {
+            Some((flag, value)) => {
+                let value = value.to_string();
+                out.push(flag.to_string());
+                out.push(value);
+            }
+            None => out.push(a),
+        }
+    }
+    out
+}
+
+/// A hostfile timely may read: a plain file (a FIFO would wait for a
+/// writer for ever, a device would never end) of at most
+/// [`MAX_HOSTFILE_BYTES`].
+fn check_hostfile(path: &str) -> Result<(), Error> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Error::Args(format!("-h {path}: cannot read the hostfile: {e}")))?;
+    if !meta.is_file() {
+        return Err(Error::Args(format!(
+            "-h {path}: the hostfile is not a plain file"
+        )));
+    }
+    if meta.len() > MAX_HOSTFILE_BYTES {
+        return Err(Error::Args(format!(
+            "-h {path}: a hostfile of {} bytes, more than the {MAX_HOSTFILE_BYTES} a list of \
+             {MAX_WORKERS} processes needs",
+            meta.len()
+        )));
+    }
+    Ok(())
+}
+
 /// What [`getopts_free`] read besides timely.
 struct Asked {
     /// The `-p` given, if any.
@@ -588,7 +648,12 @@ fn getopts_free(args: &[String]) -> Result<Asked, Error> {
                 asked.process = args.get(k + 1).and_then(|v| v.parse().ok());
                 k += 2;
             }
-            "-h" | "--hostfile" => k += 2,
+            "-h" | "--hostfile" => {
+                if let Some(path) = args.get(k + 1) {
+                    check_hostfile(path)?;
+                }
+                k += 2;
+            }
             "-r" | "-z" | "--report" | "--zerocopy" => k += 1,
             s if s.starts_with('-') && s.len() > 2 => k += 1,
             s => return Err(Error::Args(format!("unexpected argument {s:?}"))),

@@ -50,7 +50,9 @@ fn connect(
     me: usize,
     wait: Duration,
 ) -> Result<Vec<Option<TcpStream>>, Error> {
-    let deadline = Instant::now() + wait;
+    // A wait too long to add to the clock (Duration::MAX) has no deadline.
+    let deadline = Instant::now().checked_add(wait);
+    let late = || deadline.is_some_and(|d| Instant::now() >= d);
     let fail = |what: String| Error::Start(format!("process {me}: {what}"));
     let listener = TcpListener::bind(&addresses[me])
         .map_err(|e| fail(format!("cannot listen at {}: {e}", addresses[me])))?;
@@ -62,7 +64,7 @@ fn connect(
         let mut stream = loop {
             match TcpStream::connect(addr) {
                 Ok(s) => break s,
-                Err(e) if Instant::now() >= deadline => {
+                Err(e) if late() => {
                     return Err(fail(format!(
                         "could not reach process {j} at {addr} within {} s: {e}",
                         wait.as_secs()
@@ -101,7 +103,7 @@ fn connect(
                 missing -= 1;
             }
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                if Instant::now() >= deadline {
+                if late() {
                     let absent: Vec<String> = (me + 1..addresses.len())
                         .filter(|&j| out[j].is_none())
                         .map(|j| j.to_string())
@@ -118,4 +120,27 @@ fn connect(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A wait too long for the clock (`Duration::MAX`) panicked adding it
+    /// to the start time; it now means no deadline. Two processes on
+    /// loopback, as threads, connect with it.
+    #[test]
+    fn a_wait_past_the_clock_has_no_deadline() {
+        let addresses: Vec<String> = (0..2)
+            .map(|_| {
+                let free = TcpListener::bind("127.0.0.1:0").unwrap();
+                free.local_addr().unwrap().to_string()
+            })
+            .collect();
+        let theirs = addresses.clone();
+        let one = std::thread::spawn(move || connect(&theirs, 1, Duration::MAX).map(|s| s.len()));
+        let zero = connect(&addresses, 0, Duration::MAX).map(|s| s.len());
+        assert_eq!(zero.unwrap(), 2);
+        assert_eq!(one.join().unwrap().unwrap(), 2);
+    }
 }
