@@ -316,10 +316,10 @@ impl Fingers {
         let (l, r) = (usize::from(hands[0]), usize::from(hands[1]));
         format!(
             "{}{} {}{}",
-            "-".repeat(f - l),
+            "-".repeat(f.saturating_sub(l)),
             "|".repeat(l),
             "|".repeat(r),
-            "-".repeat(f - r)
+            "-".repeat(f.saturating_sub(r))
         )
     }
 
@@ -476,6 +476,11 @@ impl Indexed for Fingers {
 
     #[inline]
     fn index(&self, pos: &FingersPosition) -> u64 {
+        // A hand of F or more is no hand of this game: outside 0..size
+        // (solvers report it), where the pair table has no entry.
+        if pos.me.iter().chain(&pos.opp).any(|&x| x >= self.f) {
+            return u64::MAX;
+        }
         let h = self.pairs.len() as u64;
         self.pair(pos.opp[0], pos.opp[1]) * h + self.pair(pos.me[0], pos.me[1])
     }
@@ -771,11 +776,15 @@ impl Fingers {
     fn bulk_counts<T: From<u16>>(&self, first: u64, out: &mut [T]) {
         let h = self.pairs.len();
         let f = i16::from(self.f);
-        let mut i = first as usize;
+        let mut i = usize::try_from(first).unwrap_or(usize::MAX);
         let mut k = 0;
         while k < out.len() {
             let (row, col) = (i / h, i % h);
-            let [c, d] = self.pairs[row];
+            // Past the last index: no positions, any count will do.
+            let Some(&[c, d]) = self.pairs.get(row) else {
+                out[k..].iter_mut().for_each(|o| *o = T::from(0));
+                break;
+            };
             let never = i16::MAX;
             // A target t merges two touches when low + t >= F (cutoff only).
             let merge_at = |t: u8| -> i16 {

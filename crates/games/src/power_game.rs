@@ -53,12 +53,15 @@ impl Indexed for PowerGame {
         side.saturating_mul(side)
     }
     fn index(&self, &(a, b): &(u64, u64)) -> u64 {
-        // Piles past `max_pile` map outside 0..size (solvers report them).
+        // Piles past `max_pile`, and any position of a game too large to
+        // number in 64 bits, map outside 0..size (solvers report them).
         let side = self.max_pile.saturating_add(1);
         if a >= side || b >= side {
             return u64::MAX;
         }
-        a * side + b
+        a.checked_mul(side)
+            .and_then(|i| i.checked_add(b))
+            .unwrap_or(u64::MAX)
     }
     fn position(&self, i: u64) -> Option<(u64, u64)> {
         let side = self.max_pile.saturating_add(1);

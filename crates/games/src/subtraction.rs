@@ -271,7 +271,7 @@ impl Indexed for Subtraction {
         *n
     }
     fn position(&self, i: u64) -> Option<u64> {
-        Some(i)
+        (i < self.size()).then_some(i)
     }
 }
 

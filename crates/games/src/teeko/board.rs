@@ -220,5 +220,6 @@ pub(crate) fn square_name(s: u8) -> String {
 pub(crate) fn parse_square(file: u8, rank: u8) -> Option<u8> {
     let f = file.to_ascii_lowercase().checked_sub(b'a')?;
     let r = rank.checked_sub(b'1')?;
-    (f < 5 && r < 5).then_some(r * 5 + f)
+    // Lazily: `r * 5` overflows a byte for a far-off rank byte.
+    (f < 5 && r < 5).then(|| r * 5 + f)
 }

@@ -1,0 +1,64 @@
+//! The games' public API on input past what the games hold: each answer
+//! is an error, `None` or an index outside the game, never a panic (these
+//! run with overflow checks on) or another position's answer.
+
+use game_core::{Indexed, IndexedUnmoves, Unmoves};
+use games::{Fingers, FingersPosition, FingersRules, PowerGame, Subtraction, Teeko, TeekoMove};
+
+/// A square's rank byte far past '5' made `rank * 5` overflow a byte.
+#[test]
+fn teeko_moves_with_far_off_squares_are_errors() {
+    for text in ["a~", "é", "💥", "a\u{7f}", "~~"] {
+        assert!(text.parse::<TeekoMove>().is_err(), "{text:?}");
+    }
+    assert!(Teeko::new().play_line("c3 a~").is_err());
+}
+
+/// Hands of F or more are no hands of the game: their index is outside
+/// the game (it aliased another position, or read past the pair table),
+/// and a picture of them draws every finger.
+#[test]
+fn fingers_past_the_rules_stay_outside_the_game() {
+    let g = Fingers::new(FingersRules::default()).unwrap();
+    for bogus in [
+        FingersPosition::new([0, 7], [1, 1]),
+        FingersPosition::new([1, 1], [255, 255]),
+    ] {
+        assert!(g.index(&bogus) >= g.size(), "{bogus:?}");
+    }
+    assert_eq!(g.picture([9, 1]), "||||||||| |----");
+    // Counts in bulk past the last index: any number, no panic; the
+    // counts inside are those of the one-by-one count.
+    let mut out = [u32::MAX; 4];
+    assert!(g.child_counts(g.size() - 2, &mut out));
+    let (mut moves, mut kids) = (Vec::new(), Vec::new());
+    for (k, &n) in out[..2].iter().enumerate() {
+        let i = g.size() - 2 + k as u64;
+        if let Some(p) = g.position(i) {
+            assert_eq!(
+                u64::from(n),
+                g.child_count(&p, &mut moves, &mut kids) as u64
+            );
+        }
+    }
+    let mut narrow = [u16::MAX; 3];
+    assert!(g.child_counts_narrow(u64::MAX - 1, &mut narrow));
+}
+
+/// Past 2³² − 1 stones a pile, a position's index no longer fits 64
+/// bits: outside the game, where it overflowed before.
+#[test]
+fn power_game_positions_past_64_bits_of_index_are_outside() {
+    let g = PowerGame::new(1 << 32);
+    assert!(g.index(&(1 << 32, 1 << 32)) >= g.size());
+    let small = PowerGame::new(10);
+    assert_eq!(small.position(small.index(&(7, 3))), Some((7, 3)));
+}
+
+/// Every other game's position past the size is `None`.
+#[test]
+fn subtraction_has_no_position_past_its_size() {
+    let s = Subtraction::finite([1, 2]).unwrap().with_limit(10);
+    assert_eq!(s.position(s.size() - 1), Some(10));
+    assert_eq!(s.position(s.size()), None);
+}
