@@ -107,8 +107,8 @@ impl<'g, G: Indexed> IndexedSolution<'g, G> {
 ///
 /// # Errors
 /// [`Error::Cycle`], [`Error::TooDeep`], [`Error::TerminalDraw`] as for
-/// [`crate::solve`]; [`Error::TooLarge`] if the table exceeds the memory
-/// budget; an invalid position error if the game maps a position outside
+/// [`crate::solve`]; [`Error::TooLarge`] if the table, or the table and
+/// the search's path, exceeds the memory budget; an invalid position error if the game maps a position outside
 /// `0..size`.
 ///
 /// ```

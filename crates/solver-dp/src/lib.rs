@@ -51,6 +51,9 @@
 //! available memory, the cgroup limit and `ulimit -v`), and a table that
 //! would not fit is refused with [`Error::TooLarge`] instead of exhausting
 //! the machine; [`solve_with`] and [`solve_indexed_with`] take a budget.
+//! The search's path (its frames and the moves listed at each) grows with
+//! depth times moves, which no table size foretells: it is checked beside
+//! the table each time one of its buffers grows.
 //!
 //! Best moves are chosen by [`game_core::best_move`]: fastest win, else
 //! fastest tie, else slowest loss; the first such move in generation order.

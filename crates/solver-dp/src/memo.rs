@@ -170,8 +170,8 @@ impl<'g, G: Game> Solution<'g, G> {
 ///   (`solver-retro`) for such games.
 /// * [`Error::TooDeep`] if a remoteness exceeds [`game_core::MAX_REMOTENESS`].
 /// * [`Error::TerminalDraw`] if the game scores a finished position as a draw.
-/// * [`Error::TooLarge`] when the table would outgrow the memory budget
-///   (or 2³² − 1 positions).
+/// * [`Error::TooLarge`] when the table, or the table and the search's
+///   path, would outgrow the memory budget (or 2³² − 1 positions).
 ///
 /// ```
 /// use game_core::{Game, Value};

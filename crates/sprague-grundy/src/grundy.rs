@@ -111,8 +111,10 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
     ///
     /// # Errors
     /// [`Error::Cycle`] if a position can recur; [`Error::TooLarge`] when
-    /// the memo would outgrow its memory budget (or 2³² − 1 positions);
-    /// [`Error::ValueTooLarge`] for a value past 2³² − 2.
+    /// the memo, or the memo and the search's path, would outgrow its
+    /// memory budget (or 2³² − 1 positions); [`Error::ValueTooLarge`] for
+    /// a value past 2³² − 2; [`Error::NotNormalPlay`] for a game that
+    /// ends otherwise than by running out of moves.
     pub fn grundy(&mut self, pos: &G::Position) -> Result<u64, Error> {
         if let Some(v) = self.get(pos) {
             return Ok(v);
