@@ -346,9 +346,6 @@ impl std::fmt::Debug for Table {
     }
 }
 
-/// The magic that starts a saved [`Table`].
-const MAGIC: &[u8; 8] = b"GSTABLE1";
-
 impl Table {
     pub(crate) fn narrow(cells: Cells<u16>) -> Self {
         Table(Inner::Narrow(cells))
@@ -462,80 +459,6 @@ impl Table {
     #[must_use]
     pub fn bytes(&self) -> u64 {
         self.len() as u64 * self.bytes_per_position()
-    }
-
-    /// Writes the table: a magic, the cell width and count, the cells
-    /// (little-endian).
-    ///
-    /// # Errors
-    /// Whatever the writer fails with.
-    pub fn write_to(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
-        w.write_all(MAGIC)?;
-        w.write_all(&self.bytes_per_position().to_le_bytes())?;
-        w.write_all(&(self.len() as u64).to_le_bytes())?;
-        match &self.0 {
-            Inner::Narrow(c) => {
-                for chunk in c.chunks(1 << 16) {
-                    let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
-                    w.write_all(&bytes)?;
-                }
-            }
-            Inner::Wide(c) => {
-                for chunk in c.chunks(1 << 16) {
-                    let bytes: Vec<u8> = chunk.iter().flat_map(|x| x.to_le_bytes()).collect();
-                    w.write_all(&bytes)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Reads a table written by [`Table::write_to`], refusing another
-    /// format, a cell width other than 2 or 4, a count over `max_cells`
-    /// and a short file.
-    ///
-    /// # Errors
-    /// [`std::io::ErrorKind::InvalidData`] for a bad header, or whatever
-    /// the reader fails with.
-    pub fn read_from(r: &mut impl std::io::Read, max_cells: u64) -> std::io::Result<Table> {
-        let bad = |m: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, m.to_string());
-        let mut head = [0u8; 24];
-        r.read_exact(&mut head)?;
-        if &head[..8] != MAGIC {
-            return Err(bad("not a saved gamesolve table"));
-        }
-        let width = u64::from_le_bytes(head[8..16].try_into().expect("8 bytes"));
-        let len = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
-        if len > max_cells {
-            return Err(bad("the table has more cells than allowed"));
-        }
-        let len = usize::try_from(len).map_err(|_| bad("the table is too large"))?;
-        let mut buf = vec![0u8; (1 << 16) * 4];
-        match width {
-            2 => {
-                let mut cells = Cells::<u16>::zeroed(len)?;
-                for chunk in cells.chunks_mut(1 << 16) {
-                    let bytes = &mut buf[..chunk.len() * 2];
-                    r.read_exact(bytes)?;
-                    for (c, b) in chunk.iter_mut().zip(bytes.chunks_exact(2)) {
-                        *c = u16::from_le_bytes([b[0], b[1]]);
-                    }
-                }
-                Ok(Table(Inner::Narrow(cells)))
-            }
-            4 => {
-                let mut cells = Cells::<u32>::zeroed(len)?;
-                for chunk in cells.chunks_mut(1 << 16) {
-                    let bytes = &mut buf[..chunk.len() * 4];
-                    r.read_exact(bytes)?;
-                    for (c, b) in chunk.iter_mut().zip(bytes.chunks_exact(4)) {
-                        *c = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                    }
-                }
-                Ok(Table(Inner::Wide(cells)))
-            }
-            _ => Err(bad("cells of a width other than 2 or 4 bytes")),
-        }
     }
 }
 

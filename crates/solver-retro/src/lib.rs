@@ -52,7 +52,8 @@
 //! [`Canonical`], which stores one position of each class.
 //!
 //! Solutions own their cells ([`Table`]): a table can be saved
-//! ([`Table::write_to`]), loaded, shared across threads, handed to a
+//! ([`Table::write_to`], with a checksum) and loaded ([`Table::read_from`],
+//! which refuses a damaged file), shared across threads, handed to a
 //! [`TierStore`] (a database, which also lets a crashed tiered solve resume)
 //! and read back through the game ([`IndexedSolution::from_table`]). A
 //! tiered solution is the game and its [`TierTables`]; any type holding
@@ -182,6 +183,7 @@ mod fast;
 pub mod fixtures;
 mod raw;
 mod reach_first;
+mod saved;
 mod seed;
 mod solution;
 mod stored;
