@@ -10,7 +10,7 @@
 //! running state for a given word, and of the word for a given state, so a
 //! change confined to one word always changes the sum.
 
-use crate::cell::{Cells, Inner, Table};
+use crate::cell::{Cell, Cells, Inner, Table};
 
 /// The magic that starts a saved [`Table`] of this format (version 2:
 /// with a checksum).
@@ -85,26 +85,9 @@ impl Table {
         w.write_all(MAGIC)?;
         w.write_all(&width.to_le_bytes())?;
         w.write_all(&len.to_le_bytes())?;
-        let mut bytes = Vec::with_capacity(CHUNK * 4);
-        let mut put = |bytes: &[u8]| -> std::io::Result<()> {
-            sum.add(bytes);
-            w.write_all(bytes)
-        };
         match &self.0 {
-            Inner::Narrow(c) => {
-                for chunk in c.chunks(CHUNK) {
-                    bytes.clear();
-                    bytes.extend(chunk.iter().flat_map(|x| x.to_le_bytes()));
-                    put(&bytes)?;
-                }
-            }
-            Inner::Wide(c) => {
-                for chunk in c.chunks(CHUNK) {
-                    bytes.clear();
-                    bytes.extend(chunk.iter().flat_map(|x| x.to_le_bytes()));
-                    put(&bytes)?;
-                }
-            }
+            Inner::Narrow(c) => write_cells(w, c, &mut sum, |x| x.to_le_bytes())?,
+            Inner::Wide(c) => write_cells(w, c, &mut sum, |x| x.to_le_bytes())?,
         }
         w.write_all(&sum.0.to_le_bytes())
     }
@@ -137,32 +120,13 @@ impl Table {
         }
         let n = usize::try_from(len).map_err(|_| bad("the table is too large"))?;
         let mut sum = Checksum::new(width, len);
-        let mut buf = vec![0u8; CHUNK * 4];
         let table = match width {
-            2 => {
-                let mut cells = Cells::<u16>::zeroed(n)?;
-                for chunk in cells.chunks_mut(CHUNK) {
-                    let bytes = &mut buf[..chunk.len() * 2];
-                    r.read_exact(bytes)?;
-                    sum.add(bytes);
-                    for (c, b) in chunk.iter_mut().zip(bytes.chunks_exact(2)) {
-                        *c = u16::from_le_bytes([b[0], b[1]]);
-                    }
-                }
-                Table(Inner::Narrow(cells))
-            }
-            4 => {
-                let mut cells = Cells::<u32>::zeroed(n)?;
-                for chunk in cells.chunks_mut(CHUNK) {
-                    let bytes = &mut buf[..chunk.len() * 4];
-                    r.read_exact(bytes)?;
-                    sum.add(bytes);
-                    for (c, b) in chunk.iter_mut().zip(bytes.chunks_exact(4)) {
-                        *c = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                    }
-                }
-                Table(Inner::Wide(cells))
-            }
+            2 => Table(Inner::Narrow(read_cells(r, n, &mut sum, |b| {
+                u16::from_le_bytes([b[0], b[1]])
+            })?)),
+            4 => Table(Inner::Wide(read_cells(r, n, &mut sum, |b| {
+                u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+            })?)),
             _ => return Err(bad("cells of a width other than 2 or 4 bytes")),
         };
         let mut stored = [0u8; 8];
@@ -174,6 +138,46 @@ impl Table {
         }
         Ok(table)
     }
+}
+
+/// Writes `cells` little-endian (`to_le` encodes one), a chunk at a time,
+/// adding them to `sum`.
+fn write_cells<C: Cell, const B: usize>(
+    w: &mut impl std::io::Write,
+    cells: &[C],
+    sum: &mut Checksum,
+    to_le: impl Fn(C) -> [u8; B],
+) -> std::io::Result<()> {
+    let mut bytes = Vec::with_capacity(CHUNK * B);
+    for chunk in cells.chunks(CHUNK) {
+        bytes.clear();
+        bytes.extend(chunk.iter().flat_map(|&x| to_le(x)));
+        sum.add(&bytes);
+        w.write_all(&bytes)?;
+    }
+    Ok(())
+}
+
+/// Reads `n` cells written by [`write_cells`], adding them to `sum`;
+/// `from_le` decodes one cell's bytes.
+fn read_cells<C: Cell>(
+    r: &mut impl std::io::Read,
+    n: usize,
+    sum: &mut Checksum,
+    from_le: impl Fn(&[u8]) -> C,
+) -> std::io::Result<Cells<C>> {
+    let width = C::BYTES as usize;
+    let mut cells = Cells::<C>::zeroed(n)?;
+    let mut buf = vec![0u8; CHUNK * width];
+    for chunk in cells.chunks_mut(CHUNK) {
+        let bytes = &mut buf[..chunk.len() * width];
+        r.read_exact(bytes)?;
+        sum.add(bytes);
+        for (c, b) in chunk.iter_mut().zip(bytes.chunks_exact(width)) {
+            *c = from_le(b);
+        }
+    }
+    Ok(cells)
 }
 
 #[cfg(test)]
