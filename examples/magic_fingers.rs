@@ -122,6 +122,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             println!("   ...and the position repeats: perfect play goes round forever.")
         }
         LineEnd::Cut(_) => println!("   ...(cut)"),
+        LineEnd::Unknown(_) => println!("   ...(no value known past here)"),
     }
 
     // 4. The counts over the positions reachable from the start (what

@@ -579,7 +579,7 @@ fn run_dot(
         let line = principal_variation(game, start, |p| sol.value(p), 10_000);
         let mut on_line: Vec<FingersPosition> = line.plies.iter().map(|p| p.position).collect();
         on_line.push(match line.end {
-            LineEnd::Over(p) | LineEnd::Repeats(p) | LineEnd::Cut(p) => p,
+            LineEnd::Over(p) | LineEnd::Repeats(p) | LineEnd::Cut(p) | LineEnd::Unknown(p) => p,
         });
         for p in on_line {
             if nodes.len() >= cap {
@@ -943,6 +943,7 @@ fn run_line(game: &Fingers, ctx: &Ctx) -> Result<Report, Error> {
         LineEnd::Over(p) => (p, "over"),
         LineEnd::Repeats(p) => (p, "repeats"),
         LineEnd::Cut(p) => (p, "cut"),
+        LineEnd::Unknown(p) => (p, "unknown"),
     };
     draw(&mut text, last, plies.len());
     let loser = if plies.len() % 2 == 0 { 1 } else { 2 };
@@ -956,6 +957,7 @@ fn run_line(game: &Fingers, ctx: &Ctx) -> Result<Report, Error> {
                                 goes round forever (a draw)."
             .into(),
         LineEnd::Cut(_) => "   (line cut)".into(),
+        LineEnd::Unknown(_) => "   (the solution holds no value past here)".into(),
     });
     Ok(Report::new(
         text,

@@ -77,6 +77,10 @@ pub enum LineEnd<P> {
     Repeats(P),
     /// The line was cut at the ply limit.
     Cut(P),
+    /// The values stop here: `value_of` knows neither this position nor
+    /// any of its children (a solution that does not hold this part of the
+    /// game).
+    Unknown(P),
 }
 
 /// A line of play: the plies and how it ended.
@@ -89,7 +93,8 @@ pub struct Line<P, M> {
 }
 
 /// The line of perfect play from `start`: each side plays [`best_move`]
-/// until the game ends, a position repeats, or `max_plies` plies are played.
+/// until the game ends, a position repeats, `max_plies` plies are played,
+/// or `value_of` has no value for a position or for any of its children.
 ///
 /// `value_of` gives each position's value (from any solver).
 ///
@@ -107,6 +112,12 @@ pub struct Line<P, M> {
 /// let moves: Vec<u32> = line.plies.iter().map(|p| p.mv).collect();
 /// assert_eq!(moves, [1, 1, 2]); // to 3, then the loser stalls, then take the last two
 /// assert_eq!(line.end, LineEnd::Over(0));
+/// // Values known only below 3 (a solution of part of the game): the line
+/// // stops where they stop, not as if the game were over there.
+/// let part = |n: &u32| (*n < 3).then(|| value(n).unwrap());
+/// assert_eq!(principal_variation(&Take12, 7, part, 100).end, LineEnd::Unknown(7));
+/// let line = principal_variation(&Take12, 2, part, 100);
+/// assert_eq!((line.plies.len(), line.end), (1, LineEnd::Over(0)));
 /// ```
 pub fn principal_variation<G: Game>(
     game: &G,
@@ -131,24 +142,29 @@ pub fn principal_variation<G: Game>(
                 end: LineEnd::Cut(pos),
             };
         }
-        let value = value_of(&pos);
         if game.outcome(&pos).is_some() {
             return Line {
                 plies,
                 end: LineEnd::Over(pos),
             };
         }
-        let Some((mv, _)) = best_move(game, &pos, &mut value_of, &mut buf) else {
-            return Line {
-                plies,
-                end: LineEnd::Over(pos),
+        let value = value_of(&pos);
+        let best = best_move(game, &pos, &mut value_of, &mut buf);
+        let (Some(value), Some((mv, _))) = (value, best) else {
+            // No move at all: over by running out of moves; else the
+            // values are missing.
+            let end = if buf.is_empty() {
+                LineEnd::Over(pos)
+            } else {
+                LineEnd::Unknown(pos)
             };
+            return Line { plies, end };
         };
         let next = game.play(&pos, &mv);
         plies.push(Ply {
             position: pos,
             mv,
-            value: value.unwrap_or(Value::DRAW),
+            value,
         });
         pos = next;
     }

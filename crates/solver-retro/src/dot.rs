@@ -21,24 +21,35 @@ pub fn colour(v: Value) -> &'static str {
 }
 
 /// The positions reachable from `start` and their moves, as a petgraph
-/// graph whose nodes carry (label, value) and edges the move label.
+/// graph whose nodes carry (label, value) — `None` for a position the
+/// solution does not hold — and edges the move label.
 ///
 /// Stops adding positions after `max_positions` (their moves out are
-/// left out), so a huge game cannot make a huge picture by accident.
+/// left out), so a huge game cannot make a huge picture by accident; and
+/// draws one edge a distinct child, labelled with its first moves (the
+/// rest counted), so a position with millions of moves to a few children
+/// draws a few edges.
 pub fn graph<S: Solved>(
     solution: &S,
     start: &<S::Game as Game>::Position,
     max_positions: usize,
     node_label: impl Fn(&<S::Game as Game>::Position) -> String,
     move_label: impl Fn(&<S::Game as Game>::Move) -> String,
-) -> DiGraph<(String, Value), String> {
+) -> DiGraph<(String, Option<Value>), String> {
+    /// Moves named on one edge; past them the edge says how many more.
+    const NAMED: usize = 3;
     let game = solution.game();
     let mut g = DiGraph::new();
     let mut ids: FxHashMap<<S::Game as Game>::Position, NodeIndex> = FxHashMap::default();
     let mut queue = vec![start.clone()];
-    let v0 = solution.value(start).unwrap_or(Value::DRAW);
-    ids.insert(start.clone(), g.add_node((node_label(start), v0)));
+    ids.insert(
+        start.clone(),
+        g.add_node((node_label(start), solution.value(start))),
+    );
     let mut moves = Vec::new();
+    // This position's edges: the child, its named moves, how many more.
+    let mut edges: Vec<(NodeIndex, Vec<String>, usize)> = Vec::new();
+    let mut edge_of: FxHashMap<NodeIndex, usize> = FxHashMap::default();
     let mut head = 0;
     while head < queue.len() {
         let pos = queue[head].clone();
@@ -49,20 +60,37 @@ pub fn graph<S: Solved>(
         }
         moves.clear();
         game.moves(&pos, &mut moves);
+        edges.clear();
+        edge_of.clear();
         for m in &moves {
             let child = game.play(&pos, m);
             let to = match ids.get(&child) {
                 Some(&to) => to,
                 None if ids.len() < max_positions => {
-                    let v = solution.value(&child).unwrap_or(Value::DRAW);
-                    let to = g.add_node((node_label(&child), v));
+                    let to = g.add_node((node_label(&child), solution.value(&child)));
                     ids.insert(child.clone(), to);
                     queue.push(child);
                     to
                 }
                 None => continue,
             };
-            g.add_edge(from, to, move_label(m));
+            let k = *edge_of.entry(to).or_insert_with(|| {
+                edges.push((to, Vec::new(), 0));
+                edges.len() - 1
+            });
+            let (_, named, more) = &mut edges[k];
+            if named.len() < NAMED {
+                named.push(move_label(m));
+            } else {
+                *more += 1;
+            }
+        }
+        for (to, named, more) in edges.drain(..) {
+            let mut label = named.join(", ");
+            if more > 0 {
+                let _ = write!(label, " (+{more} more)");
+            }
+            g.add_edge(from, to, label);
         }
     }
     g
@@ -70,9 +98,10 @@ pub fn graph<S: Solved>(
 
 /// The solved graph reachable from `start` in Graphviz DOT: one node a
 /// position, labelled with `node_label` and its value, filled by value
-/// (win green, loss red, tie blue, draw yellow, for the player to move);
-/// one edge a move, labelled with `move_label`. At most `max_positions`
-/// nodes.
+/// (win green, loss red, tie blue, draw yellow, for the player to move;
+/// grey and "unknown" for a position the solution does not hold); one
+/// edge a distinct child, labelled with its moves ([`graph`]). At most
+/// `max_positions` nodes.
 ///
 /// ```
 /// use game_core::{Game, Outcome};
@@ -101,12 +130,16 @@ pub fn to_dot<S: Solved>(
         &g,
         &[DotConfig::EdgeNoLabel, DotConfig::NodeNoLabel],
         &|_, e| format!("label = {:?}", e.weight()),
-        &|_, (_, (label, v))| {
-            format!(
+        &|_, (_, (label, v))| match v {
+            Some(v) => format!(
                 "label = {:?}, style = filled, fillcolor = {}",
                 format!("{label}\n{v}"),
                 colour(*v)
-            )
+            ),
+            None => format!(
+                "label = {:?}, style = filled, fillcolor = lightgrey",
+                format!("{label}\nunknown")
+            ),
         },
     );
     let mut out = String::new();

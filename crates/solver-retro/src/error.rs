@@ -41,6 +41,15 @@ pub enum Error {
     /// A tier store (a database) failed to load or save a tier.
     #[error("the tier store failed: {0}")]
     Store(String),
+    /// A table given for a game holds another number of cells than the
+    /// game has indices ([`IndexedSolution::from_table`](crate::IndexedSolution::from_table)).
+    #[error("a table of {cells} cells cannot hold a game of {size} indices")]
+    TableSize {
+        /// The table's cells.
+        cells: u64,
+        /// The game's indices.
+        size: u64,
+    },
     /// An error about the game itself.
     #[error(transparent)]
     Game(#[from] game_core::Error),

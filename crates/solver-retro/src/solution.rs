@@ -224,12 +224,12 @@ impl<'g, G: Indexed> IndexedSolution<'g, G> {
     /// database) for `game`.
     ///
     /// # Errors
-    /// [`crate::Error::BadIndex`] when the table's length is not the game's
-    /// size.
+    /// [`crate::Error::TableSize`] when the table's length is not the
+    /// game's size.
     pub fn from_table(game: &'g G, table: crate::Table) -> Result<Self, crate::Error> {
         if table.len() as u64 != game.size() {
-            return Err(crate::Error::BadIndex {
-                index: table.len() as u64,
+            return Err(crate::Error::TableSize {
+                cells: table.len() as u64,
                 size: game.size(),
             });
         }

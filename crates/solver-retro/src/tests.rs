@@ -418,6 +418,40 @@ fn dot_export_colours_values() {
     assert!(dot.contains("to 1"));
 }
 
+/// One edge a distinct child, however many moves lead there (a position
+/// with 30 million moves to itself made 30 million edges and aborted the
+/// process); a position the solution does not hold is drawn as unknown,
+/// not as a draw.
+#[test]
+fn dot_draws_an_edge_a_child_and_unknown_positions_as_such() {
+    let mut edges = vec![1; 1000];
+    edges.extend([2; 5]);
+    let g = Graph {
+        edges: vec![edges, vec![], vec![1]],
+        ends: vec![None; 3],
+    };
+    let sol = solve(&g, 0).unwrap();
+    let drawn = crate::graph(&sol, &0, 10, |p| format!("n{p}"), |m| format!("to {m}"));
+    assert_eq!((drawn.node_count(), drawn.edge_count()), (3, 3));
+    let labels: Vec<&String> = drawn.edge_weights().collect();
+    assert!(
+        labels.contains(&&"to 1, to 1, to 1 (+997 more)".to_string()),
+        "{labels:?}"
+    );
+    assert!(
+        labels.contains(&&"to 2, to 2, to 2 (+2 more)".to_string()),
+        "{labels:?}"
+    );
+    // Solved from 2, drawn from 0: 0 is not in the solution.
+    let part = solve(&g, 2).unwrap();
+    let dot = crate::to_dot(&part, &0, 10, |p| format!("n{p}"), |m| format!("to {m}"));
+    assert!(
+        dot.contains("n0\\nunknown") && dot.contains("lightgrey"),
+        "{dot}"
+    );
+    assert!(!dot.contains("khaki"), "{dot}");
+}
+
 #[test]
 fn a_corrupted_table_is_rejected_whichever_part_holds_it() {
     // A chain 0 <- 1 <- ... <- 999: i is lost in i plies when even.
@@ -1236,4 +1270,64 @@ fn a_child_that_is_no_position_is_an_error() {
         matches!(&err, Error::Broken(m) if m.contains("leads to index 0, which is no position")),
         "{err}"
     );
+}
+
+/// A store holding tiers 0 and 1 of [`TieredPile`] (pile 0 lost at 0,
+/// pile 1 won in 1), giving them as tables of `len` cells.
+struct Holding {
+    len: u64,
+}
+
+impl crate::TierStore for Holding {
+    fn is_done(&self, tier: u64) -> bool {
+        tier <= 1
+    }
+    fn load(&mut self, tier: u64) -> Result<Option<crate::Table>, Error> {
+        let mut table = crate::Table::new(self.len, false)?;
+        for i in 0..self.len {
+            let v = if tier == 0 {
+                Value::lose(0)
+            } else {
+                Value::win(1)
+            };
+            table.set(i, Some(v))?;
+        }
+        Ok(Some(table))
+    }
+}
+
+/// A table a store gives for a tier must have the tier's length: a longer
+/// one was taken as it was (values at indices the tier does not have), a
+/// shorter one blamed the game ("a move reaches an index which is no
+/// position").
+#[test]
+fn a_stored_table_of_another_length_is_the_stores_error() {
+    let config = Config::default().threads(1);
+    let g = TieredPile::honest();
+    let sol = crate::solve_tiers_with(&g, &config, &mut Holding { len: 1 }).unwrap();
+    assert_eq!(sol.value(&3), Some(Value::win(3)));
+    for len in [0, 2, 1000] {
+        let err = crate::solve_tiers_with(&g, &config, &mut Holding { len }).unwrap_err();
+        assert!(
+            matches!(&err, Error::Store(m) if m.contains(&format!("a table of {len} cells"))),
+            "{err}"
+        );
+    }
+}
+
+/// A table of another length than the game is refused as such (it was
+/// reported as a position's index outside the game).
+#[test]
+fn a_table_of_another_length_is_refused_by_its_size() {
+    let g = Graph {
+        edges: vec![vec![]; 5],
+        ends: vec![None; 5],
+    };
+    for cells in [3, 8] {
+        let table = crate::Table::new(cells, false).unwrap();
+        let err = crate::IndexedSolution::from_table(&g, table).unwrap_err();
+        assert_eq!(err, Error::TableSize { cells, size: 5 });
+    }
+    let table = crate::Table::new(5, true).unwrap();
+    assert!(crate::IndexedSolution::from_table(&g, table).is_ok());
 }

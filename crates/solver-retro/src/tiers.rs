@@ -384,6 +384,16 @@ where
                     game.tier_name(t)
                 ))
             })?;
+            // A table of another length would be read at the wrong
+            // indices, or past its end.
+            if table.len() as u64 != game.tier_size(c) {
+                return Err(Error::Store(format!(
+                    "the store gave tier {} a table of {} cells, but the tier has {} indices",
+                    game.tier_name(c),
+                    table.len(),
+                    game.tier_size(c)
+                )));
+            }
             held += table.bytes();
             tables.insert(c, table);
         }
