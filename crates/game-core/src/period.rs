@@ -90,9 +90,16 @@ impl<R: Copy + Eq + Into<u64>> PeriodFinder<R> {
     #[must_use]
     pub fn new(k: usize) -> Self {
         assert!(k > 0, "the window must hold at least one row");
-        let mut base_pow = 1u64;
-        for _ in 1..k {
-            base_pow = base_pow.wrapping_mul(BASE);
+        // BASE^(k − 1) by squaring: a window of 2⁶² rows (a subtraction
+        // set holding 2⁶²) took 2⁶² multiplies before the caller's first
+        // work check.
+        let (mut base_pow, mut factor, mut exp) = (1u64, BASE, k as u64 - 1);
+        while exp > 0 {
+            if exp & 1 == 1 {
+                base_pow = base_pow.wrapping_mul(factor);
+            }
+            factor = factor.wrapping_mul(factor);
+            exp >>= 1;
         }
         PeriodFinder {
             k,
@@ -262,6 +269,19 @@ pub(crate) fn brute_period<R: Eq>(rows: &[R], k: usize) -> Option<Period> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The window's power of the base is the plain product for small
+    /// windows, and a window of 2⁶² rows is made at once (it took 2⁶²
+    /// multiplies).
+    #[test]
+    fn the_base_power_is_made_by_squaring() {
+        let mut plain = 1u64;
+        for k in 1..200 {
+            assert_eq!(PeriodFinder::<u8>::new(k).base_pow, plain, "k = {k}");
+            plain = plain.wrapping_mul(BASE);
+        }
+        let _ = PeriodFinder::<u8>::new(usize::MAX / 2);
+    }
 
     fn run(k: usize, rows: &[u8]) -> Option<Period> {
         let mut f = PeriodFinder::new(k);

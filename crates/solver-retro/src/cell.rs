@@ -236,12 +236,20 @@ impl<C: Cell> Cells<C> {
 
     /// `len` cells of zero bits in a map of at least `room` bytes.
     fn mapped(len: usize, room: usize) -> std::io::Result<Self> {
-        let bytes = room.max(len * std::mem::size_of::<C>()).max(1);
+        // A count whose bytes pass the address space is no table (and
+        // must not wrap into a small one).
+        let cells = len.checked_mul(std::mem::size_of::<C>()).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::OutOfMemory,
+                "a table of more bytes than the address space holds",
+            )
+        })?;
+        let bytes = room.max(cells).max(1);
         let map = memmap2::MmapMut::map_anon(bytes.saturating_add(huge_pad(bytes)))?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
         Ok(Cells {
-            start: aligned_start(&map, len * std::mem::size_of::<C>()),
+            start: aligned_start(&map, cells),
             map,
             len,
             _cell: std::marker::PhantomData,
@@ -253,7 +261,7 @@ impl<C: Cell> Cells<C> {
     /// later be [reused](Cells::reuse) for a larger tier.
     pub(crate) fn with_room(len: usize, room: usize) -> Result<Self, crate::Error> {
         Self::mapped(len, room).map_err(|_| {
-            let bytes = room.max(len * std::mem::size_of::<C>()) as u64;
+            let bytes = room.max(len.saturating_mul(std::mem::size_of::<C>())) as u64;
             crate::error::too_large(
                 "the table (the system refused the memory)",
                 bytes,
@@ -270,7 +278,7 @@ impl<C: Cell> Cells<C> {
         let mut cells = Self::zeroed(len).map_err(|_| {
             crate::error::too_large(
                 "the table (the system refused the memory)",
-                len as u64 * std::mem::size_of::<C>() as u64,
+                (len as u64).saturating_mul(std::mem::size_of::<C>() as u64),
                 limit,
                 "",
             )
@@ -288,7 +296,7 @@ impl<C: Cell> Cells<C> {
     /// and cleared, so a tier solved in them skips the kernel's clearing.
     /// The old cells stay until the caller writes every cell.
     pub(crate) fn reuse(map: memmap2::MmapMut, len: usize) -> Option<Self> {
-        let bytes = len * std::mem::size_of::<C>();
+        let bytes = len.checked_mul(std::mem::size_of::<C>())?;
         (map.len() >= bytes).then(|| Cells {
             start: aligned_start(&map, bytes),
             map,

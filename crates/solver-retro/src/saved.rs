@@ -247,6 +247,13 @@ mod tests {
             let err = Table::read_from(&mut file.as_slice(), t.len() as u64 - 1).unwrap_err();
             assert!(err.to_string().contains("more cells than allowed"));
         }
+        // A count whose bytes pass the address space: refused, not wrapped
+        // into a small table (a 32-byte file claiming 2⁶² cells loaded as
+        // an empty table in a release build).
+        assert!(Table::new(1 << 62, true).is_err());
+        let mut huge = saved(&tables()[0]);
+        huge[16..24].copy_from_slice(&(1u64 << 62).to_le_bytes());
+        assert!(Table::read_from(&mut huge.as_slice(), u64::MAX).is_err());
         let mut old = saved(&tables()[0]);
         old[..8].copy_from_slice(MAGIC_V1);
         let err = Table::read_from(&mut old.as_slice(), u64::MAX).unwrap_err();

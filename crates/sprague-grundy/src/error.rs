@@ -56,6 +56,13 @@ pub enum Error {
         /// The value.
         value: u64,
     },
+    /// The game answered the same question two ways: its moves changed
+    /// between calls.
+    #[error("the game is not consistent: {what}")]
+    Inconsistent {
+        /// What disagreed.
+        what: &'static str,
+    },
     /// A game marked [`Impartial`](game_core::Impartial) that does not end
     /// by normal play alone: its [`outcome`](game_core::Game::outcome)
     /// ends it at a position, or its

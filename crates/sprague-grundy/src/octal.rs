@@ -41,7 +41,7 @@ impl FromStr for OctalCode {
         let (before, after) = s
             .trim()
             .split_once('.')
-            .ok_or(bad("it needs a point, as in 0.77"))?;
+            .ok_or_else(|| bad("it needs a point, as in 0.77"))?;
         let d0 = match before {
             "" | "0" => 0,
             "4" => 4,
@@ -51,7 +51,7 @@ impl FromStr for OctalCode {
         for c in after.chars() {
             let d = c
                 .to_digit(8)
-                .ok_or(bad("digits after the point must be 0 to 7"))?;
+                .ok_or_else(|| bad("digits after the point must be 0 to 7"))?;
             digits.push(d as u8);
         }
         while digits.len() > 1 && digits.last() == Some(&0) {
@@ -629,9 +629,14 @@ impl<'c> Computer<'c> {
     }
 }
 
-/// The smallest value `v` with `keep(v)` not marked with `cur`.
+/// The smallest value `v` below the stamps' length with `keep(v)` not
+/// marked with `cur`, else that length: no value past the stamps is ever
+/// marked, so the length bounds the answer. (A mask that makes no value
+/// common — 0 — or none below the length — a high bit — searched for
+/// ever, or read past the stamps.)
 fn first_unmarked(stamp: &[u32], cur: u32, keep: impl Fn(u32) -> bool) -> u32 {
-    (0u32..)
-        .find(|&v| keep(v) && stamp.get(v as usize).is_none_or(|&s| s != cur))
-        .expect("some value is unmarked")
+    let len = u32::try_from(stamp.len()).unwrap_or(u32::MAX);
+    (0..len)
+        .find(|&v| keep(v) && stamp[v as usize] != cur)
+        .unwrap_or(len)
 }

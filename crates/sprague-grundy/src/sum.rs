@@ -129,5 +129,10 @@ pub fn winning_move<G: Impartial>(
             }
         }
     }
-    unreachable!("a component with g ^ x < g has a move to g ^ x, by the definition of mex")
+    // By the definition of mex a component with g ^ x < g has a move to
+    // g ^ x: none was found, so the game's moves changed between calls.
+    Err(Error::Inconsistent {
+        what: "a component has no move to the Grundy value that balances the sum, \
+               though its own value says it has (its moves changed between calls)",
+    })
 }

@@ -22,7 +22,11 @@ fn code() -> impl Strategy<Value = OctalCode> {
 
 proptest! {
     #[test]
-    fn sparse_equals_plain_for_any_mask(c in code(), mask in 1u32..64, at in 0usize..300) {
+    fn sparse_equals_plain_for_any_mask(
+        c in code(),
+        mask in prop_oneof![1u32..64, Just(0), Just(1 << 20), Just(1 << 31)],
+        at in 0usize..300,
+    ) {
         let plain = c.values_plain(900).unwrap();
         let mut comp = Computer::new(&c);
         comp.extend_to(at);
@@ -262,4 +266,36 @@ fn an_impartial_game_not_played_to_normal_play_is_refused() {
     let err = table.grundy(&5).unwrap_err();
     assert!(err.to_string().contains("outcome() ends it"), "{err}");
     assert!(crate::winning_move(&mut GrundyTable::new(&ends), &[1, 5]).is_err());
+}
+
+/// A component whose moves change between calls: the winning move its
+/// Grundy value promised is not there. A typed error (it was an
+/// `unreachable!` panic).
+#[test]
+fn a_game_whose_moves_change_is_an_error_not_a_panic() {
+    use std::cell::Cell;
+    /// Take 1 or 2 from a pile; after its first listing a pile lists no
+    /// move.
+    struct Fickle(
+        std::cell::RefCell<std::collections::HashSet<u64>>,
+        Cell<u32>,
+    );
+    impl Game for Fickle {
+        type Position = u64;
+        type Move = u64;
+        fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+            self.1.set(self.1.get() + 1);
+            if self.0.borrow_mut().insert(*n) {
+                out.extend((1..=2).filter(|t| t <= n));
+            }
+        }
+        fn play(&self, n: &u64, t: &u64) -> u64 {
+            n - t
+        }
+    }
+    impl Impartial for Fickle {}
+    let game = Fickle(Default::default(), Cell::new(0));
+    let mut table = GrundyTable::new(&game);
+    let err = crate::winning_move(&mut table, &[4, 0]).unwrap_err();
+    assert!(matches!(err, crate::Error::Inconsistent { .. }), "{err}");
 }
