@@ -1331,3 +1331,41 @@ fn a_table_of_another_length_is_refused_by_its_size() {
     let table = crate::Table::new(5, true).unwrap();
     assert!(crate::IndexedSolution::from_table(&g, table).is_ok());
 }
+
+/// A start with 100,000 children, each a new position, under a limit of
+/// 64 KiB: refused after a few thousand of them are played, not after all
+/// (a start with 20 million children took 1.2 GB against a 1 MB limit
+/// before it was refused).
+#[test]
+fn a_stored_graph_is_refused_as_its_positions_come() {
+    struct Fan {
+        played: std::cell::Cell<u64>,
+    }
+    impl Game for Fan {
+        type Position = u64;
+        type Move = u64;
+        fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+            if *n == 0 {
+                out.extend(1..=100_000);
+            }
+        }
+        fn play(&self, _: &u64, to: &u64) -> u64 {
+            self.played.set(self.played.get() + 1);
+            *to
+        }
+    }
+    let fan = Fan {
+        played: std::cell::Cell::new(0),
+    };
+    let err = solve_with(&fan, 0, &Config::default().memory_limit(64 << 10)).unwrap_err();
+    assert!(matches!(err, Error::TooLarge(_)), "{err}");
+    assert!(
+        fan.played.get() < 10_000,
+        "{} children played",
+        fan.played.get()
+    );
+    // With room, the same game: every child is lost (no move), so the
+    // start is won in 1.
+    let sol = solve_with(&fan, 0, &Config::default()).unwrap();
+    assert_eq!(sol.value(&0), Some(Value::win(1)));
+}

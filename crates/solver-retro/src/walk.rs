@@ -252,6 +252,14 @@ pub(crate) fn explore<G: Game>(
                         };
                         ids.insert(child.clone(), c);
                         positions.push(child);
+                        // Checked as positions come, not only once a
+                        // position's children are all in: one start with
+                        // 20 million children took 1.2 GB against a 1 MB
+                        // limit before it was refused.
+                        let edges = (forward.len() + kids.len()) as u64 + 1;
+                        if let Some(needed) = over_budget(positions.len() as u64, edges) {
+                            return Err(needed);
+                        }
                         c
                     }
                 };
