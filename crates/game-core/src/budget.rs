@@ -99,6 +99,28 @@ impl fmt::Display for TooLarge {
 
 impl std::error::Error for TooLarge {}
 
+/// Bytes of a memo of `n` positions of type `P`: a hash map from each
+/// position to a 4-byte id (its buckets a power of two at most 7/8 full,
+/// one control byte each, as in `hashbrown`) and a 4-byte value a
+/// position. What solver-dp's and sprague-grundy's memos count before
+/// they grow; `u64::MAX` past counting.
+///
+/// ```
+/// // 1,000 positions of 8 bytes: 2,048 buckets of 17 bytes (an entry
+/// // (u64, u32) is 16 with its padding, and a control byte), 4,000 of values.
+/// assert_eq!(game_core::budget::memo_bytes::<u64>(1000), 2048 * 17 + 4000);
+/// ```
+#[must_use]
+pub fn memo_bytes<P>(n: u64) -> u64 {
+    let entry = std::mem::size_of::<(P, u32)>() as u64 + 1;
+    (n.saturating_mul(8) / 7)
+        .max(4)
+        .checked_next_power_of_two()
+        .map_or(u64::MAX, |b| {
+            b.saturating_mul(entry).saturating_add(n.saturating_mul(4))
+        })
+}
+
 /// `3.7 GiB`, `512 B`: bytes for people.
 #[must_use]
 pub fn human_bytes(bytes: u64) -> String {

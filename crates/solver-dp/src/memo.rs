@@ -15,14 +15,9 @@ struct MapStore<P> {
 }
 
 impl<P: Eq + std::hash::Hash> MapStore<P> {
-    /// Bytes of a table for `n` positions: the hash map (its buckets are a
-    /// power of two at most 7/8 full, one control byte each) and the values.
+    /// Bytes of a table for `n` positions ([`game_core::budget::memo_bytes`]).
     fn bytes_for(n: u64) -> u64 {
-        let buckets = (n.saturating_mul(8) / 7).max(4).checked_next_power_of_two();
-        let entry = std::mem::size_of::<(P, u32)>() as u64 + 1;
-        buckets.map_or(u64::MAX, |b| {
-            b.saturating_mul(entry).saturating_add(n.saturating_mul(4))
-        })
+        game_core::budget::memo_bytes::<P>(n)
     }
 
     /// Makes room for one more position, checking the doubled table (and

@@ -172,15 +172,9 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
         }
     }
 
-    /// Bytes of a memo of `n` positions: the hash map (its buckets a power
-    /// of two at most 7/8 full, one control byte each) and the values.
+    /// Bytes of a memo of `n` positions ([`game_core::budget::memo_bytes`]).
     fn memo_bytes(n: u64) -> u64 {
-        let entry = std::mem::size_of::<(G::Position, u32)>() as u64 + 1;
-        (n.saturating_mul(8) / 7)
-            .max(4)
-            .checked_next_power_of_two()
-            .map_or(u64::MAX, |b| b.saturating_mul(entry))
-            .saturating_add(n.saturating_mul(4))
+        game_core::budget::memo_bytes::<G::Position>(n)
     }
 
     /// Makes room for one more position, checking the doubled memo (and
