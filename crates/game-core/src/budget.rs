@@ -112,13 +112,21 @@ impl std::error::Error for TooLarge {}
 /// ```
 #[must_use]
 pub fn memo_bytes<P>(n: u64) -> u64 {
-    let entry = std::mem::size_of::<(P, u32)>() as u64 + 1;
-    (n.saturating_mul(8) / 7)
-        .max(4)
-        .checked_next_power_of_two()
-        .map_or(u64::MAX, |b| {
-            b.saturating_mul(entry).saturating_add(n.saturating_mul(4))
-        })
+    let entry = std::mem::size_of::<(P, u32)>() as u64;
+    hash_table_bytes(n, entry).saturating_add(n.saturating_mul(4))
+}
+
+/// Bytes of a `hashbrown` table made to hold `n` entries of `entry` bytes:
+/// its buckets (4 for fewer than 4 entries, 8 for fewer than 8, else
+/// `n · 8/7` rounded up to a power of two), each an entry and a control
+/// byte. `u64::MAX` past counting.
+pub(crate) fn hash_table_bytes(n: u64, entry: u64) -> u64 {
+    let buckets = match n {
+        0..4 => Some(4),
+        4..8 => Some(8),
+        _ => (n.saturating_mul(8) / 7).checked_next_power_of_two(),
+    };
+    buckets.map_or(u64::MAX, |b| b.saturating_mul(entry.saturating_add(1)))
 }
 
 /// `3.7 GiB`, `512 B`: bytes for people.
@@ -612,6 +620,22 @@ mod tests {
         assert_eq!(limit_value("max\n"), None);
         assert_eq!(limit_value("9223372036854771712\n"), None);
         assert_eq!(limit_value("1073741824\n"), Some(1 << 30));
+    }
+
+    /// The memo counts at least the buckets a map made for `n` entries
+    /// really has (4 entries take 8 buckets: 4 hold only 3).
+    #[test]
+    fn memo_bytes_counts_the_buckets_a_map_takes() {
+        for n in 0..3000u64 {
+            let map = std::collections::HashMap::<u64, u32>::with_capacity(n as usize);
+            let cap = map.capacity() as u64;
+            let buckets = match cap {
+                0 => 0,
+                1..7 => cap + 1,
+                _ => (cap * 8 / 7).next_power_of_two(),
+            };
+            assert!(memo_bytes::<u64>(n) >= buckets * 17 + 4 * n, "n = {n}");
+        }
     }
 
     #[test]

@@ -131,13 +131,14 @@ impl<R: Copy + Eq + Into<u64>> PeriodFinder<R> {
     }
 
     /// Bytes a finder holding `rows` rows takes, about: the rows themselves
-    /// and one hash-table entry (16 bytes, in a table at most 7/8 full) per
-    /// window. A search that must see `n` rows needs at least this much.
+    /// and a hash table made for one entry (16 bytes) per window, its
+    /// buckets a power of two at most 7/8 full with a control byte each
+    /// (as [`memo_bytes`](crate::budget::memo_bytes) counts). A search that
+    /// must see `n` rows needs at least this much.
     #[must_use]
     pub fn bytes_for(rows: u64) -> u64 {
-        let windows = rows.saturating_mul(8) / 7;
         rows.saturating_mul(std::mem::size_of::<R>() as u64)
-            .saturating_add(windows.saturating_mul(17))
+            .saturating_add(crate::budget::hash_table_bytes(rows, 16))
     }
 
     /// [`PeriodFinder::push`], checking first that the memory the finder
@@ -314,6 +315,43 @@ mod tests {
             .unwrap_err();
         assert_eq!(err.available, 100);
         assert!(f.rows().is_empty());
+    }
+
+    /// The memory a finder really holds: its rows and its hash table
+    /// (hashbrown: a power of two of buckets, a 16-byte entry and a
+    /// control byte each, at most 7/8 full).
+    fn held<R>(f: &PeriodFinder<R>) -> u64 {
+        let cap = f.first.capacity() as u64;
+        let buckets = if cap == 0 {
+            0
+        } else {
+            (cap * 8 / 7).next_power_of_two()
+        };
+        f.rows.capacity() as u64 * std::mem::size_of::<R>() as u64 + buckets * 17
+    }
+
+    /// `push_within` never lets the finder grow past its budget, both
+    /// copies counted while they move: the hash table's buckets are a
+    /// power of two, which `bytes_for` once left out (a third too few).
+    #[test]
+    fn push_within_stays_within_the_budget() {
+        for memory in [1u64 << 14, 3 << 14, 1 << 16, 5 << 15, 1 << 20, 3 << 19] {
+            let budget = Budget::unlimited().with_memory(memory);
+            let mut f = PeriodFinder::<u32>::new(1);
+            for n in 0u32.. {
+                let before = held(&f);
+                if f.push_within(n, &budget).is_err() {
+                    break;
+                }
+                let after = held(&f);
+                let peak = if after == before {
+                    after
+                } else {
+                    before + after
+                };
+                assert!(peak <= memory, "{peak} bytes held in a budget of {memory}");
+            }
+        }
     }
 
     #[test]
