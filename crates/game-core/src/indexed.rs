@@ -87,10 +87,14 @@ impl ChildIndices {
         self.strided.clear();
     }
 
-    /// The number of children.
+    /// The number of children, `u64::MAX` if they are more (runs that
+    /// promise more distinct indices than there are: see
+    /// [`Strided::within`]).
     #[must_use]
     pub fn len(&self) -> u64 {
-        self.singles.len() as u64 + self.strided.iter().map(|s| s.count).sum::<u64>()
+        self.strided
+            .iter()
+            .fold(self.singles.len() as u64, |n, s| n.saturating_add(s.count))
     }
 
     /// Whether there is no child.
@@ -166,4 +170,26 @@ pub fn child_indices_by_moves<G: Indexed + ?Sized>(
     out.singles
         .extend(moves.iter().map(|m| game.index(&game.play(&pos, m))));
     sort_dedup_tail(&mut out.singles, first);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs that promise more children than `u64` counts: the count
+    /// saturates instead of overflowing.
+    #[test]
+    fn len_of_runs_past_u64_saturates() {
+        let run = Strided {
+            start: 0,
+            step: 0,
+            count: u64::MAX,
+        };
+        let kids = ChildIndices {
+            singles: vec![1],
+            strided: vec![run, run],
+        };
+        assert_eq!(kids.len(), u64::MAX);
+        assert!(!kids.is_empty());
+    }
 }

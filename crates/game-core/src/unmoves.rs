@@ -61,10 +61,14 @@ impl ParentIndices {
         self.runs.clear();
     }
 
-    /// The number of parents.
+    /// The number of parents: a run `start..end` with `end <= start` is
+    /// empty (as [`ParentIndices::iter`] walks it), and a count past
+    /// `u64::MAX` (runs that overlap) saturates.
     #[must_use]
     pub fn len(&self) -> u64 {
-        self.singles.len() as u64 + self.runs.iter().map(|r| r.end - r.start).sum::<u64>()
+        self.runs.iter().fold(self.singles.len() as u64, |n, r| {
+            n.saturating_add(r.end.saturating_sub(r.start))
+        })
     }
 
     /// Whether there is no parent.
@@ -284,5 +288,29 @@ pub trait IndexedUnmoves: crate::Indexed + Unmoves {
         buf.clear();
         self.unmove_indices(index, buf, scratch);
         buf.send_to(visit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ops::Range;
+
+    /// A reversed run is empty, as its iterator says, and overlapping runs
+    /// past `u64::MAX` saturate: neither overflows.
+    #[test]
+    fn len_of_reversed_and_huge_runs() {
+        let reversed = ParentIndices {
+            singles: vec![],
+            runs: vec![Range { start: 7, end: 3 }],
+        };
+        assert_eq!(reversed.iter().count(), 0);
+        assert_eq!(reversed.len(), 0);
+        assert!(reversed.is_empty());
+        let huge = ParentIndices {
+            singles: vec![1],
+            runs: vec![0..u64::MAX, 0..u64::MAX],
+        };
+        assert_eq!(huge.len(), u64::MAX);
     }
 }
