@@ -173,7 +173,8 @@ pub trait IndexedUnmoves: crate::Indexed + Unmoves {
     /// cells are 2 bytes: the same counts, each above `u16::MAX` written as
     /// `u16::MAX` (more than a 2-byte cell counts, so such a solver moves
     /// to wider cells). Returns what `child_counts` returns. The default
-    /// asks `child_counts` a few hundred at a time and narrows; a game
+    /// asks `child_counts` a few hundred at a time and narrows (slots past
+    /// index `u64::MAX`, which no position has, get 0); a game
     /// that counts in bulk overrides this as well when it can count in 16
     /// bits directly (twice the counts a SIMD register, no narrowing: a
     /// tenth of Fingers F = 64's whole solve).
@@ -212,14 +213,23 @@ pub trait IndexedUnmoves: crate::Indexed + Unmoves {
             return self.child_counts(first, &mut []);
         }
         let mut wide = [0u32; CHUNK];
-        for (k, narrow) in out.chunks_mut(CHUNK).enumerate() {
+        let mut done = 0;
+        while done < out.len() {
+            // Slots past index u64::MAX stand for no position: any number.
+            let Some(start) = first.checked_add(done as u64) else {
+                out[done..].fill(0);
+                break;
+            };
+            let end = (done + CHUNK).min(out.len());
+            let narrow = &mut out[done..end];
             let wide = &mut wide[..narrow.len()];
-            if !self.child_counts(first + (k * CHUNK) as u64, wide) {
+            if !self.child_counts(start, wide) {
                 return false;
             }
             for (n, &w) in narrow.iter_mut().zip(wide.iter()) {
                 *n = w.min(u32::from(u16::MAX)) as u16;
             }
+            done += narrow.len();
         }
         true
     }
@@ -312,5 +322,53 @@ mod tests {
             runs: vec![0..u64::MAX, 0..u64::MAX],
         };
         assert_eq!(huge.len(), u64::MAX);
+    }
+
+    /// Every index counts one child.
+    struct Ones;
+
+    impl Game for Ones {
+        type Position = u64;
+        type Move = ();
+        fn moves(&self, _: &u64, _: &mut Vec<()>) {}
+        fn play(&self, p: &u64, (): &()) -> u64 {
+            *p
+        }
+    }
+
+    impl crate::Indexed for Ones {
+        fn size(&self) -> u64 {
+            u64::MAX
+        }
+        fn index(&self, p: &u64) -> u64 {
+            *p
+        }
+        fn position(&self, i: u64) -> Option<u64> {
+            Some(i)
+        }
+    }
+
+    impl Unmoves for Ones {
+        fn unmoves(&self, _: &u64, _: &mut Vec<u64>) {}
+    }
+
+    impl IndexedUnmoves for Ones {
+        fn child_counts(&self, _: u64, out: &mut [u32]) -> bool {
+            out.fill(1);
+            true
+        }
+    }
+
+    /// Narrow counts asked past index `u64::MAX` (more than one chunk from
+    /// near the end): the chunks that start past it are no positions,
+    /// not an overflow.
+    #[test]
+    fn narrow_counts_near_the_last_index() {
+        let mut narrow = [7u16; 600];
+        assert!(Ones.child_counts_narrow(u64::MAX - 10, &mut narrow));
+        assert!(narrow[..256].iter().all(|&n| n == 1));
+        let mut narrow = [7u16; 600];
+        assert!(Ones.child_counts_narrow(5, &mut narrow));
+        assert!(narrow.iter().all(|&n| n == 1));
     }
 }
