@@ -32,10 +32,22 @@ pub struct Strided {
 }
 
 impl Strided {
-    /// The indices in order.
+    /// The indices in order. A run that would pass `u64::MAX` (one that
+    /// is [`within`](Strided::within) no size) stops at its last index
+    /// below it.
+    ///
+    /// ```
+    /// use game_core::Strided;
+    /// let run = Strided { start: u64::MAX - 1, step: 1, count: 5 };
+    /// assert_eq!(run.iter().collect::<Vec<_>>(), [u64::MAX - 1, u64::MAX]);
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = u64> {
         let Strided { start, step, count } = *self;
-        (0..count).map(move |k| start + k * step)
+        (0..count).scan(Some(start), move |next, _| {
+            let index = (*next)?;
+            *next = index.checked_add(step);
+            Some(index)
+        })
     }
 
     /// Whether the run keeps its promises for a game of `size` indices:
@@ -191,5 +203,30 @@ mod tests {
         };
         assert_eq!(kids.len(), u64::MAX);
         assert!(!kids.is_empty());
+    }
+
+    /// A run past `u64::MAX` ends there instead of overflowing.
+    #[test]
+    fn a_run_past_the_last_index_stops_there() {
+        let run = Strided {
+            start: 1,
+            step: u64::MAX / 2,
+            count: 4,
+        };
+        assert_eq!(
+            run.iter().collect::<Vec<_>>(),
+            [1, 1 + u64::MAX / 2, u64::MAX]
+        );
+        let kids = ChildIndices {
+            singles: vec![9],
+            strided: vec![run],
+        };
+        assert_eq!(kids.iter().count(), 4);
+        let ok = Strided {
+            start: 2,
+            step: 3,
+            count: 3,
+        };
+        assert_eq!(ok.iter().collect::<Vec<_>>(), [2, 5, 8]);
     }
 }
