@@ -138,7 +138,8 @@ pub fn human_bytes(bytes: u64) -> String {
     }
     let mut v = bytes as f64 / 1024.0;
     let mut unit = 0;
-    while v >= 1024.0 && unit + 1 < UNITS.len() {
+    // 1023.96 KiB shows as 1.0 MiB, not 1024.0 KiB.
+    while v >= 1023.95 && unit + 1 < UNITS.len() {
         v /= 1024.0;
         unit += 1;
     }
@@ -153,8 +154,13 @@ pub fn human_count(n: u64) -> String {
     } else if n == u64::MAX {
         "unlimited".into()
     } else {
-        let e = (n as f64).log10().floor() as i32;
-        let m = n as f64 / 10f64.powi(e);
+        let mut e = (n as f64).log10().floor() as i32;
+        let mut m = n as f64 / 10f64.powi(e);
+        // 999,999 shows as 1.0e6, not 10.0e5.
+        if m >= 9.95 {
+            m /= 10.0;
+            e += 1;
+        }
         format!("{m:.1}e{e}")
     }
 }
@@ -635,6 +641,27 @@ mod tests {
                 _ => (cap * 8 / 7).next_power_of_two(),
             };
             assert!(memo_bytes::<u64>(n) >= buckets * 17 + 4 * n, "n = {n}");
+        }
+    }
+
+    /// A figure that rounds up to the next unit or power of ten is shown
+    /// in it: one digit before the point.
+    #[test]
+    fn figures_round_into_the_next_unit() {
+        assert_eq!(human_count(999_999), "1.0e6");
+        assert_eq!(human_count(9_990_000_000), "1.0e10");
+        assert_eq!(human_count(994_999), "9.9e5");
+        assert_eq!(human_count(1_000_000), "1.0e6");
+        assert_eq!(human_bytes((1 << 20) - 1), "1.0 MiB");
+        assert_eq!(human_bytes((1 << 30) - 1), "1.0 GiB");
+        assert_eq!(human_bytes(1023 << 10), "1023.0 KiB");
+        assert_eq!(human_bytes(u64::MAX), "16.0 EiB");
+        for e in 5..20u32 {
+            let p = 10u64.pow(e);
+            for n in [p - 1, p, p - p / 1000, p - p / 100_000] {
+                let text = human_count(n);
+                assert!(!text.starts_with("10."), "{n}: {text}");
+            }
         }
     }
 
