@@ -35,6 +35,11 @@ pub struct Period {
 
 impl Period {
     /// The index in `0 .. preperiod + period` whose row equals row `n`.
+    ///
+    /// # Panics
+    /// Panics if `period` is 0 for an `n >= preperiod` (no
+    /// [`PeriodFinder`] makes such a `Period`; one built by hand has no
+    /// index to reduce to).
     #[must_use]
     pub const fn reduce(&self, n: u64) -> u64 {
         if n < self.preperiod {
@@ -366,6 +371,19 @@ mod tests {
         // u64::MAX - 3 is a multiple of 4.
         assert_eq!(p.reduce(u64::MAX), 3);
         assert_eq!(p.reduce(u64::MAX - 1), 6);
+    }
+
+    /// A hand-made period of 0 panics as documented, and only past the
+    /// preperiod.
+    #[test]
+    #[should_panic(expected = "remainder with a divisor of zero")]
+    fn reduce_by_a_period_of_zero_panics() {
+        let p = Period {
+            preperiod: 2,
+            period: 0,
+        };
+        assert_eq!(p.reduce(1), 1);
+        let _ = p.reduce(2);
     }
 
     proptest! {
