@@ -59,7 +59,9 @@ const BASE: u64 = 0x0000_0100_0000_01B3;
 /// as soon as periodicity is *proven*. Each push costs O(1) expected time
 /// (rolling hash plus one hash-table probe; a hash match is confirmed by
 /// comparing the two windows, so a collision never gives a wrong answer).
-/// Memory: the rows seen so far plus 16 bytes a window.
+/// Memory: the rows seen so far plus a hash-table entry a window (16
+/// bytes and a control byte, in a table of a power of two buckets: 20 to
+/// 39 bytes a window; [`PeriodFinder::bytes_for`]).
 ///
 /// ```
 /// use game_core::period::{Period, PeriodFinder};
