@@ -76,12 +76,46 @@ pub fn save_table(db: &Database, tier: Tier, table: &Table) -> Result<(), Error>
 }
 
 /// Reads tier `tier` of `db` into a [`Table`] (2-byte cells, or 4 where a
-/// remoteness needs them).
+/// remoteness needs them), of as many cells as the tier has records
+/// (whoever reads it checks that against the game: [`load_tier`]).
 ///
 /// # Errors
 /// The database's error (a damaged block included), as [`Error::Store`].
 pub fn load_table(db: &Database, tier: Tier) -> Result<Table, Error> {
     let records = db.records(tier).map_err(store_err)?;
+    read_table(db, tier, records)
+}
+
+/// [`load_table`] for a tier the game gives `size` indices: a tier of
+/// another length is refused before anything is allocated or read (a short
+/// one would read its missing indices as "no position"; a long one could
+/// ask for any amount of memory).
+///
+/// # Errors
+/// [`Error::Store`] for a tier of another length; as [`load_table`].
+pub fn load_tier(db: &Database, tier: Tier, size: u64) -> Result<Table, Error> {
+    check_records(db, tier, size)?;
+    read_table(db, tier, size)
+}
+
+/// Checks that tier `tier` of `db` holds `size` records, the game's
+/// indices of the tier.
+///
+/// # Errors
+/// [`Error::Store`] naming the tier's file if it holds another number, or
+/// the tier is not finished.
+pub fn check_records(db: &Database, tier: Tier, size: u64) -> Result<(), Error> {
+    let records = db.records(tier).map_err(store_err)?;
+    if records != size {
+        return Err(store_err(format!(
+            "{}: tier {tier} holds {records} records, but the game's tier has {size} indices",
+            db.tier_path(tier).display()
+        )));
+    }
+    Ok(())
+}
+
+fn read_table(db: &Database, tier: Tier, records: u64) -> Result<Table, Error> {
     for wide in [false, true] {
         let mut table = Table::new(records, wide)?;
         let mut fault = None;

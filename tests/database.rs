@@ -318,3 +318,51 @@ fn a_finished_database_with_a_damaged_file_is_not_called_solved() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// Rewrites tier `tier` of the database in `dir` (through the library, so
+/// every checksum holds) keeping only its first `keep` records: a database
+/// of the right game and rules whose tier is shorter than the game's.
+fn shorten_tier(dir: &Path, tier: u64, keep: usize) {
+    let db = game_db::Database::open_any(dir).unwrap();
+    let mut records = Vec::new();
+    db.for_each_block(tier, |_, r| records.extend_from_slice(r))
+        .unwrap();
+    assert!(records.len() > keep);
+    records.truncate(keep);
+    db.write_tier(tier, records).unwrap();
+}
+
+#[test]
+fn a_tier_of_another_length_than_the_games_is_refused() {
+    // `analyze` read a short tier's missing indices as "no position" and
+    // printed wrong counts (positions missing, the reachable ones counted
+    // as draws); `solve` called such a database solved.
+    let f = scratch("short-fingers");
+    let fd = f.display().to_string();
+    json(&["fingers", "solve", "--no-certify", "--db", &fd]);
+    shorten_tier(&f, 0, 120);
+    let c = scratch("short-c4");
+    let cd = c.display().to_string();
+    let board = ["--width", "4", "--height", "4"];
+    let mut solve = vec!["connect4", "solve", "--no-certify", "--db", &cd];
+    solve.extend_from_slice(&board);
+    json(&solve);
+    shorten_tier(&c, 9, 10);
+    let mut analyze_c4 = vec!["connect4", "analyze", "--db", &cd];
+    analyze_c4.extend_from_slice(&board);
+    for args in [
+        vec!["fingers", "analyze", "--db", &fd],
+        vec!["fingers", "solve", "--no-certify", "--db", &fd],
+        analyze_c4,
+        solve,
+    ] {
+        let out = run(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} answered from a short tier");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("records"), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&f);
+    let _ = std::fs::remove_dir_all(&c);
+}

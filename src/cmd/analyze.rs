@@ -104,7 +104,7 @@ where
     let mut per_tier = Vec::new();
     let mut total = Stats::default();
     for &t in &order {
-        let table = gamesolve::store::load_table(db, t)?;
+        let table = gamesolve::store::load_tier(db, t, game.tier_size(t))?;
         let size = game.tier_size(t);
         const BLOCK: u64 = 1 << 14;
         let s = (0..size.div_ceil(BLOCK))
@@ -148,7 +148,13 @@ where
     let reach = solver_retro::reachable_tiers(
         game,
         start,
-        &mut |t| Ok(Some(Held::Owned(gamesolve::store::load_table(db, t)?))),
+        &mut |t| {
+            Ok(Some(Held::Owned(gamesolve::store::load_tier(
+                db,
+                t,
+                game.tier_size(t),
+            )?)))
+        },
         weight,
         config,
     )?;

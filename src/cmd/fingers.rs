@@ -389,7 +389,9 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
             if let Some(dir) = &db {
                 let db = open_db(dir, DB_NAME, &db_rules(&game), true)?;
                 if db.is_finished(0) {
-                    // Said solved only when the file matches its checksums.
+                    // Said solved only when the file matches its checksums
+                    // and holds the game's every index.
+                    gamesolve::store::check_records(&db, 0, game.size())?;
                     db.verify(0).map_err(|e| Error::Usage(e.to_string()))?;
                     let v = db
                         .lookup(0, game.index(&FingersPosition::START))
@@ -714,7 +716,7 @@ fn solve_cluster(
     let traffic = sol.traffic();
     let table = match (sol.take_table(0), &db) {
         (Some(t), _) => t,
-        (None, Some(db)) if finished => gamesolve::store::load_table(db, 0)?,
+        (None, Some(db)) if finished => gamesolve::store::load_tier(db, 0, game.size())?,
         _ => return Err(Error::Usage("the cluster returned no table".into())),
     };
     let sol2 = IndexedSolution::from_table(game, table)?;

@@ -230,7 +230,7 @@ fn play(
                 &super::fingers::db_rules(game),
                 false,
             )?;
-            let table = gamesolve::store::load_table(&db, 0)?;
+            let table = gamesolve::store::load_tier(&db, 0, game_core::Indexed::size(game))?;
             solver_retro::IndexedSolution::from_table(game, table)?
         }
         None => solve_checked(game, ctx)?,

@@ -223,6 +223,7 @@ where
     // Said solved only when every tier's file still matches its checksums
     // (the manifest alone would vouch for a damaged file).
     for t in game.tiers() {
+        gamesolve::store::check_records(db, t, game.tier_size(t))?;
         db.verify(t).map_err(db_err)?;
     }
     let start = game.0.start();
@@ -451,7 +452,11 @@ where
             &start,
             &mut |t| match (table(t), db) {
                 (Some(table), _) => Ok(Some(Held::Borrowed(table))),
-                (None, Some(db)) => Ok(Some(Held::Owned(gamesolve::store::load_table(db, t)?))),
+                (None, Some(db)) => Ok(Some(Held::Owned(gamesolve::store::load_tier(
+                    db,
+                    t,
+                    game.tier_size(t),
+                )?))),
                 // A tier dropped to stay within the memory limit, with no
                 // database to read it back from: refuse rather than count its
                 // positions as draws.
