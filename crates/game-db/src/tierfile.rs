@@ -22,6 +22,9 @@ pub(crate) struct TierFile {
     crcs: Vec<u32>,
 }
 
+/// Bytes of the block index read at a time when a file is opened.
+const INDEX_PIECE: usize = 64 << 10;
+
 /// The largest compressed size of a block of `n` bytes.
 pub(crate) fn compress_bound(n: usize) -> usize {
     zstd::zstd_safe::compress_bound(n)
@@ -111,25 +114,40 @@ impl TierFile {
         }
         let blocks =
             usize::try_from(header.blocks).map_err(|_| Error::corrupt(&path, "too many blocks"))?;
-        let mut index = vec![0u8; blocks * INDEX_ENTRY];
-        read_at(&file, &path, &mut index, header.index_offset)?;
-        if crc32fast::hash(&index) != header.index_crc {
-            return Err(Error::IndexChecksum { path });
-        }
+        // The index is read a piece at a time and each entry checked as it
+        // comes, so that a file whose length and header claim an index of
+        // any size without holding one (a sparse file of a few kilobytes on
+        // disk and terabytes long) is refused at its first impossible
+        // entry, before its claimed length is read or allocated.
         let bound = compress_bound(header.block_bytes()) as u64;
-        let mut offsets = Vec::with_capacity(blocks + 1);
-        let mut crcs = Vec::with_capacity(blocks);
+        let mut offsets = Vec::new();
+        let mut crcs = Vec::new();
+        let mut index_crc = crc32fast::Hasher::new();
+        let mut piece = vec![0u8; INDEX_PIECE.min(blocks.saturating_mul(INDEX_ENTRY))];
+        let index_bytes = header.blocks * INDEX_ENTRY as u64;
+        let mut read = 0u64;
         let mut at = header_len as u64;
-        for e in index.chunks_exact(INDEX_ENTRY) {
-            let n = u64::from(u32_at(e, 0));
-            if n == 0 || n > bound {
-                return Err(Error::corrupt(path, format!("a block of {n} bytes")));
+        while read < index_bytes {
+            let n = (index_bytes - read).min(piece.len() as u64) as usize;
+            let piece = &mut piece[..n];
+            read_at(&file, &path, piece, header.index_offset + read)?;
+            read += n as u64;
+            index_crc.update(piece);
+            for e in piece.chunks_exact(INDEX_ENTRY) {
+                let n = u64::from(u32_at(e, 0));
+                if n == 0 || n > bound {
+                    return Err(Error::corrupt(path, format!("a block of {n} bytes")));
+                }
+                offsets.push(at);
+                crcs.push(u32_at(e, 4));
+                at = at
+                    .checked_add(n)
+                    .filter(|&end| end <= header.index_offset)
+                    .ok_or_else(|| Error::corrupt(&path, "the blocks run into the block index"))?;
             }
-            offsets.push(at);
-            crcs.push(u32_at(e, 4));
-            at = at
-                .checked_add(n)
-                .ok_or_else(|| Error::corrupt(&path, "blocks past 2^64"))?;
+        }
+        if index_crc.finalize() != header.index_crc {
+            return Err(Error::IndexChecksum { path });
         }
         offsets.push(at);
         if at != header.index_offset {

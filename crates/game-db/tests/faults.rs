@@ -411,3 +411,90 @@ fn files_that_are_not_plain_files_are_refused() {
     assert!(err.to_string().contains("manifest of more than"), "{err}");
     std::fs::write(&manifest, saved).unwrap();
 }
+
+/// A tier file of the given header fields with valid header checksums,
+/// listed in a fresh manifest of [`GAME`] and [`RULES`]: `body` follows the
+/// header, and the file is then made `len` bytes long (sparse past what
+/// was written). What a hostile file can be.
+fn craft(dir: &Path, records: u64, blocks: u64, block_records: u32, body: &[u8], len: u64) {
+    let hlen = 68 + GAME.len() + 4;
+    let mut h = Vec::new();
+    h.extend_from_slice(b"GSDB\r\n\x1a\n");
+    h.extend_from_slice(&1u32.to_le_bytes());
+    h.extend_from_slice(&(hlen as u32).to_le_bytes());
+    h.extend_from_slice(&game_db::rules_hash(RULES.as_bytes()).to_le_bytes());
+    h.extend_from_slice(&4u64.to_le_bytes());
+    h.extend_from_slice(&records.to_le_bytes());
+    h.extend_from_slice(&blocks.to_le_bytes());
+    h.extend_from_slice(&(len - blocks * 8).to_le_bytes());
+    h.extend_from_slice(&0u32.to_le_bytes()); // index checksum: never reached
+    h.extend_from_slice(&block_records.to_le_bytes());
+    h.push(2);
+    h.push(1);
+    h.extend_from_slice(&(GAME.len() as u16).to_le_bytes());
+    h.extend_from_slice(GAME.as_bytes());
+    let header_crc = crc32fast::hash(&h);
+    h.extend_from_slice(&header_crc.to_le_bytes());
+    h.extend_from_slice(body);
+    let path = dir.join("tier-4.gsdb");
+    std::fs::write(&path, &h).unwrap();
+    let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.set_len(len).unwrap();
+    let mut m = format!(
+        "gamesolve-db manifest 1\ngame {GAME}\nrules {:016x}\n\
+         tier 4 records {records} bytes {len} header-crc32 {header_crc:08x} file-crc32 00000000\n",
+        game_db::rules_hash(RULES.as_bytes())
+    );
+    m += &format!("crc32 {:08x}\n", crc32fast::hash(m.as_bytes()));
+    std::fs::write(dir.join(MANIFEST_FILE), m).unwrap();
+}
+
+/// A file a few kilobytes on disk whose length and header claim a block
+/// index of a terabyte (a sparse file): the index was read whole into
+/// memory before any entry was checked, so opening it asked for a
+/// terabyte (the allocation aborted the process) or, with a smaller
+/// claim, took gigabytes and many seconds. Now its first entry refuses it.
+#[test]
+fn a_sparse_file_claiming_a_huge_block_index_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocks = 1u64 << 37; // 1 TiB of index
+    let len = (68 + GAME.len() + 4) as u64 + blocks * 8;
+    let t = std::time::Instant::now();
+    craft(dir.path(), blocks * 128, blocks, 128, &[], len);
+    let e = open(dir.path()).unwrap_err();
+    assert!(
+        matches!(&e, Error::Corrupt { fault, .. } if fault.contains("a block of 0 bytes")),
+        "{e}"
+    );
+    assert!(names(&e, "tier-4.gsdb"), "{e}");
+    // Real entries (the blocks themselves sparse) are read as far as they
+    // go: blocks that would run into the index are refused.
+    let dir = tempfile::tempdir().unwrap();
+    let entry = [&200u32.to_le_bytes()[..], &0u32.to_le_bytes()].concat();
+    let blocks = 64u64;
+    let index: Vec<u8> = entry.repeat(blocks as usize);
+    let hlen = (68 + GAME.len() + 4) as u64;
+    craft(
+        dir.path(),
+        blocks * 128,
+        blocks,
+        128,
+        &[],
+        hlen + 100 + blocks * 8,
+    );
+    {
+        use std::io::{Seek, SeekFrom, Write};
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(dir.path().join("tier-4.gsdb"))
+            .unwrap();
+        f.seek(SeekFrom::Start(hlen + 100)).unwrap();
+        f.write_all(&index).unwrap();
+    }
+    let e = open(dir.path()).unwrap_err();
+    assert!(
+        matches!(&e, Error::Corrupt { fault, .. } if fault.contains("run into the block index")),
+        "{e}"
+    );
+    assert!(t.elapsed() < std::time::Duration::from_secs(10));
+}
