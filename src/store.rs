@@ -145,16 +145,42 @@ impl TierStore for DbStore<'_> {
         self.db.is_finished(tier)
     }
 
-    fn load(&mut self, tier: Tier) -> Result<Option<Table>, Error> {
+    fn load(&mut self, tier: Tier, size: u64) -> Result<Option<Table>, Error> {
         if !self.db.is_finished(tier) {
             return Ok(None);
         }
-        load_table(self.db, tier).map(Some)
+        load_tier(self.db, tier, size).map(Some)
     }
 
     fn save(&mut self, tier: Tier, table: &Table) -> Result<(), Error> {
         save_table(self.db, tier, table)?;
         self.saved.push(tier);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A resumed solve asks the store for a child tier of the game's size:
+    /// a database whose tier holds another number of records (a damaged
+    /// file could claim any number) is refused before a table is made.
+    #[test]
+    fn a_stored_tier_of_another_length_is_refused_before_it_is_read() {
+        let dir = std::env::temp_dir().join(format!("gamesolve-store-len-{}", std::process::id()));
+        let db = Database::create(&dir, "test", "short").unwrap();
+        db.write_tier(3, vec![Some(game_core::Value::lose(0)); 10])
+            .unwrap();
+        let mut store = DbStore::new(&db);
+        assert!(store.load(4, 10).unwrap().is_none(), "an unfinished tier");
+        assert_eq!(store.load(3, 10).unwrap().map(|t| t.len()), Some(10));
+        for size in [9, 11, u64::MAX] {
+            match store.load(3, size) {
+                Err(Error::Store(m)) => assert!(m.contains("10 records"), "{m}"),
+                other => panic!("tier of 10 records as {size}: {other:?}"),
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

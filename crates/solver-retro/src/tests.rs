@@ -1282,7 +1282,7 @@ impl crate::TierStore for Holding {
     fn is_done(&self, tier: u64) -> bool {
         tier <= 1
     }
-    fn load(&mut self, tier: u64) -> Result<Option<crate::Table>, Error> {
+    fn load(&mut self, tier: u64, _size: u64) -> Result<Option<crate::Table>, Error> {
         let mut table = crate::Table::new(self.len, false)?;
         for i in 0..self.len {
             let v = if tier == 0 {

@@ -36,11 +36,15 @@ pub trait TierStore {
         false
     }
 
-    /// The table of `tier` if the store already holds it finished.
+    /// The table of `tier` if the store already holds it finished: a
+    /// table of `size` cells, the tier's indices. A store that holds
+    /// another number for the tier should refuse before it allocates (a
+    /// damaged file could claim any number); the solver refuses a table of
+    /// another length anyway.
     ///
     /// # Errors
     /// Whatever the store fails with, as [`Error::Store`].
-    fn load(&mut self, _tier: Tier) -> Result<Option<Table>, Error> {
+    fn load(&mut self, _tier: Tier, _size: u64) -> Result<Option<Table>, Error> {
         Ok(None)
     }
 
@@ -377,7 +381,7 @@ where
             if tables.contains_key(&c) {
                 continue;
             }
-            let table = store.load(c)?.ok_or_else(|| {
+            let table = store.load(c, game.tier_size(c))?.ok_or_else(|| {
                 Error::Store(format!(
                     "tier {} is needed to solve tier {} but neither solved nor stored",
                     game.tier_name(c),
