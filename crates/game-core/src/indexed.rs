@@ -40,6 +40,8 @@ impl Strided {
     /// use game_core::Strided;
     /// let run = Strided { start: u64::MAX - 1, step: 1, count: 5 };
     /// assert_eq!(run.iter().collect::<Vec<_>>(), [u64::MAX - 1, u64::MAX]);
+    /// let all = Strided { start: 0, step: 1, count: u64::MAX };
+    /// assert_eq!(all.iter().nth(3), Some(3));
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = u64> {
         let Strided { start, step, count } = *self;
@@ -48,7 +50,8 @@ impl Strided {
         // every strided child).
         let reach = match step {
             0 => count,
-            _ => count.min((u64::MAX - start) / step + 1),
+            // 2⁶⁴ indices from 0 by 1 saturate to u64::MAX, more than any count.
+            _ => count.min(((u64::MAX - start) / step).saturating_add(1)),
         };
         (0..reach).map(move |k| start + k * step)
     }
