@@ -294,3 +294,33 @@ fn a_dead_process_fails_the_other_and_a_rerun_resumes() {
     same_answers(&one, &db, 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two processes started with other rules (the rollover variant has the
+/// same positions): before, process 0 reported a wrong count of won
+/// positions and both exited 0; now both refuse to start, in one line.
+#[test]
+fn processes_started_with_other_rules_refuse_to_start() {
+    let dir = scratch("rules");
+    let h = hosts(&dir, 2);
+    let base = ["fingers", "solve", "--fingers", "9", "--no-certify"];
+    let mut other = base.to_vec();
+    other.push("--rollover");
+    let t = Instant::now();
+    let children = [spawn(&base, 2, 0, &h, &[]), spawn(&other, 2, 1, &h, &[])];
+    let outs: Vec<Output> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("gamesolve ends"))
+        .collect();
+    assert!(t.elapsed() < Duration::from_secs(30), "no wait");
+    for (p, o) in outs.iter().enumerate() {
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "process {p} succeeded: {err}");
+        assert_eq!(err.lines().count(), 1, "process {p}: {err}");
+        assert!(
+            err.starts_with("gamesolve: the cluster could not start")
+                && err.contains("another game or other rules"),
+            "process {p}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

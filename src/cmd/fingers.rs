@@ -687,7 +687,8 @@ fn solve_cluster(
     ctx: &Ctx,
 ) -> Result<Report, Error> {
     let config = solver_cluster::ClusterConfig::from_args(flags.iter().cloned())?
-        .memory_limit(ctx.budget.memory());
+        .memory_limit(ctx.budget.memory())
+        .rules(format!("{DB_NAME} {}", db_rules(game)));
     let leader = config.process() == 0;
     super::tiered::check_cluster_work(&config, 1, ctx)?;
     check_cluster_memory(game, &config, ctx)?;

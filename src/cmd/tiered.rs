@@ -335,7 +335,9 @@ where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
-    let config = ClusterConfig::from_args(flags.iter().cloned())?.memory_limit(ctx.budget.memory());
+    let config = ClusterConfig::from_args(flags.iter().cloned())?
+        .memory_limit(ctx.budget.memory())
+        .rules(format!("{} {}", G::NAME, game.rules()));
     let leader = config.process() == 0;
     let title = game.title();
     let game = Canonical(game);

@@ -176,6 +176,12 @@
 //! cleanly, so its peers always see the failure. A host that vanishes
 //! without closing its connections is not detected (no heartbeat).
 //!
+//! Processes started with other settings never start solving: when they
+//! connect, each greets the other with its `-n`, `-w` and a hash of the
+//! game's tiers and sizes and of [`ClusterConfig::rules`], and both stop
+//! with [`Error::Start`] naming what differs; so does a process that
+//! finds something else than a process of a cluster at a peer's address.
+//!
 //! # Scaling (measured; details in BENCHMARKS.md, issue 11)
 //!
 //! * **Bytes.** A parent update is 8 bytes (16 for a run of parents); a
@@ -348,6 +354,7 @@ pub struct ClusterConfig {
     memory: Option<u64>,
     list_cap: Option<u64>,
     round_bytes: Option<u64>,
+    rules: String,
 }
 
 impl std::fmt::Debug for ClusterConfig {
@@ -359,6 +366,7 @@ impl std::fmt::Debug for ClusterConfig {
             .field("memory", &self.memory)
             .field("list_cap", &self.list_cap)
             .field("round_bytes", &self.round_bytes)
+            .field("rules", &self.rules)
             .finish_non_exhaustive()
     }
 }
@@ -411,6 +419,7 @@ impl ClusterConfig {
             memory: None,
             list_cap: None,
             round_bytes: None,
+            rules: String::new(),
         })
     }
 
@@ -451,6 +460,20 @@ impl ClusterConfig {
     #[must_use]
     pub fn memory_limit(mut self, bytes: u64) -> Self {
         self.memory = Some(bytes);
+        self
+    }
+
+    /// Names the game and its rules, as every process of the cluster must
+    /// be given them (say `"fingers 9 rollover"`). When the processes
+    /// connect they compare their `-n` and `-w`, the game's tiers and
+    /// their sizes, and these rules, and refuse to start with
+    /// [`Error::Start`] when any differ: processes started with other
+    /// options would otherwise solve a mixture of two games. Rules that
+    /// change no tier's size (a variant of the moves) are caught only by
+    /// this name. Empty by default.
+    #[must_use]
+    pub fn rules(mut self, rules: impl Into<String>) -> Self {
+        self.rules = rules.into();
         self
     }
 
@@ -791,6 +814,20 @@ fn held_cells<G: Tiered>(game: &G) -> (u64, u64) {
     (held, kept_free)
 }
 
+/// What the processes of a cluster compare when they connect besides
+/// their flags: a hash of the tiers in `order` with their sizes in
+/// `space`, and of `rules` ([`ClusterConfig::rules`]).
+fn solve_hash<S: Space>(space: &S, order: &[game_core::Tier], rules: &str) -> u64 {
+    let mut bytes = Vec::with_capacity(16 * order.len() + rules.len() + 8);
+    for &t in order {
+        bytes.extend_from_slice(&t.to_le_bytes());
+        bytes.extend_from_slice(&space.size(t).to_le_bytes());
+    }
+    bytes.extend_from_slice(&(rules.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(rules.as_bytes());
+    game_db::rules_hash(&bytes)
+}
+
 fn run<S: Space, G: Tiered>(
     space: S,
     game: G,
@@ -814,6 +851,7 @@ fn run<S: Space, G: Tiered>(
         )
         .map_err(solver_retro::Error::TooLarge)?;
     let order = space.tiers();
+    let solve = solve_hash(&space, &order, &config.rules);
     let fault = fault::Fault::new();
     let ctx = Arc::new(worker::Ctx {
         space: Arc::new(space),
@@ -834,7 +872,8 @@ fn run<S: Space, G: Tiered>(
     let (tx, rx) = mpsc::channel::<Result<Traffic, Error>>();
     let tx = Mutex::new(tx);
     let c = Arc::clone(&ctx);
-    let (builders, others) = net::build(config.timely.communication.clone(), config.connect)?;
+    let (builders, others) =
+        net::build(config.timely.communication.clone(), config.connect, solve)?;
     let worker_config = config.timely.worker.clone();
     let guards = timely::execute::execute_from(builders, others, worker_config, move |w| {
         let r = worker::work(w, &c);

@@ -24,7 +24,7 @@ pub fn same_values<G: Indexed>(
 }
 
 /// A host file of `n` free localhost ports.
-fn hosts(dir: &tempfile::TempDir, n: usize) -> PathBuf {
+pub fn hosts(dir: &tempfile::TempDir, n: usize) -> PathBuf {
     let listeners: Vec<std::net::TcpListener> = (0..n)
         .map(|_| std::net::TcpListener::bind("127.0.0.1:0").expect("a free port"))
         .collect();
@@ -66,6 +66,43 @@ pub fn cluster<T: Send>(
         handles
             .into_iter()
             .map(|h| h.join().expect("process thread").expect("cluster solved"))
+            .collect()
+    })
+}
+
+/// Runs `solve` as one process for each `(n, w)` of `each` (process `p`
+/// started with `-n n -w w -p p`, all with one host file of the most
+/// processes any names), at once, and returns their results, process 0
+/// first: for processes started with settings that do not agree.
+pub fn cluster_each<T: Send>(
+    each: &[(usize, usize)],
+    solve: impl Fn(usize, ClusterConfig) -> Result<T, Error> + Sync,
+) -> Vec<Result<T, Error>> {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let most = each.iter().map(|&(n, _)| n).max().unwrap_or(1);
+    let path = hosts(&dir, most);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = each
+            .iter()
+            .enumerate()
+            .map(|(p, &(n, w))| {
+                let args = [
+                    "-w".to_string(),
+                    w.to_string(),
+                    "-n".to_string(),
+                    n.to_string(),
+                    "-p".to_string(),
+                    p.to_string(),
+                    "-h".to_string(),
+                    path.display().to_string(),
+                ];
+                let solve = &solve;
+                s.spawn(move || solve(p, ClusterConfig::from_args(args).expect("flags")))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("process thread"))
             .collect()
     })
 }
