@@ -4,7 +4,7 @@
 //! processes check that they run the same solve before timely starts.
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{TcpListener, TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
@@ -159,7 +159,7 @@ fn connect(
     let mut out: Vec<Option<TcpStream>> = (0..addresses.len()).map(|_| None).collect();
     for (j, addr) in addresses.iter().enumerate().take(id) {
         let mut stream = loop {
-            match TcpStream::connect(addr) {
+            match connect_within(addr, deadline) {
                 Ok(s) => break s,
                 Err(e) if late() => {
                     return Err(fail(format!(
@@ -251,6 +251,33 @@ fn connect(
     Ok(out)
 }
 
+/// A connection to `addr` (any of the addresses it names) by `deadline`
+/// (`None`: within the system's own time limit). A host that drops
+/// connection requests would otherwise hold each attempt for minutes,
+/// whatever the deadline.
+fn connect_within(addr: &str, deadline: Option<Instant>) -> std::io::Result<TcpStream> {
+    let Some(deadline) = deadline else {
+        return TcpStream::connect(addr);
+    };
+    let mut last = None;
+    for a in addr.to_socket_addrs()? {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        match TcpStream::connect_timeout(&a, left) {
+            Ok(s) => return Ok(s),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            "no address of it answered in time",
+        )
+    }))
+}
+
 /// Reads a [`Hello`] from `stream` within `left` (`None`: no limit), and
 /// leaves the stream without a time limit for timely. `Ok(None)`: what
 /// came is not a hello.
@@ -297,5 +324,44 @@ mod tests {
         let zero = connect(&addresses, &hello(0, 2), Duration::MAX).map(|s| s.len());
         assert_eq!(zero.unwrap(), 2);
         assert_eq!(one.join().unwrap().unwrap(), 2);
+    }
+
+    /// A host that drops connection requests (here a listener whose
+    /// queue is full, which drops them as a firewall would) held each
+    /// attempt to connect for the system's two minutes of retries,
+    /// whatever the deadline: now the deadline ends it.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_host_that_drops_connections_fails_by_the_deadline() {
+        let full = TcpListener::bind("127.0.0.1:0").unwrap();
+        let at = full.local_addr().unwrap();
+        // Fill its queue: the first connection that does not come at once.
+        let mut held = Vec::new();
+        let filled = (0..20_000).any(|_| {
+            match TcpStream::connect_timeout(&at, Duration::from_millis(200)) {
+                Ok(s) => {
+                    held.push(s);
+                    false
+                }
+                Err(_) => true,
+            }
+        });
+        if !filled {
+            eprintln!("the queue never filled: nothing to test here");
+            return;
+        }
+        let free = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addresses = vec![at.to_string(), free.local_addr().unwrap().to_string()];
+        drop(free);
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(connect(&addresses, &hello(1, 2), Duration::from_secs(2)).map(|_| ()));
+        });
+        match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(Err(Error::Start(m))) => assert!(m.contains("could not reach process 0"), "{m}"),
+            Ok(other) => panic!("{other:?}"),
+            Err(_) => panic!("a deadline of 2 s, and no answer in 60"),
+        }
+        drop(held);
     }
 }
