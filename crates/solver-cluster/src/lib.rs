@@ -401,6 +401,18 @@ impl ClusterConfig {
         if threads == 0 {
             return Err(Error::Args("-w must be at least 1".into()));
         }
+        if let timely::CommunicationConfig::Cluster { addresses, .. } = &config.communication {
+            // Two processes cannot listen at one address: the second
+            // fails at once, the first waits out the connection time.
+            let mut seen = std::collections::HashMap::new();
+            for (p, a) in addresses.iter().enumerate() {
+                if let Some(q) = seen.insert(a.as_str(), p) {
+                    return Err(Error::Args(format!(
+                        "the hostfile gives processes {q} and {p} the same address {a:?}"
+                    )));
+                }
+            }
+        }
         // With one process timely reads no -p at all.
         let process_asked = asked.process.unwrap_or(process);
         if process >= processes || process_asked >= processes {

@@ -66,6 +66,12 @@ fn a_hostfile_that_is_not_a_small_plain_file_is_refused() {
         .unwrap();
     let m = refused(&["-n", "2", "-h", long.to_str().unwrap()]);
     assert!(m.contains("more than"), "{m}");
+    // Two processes at one address: before, process 0 waited the whole
+    // connection time for the process that could not listen there.
+    let dup = dir.path().join("dup");
+    std::fs::write(&dup, "localhost:2101\nlocalhost:2102\nlocalhost:2101\n").unwrap();
+    let m = refused(&["-n", "3", "-p", "0", "-h", dup.to_str().unwrap()]);
+    assert!(m.contains("processes 0 and 2 the same address"), "{m}");
     let hosts = dir.path().join("two");
     std::fs::write(&hosts, "localhost:2101\nlocalhost:2102\n").unwrap();
     let ok = config(&["-n", "2", "-p", "1", "-h", hosts.to_str().unwrap()]).unwrap();
