@@ -37,6 +37,24 @@ pub fn hosts(dir: &tempfile::TempDir, n: usize) -> PathBuf {
     path
 }
 
+/// The flags of process `p` of `n`, with `w` workers and the host file at
+/// `hosts`.
+fn flags(n: usize, w: usize, p: usize, hosts: &std::path::Path) -> Vec<String> {
+    let h = hosts.display().to_string();
+    [
+        "-w",
+        &w.to_string(),
+        "-n",
+        &n.to_string(),
+        "-p",
+        &p.to_string(),
+        "-h",
+        &h,
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 /// Runs `solve` as each of `n` processes of `w` workers, at once; their
 /// results, process 0 first.
 pub fn cluster<T: Send>(
@@ -49,16 +67,7 @@ pub fn cluster<T: Send>(
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..n)
             .map(|p| {
-                let args = [
-                    "-w".to_string(),
-                    w.to_string(),
-                    "-n".to_string(),
-                    n.to_string(),
-                    "-p".to_string(),
-                    p.to_string(),
-                    "-h".to_string(),
-                    path.display().to_string(),
-                ];
+                let args = flags(n, w, p, &path);
                 let solve = &solve;
                 s.spawn(move || solve(ClusterConfig::from_args(args).expect("flags")))
             })
@@ -86,16 +95,7 @@ pub fn cluster_each<T: Send>(
             .iter()
             .enumerate()
             .map(|(p, &(n, w))| {
-                let args = [
-                    "-w".to_string(),
-                    w.to_string(),
-                    "-n".to_string(),
-                    n.to_string(),
-                    "-p".to_string(),
-                    p.to_string(),
-                    "-h".to_string(),
-                    path.display().to_string(),
-                ];
+                let args = flags(n, w, p, &path);
                 let solve = &solve;
                 s.spawn(move || solve(p, ClusterConfig::from_args(args).expect("flags")))
             })
