@@ -173,7 +173,9 @@
 //! seen: timely's network threads panic when a peer's connection closes;
 //! a panic hook records it and every worker checks between steps (see
 //! `fault.rs`). A failing process never shuts its connections down
-//! cleanly, so its peers always see the failure. A host that vanishes
+//! cleanly: it cuts them as it returns the error, so its peers see the
+//! failure whether or not it exits, even once they are done and wait only
+//! for its end of stream. A host that vanishes
 //! without closing its connections is not detected (no heartbeat).
 //!
 //! Processes started with other settings never start solving: when they
@@ -884,7 +886,7 @@ fn run<S: Space, G: Tiered>(
     let (tx, rx) = mpsc::channel::<Result<Traffic, Error>>();
     let tx = Mutex::new(tx);
     let c = Arc::clone(&ctx);
-    let (builders, others) =
+    let (builders, others, links) =
         net::build(config.timely.communication.clone(), config.connect, solve)?;
     let worker_config = config.timely.worker.clone();
     let guards = timely::execute::execute_from(builders, others, worker_config, move |w| {
@@ -907,6 +909,8 @@ fn run<S: Space, G: Tiered>(
     let mut traffic = Traffic::default();
     let mut got = 0;
     let fail = |e: Error, guards| {
+        // Peers see the failure now, not when this process exits.
+        links.cut();
         std::mem::forget(guards);
         Err(e)
     };
@@ -939,8 +943,37 @@ fn run<S: Space, G: Tiered>(
             }
         }
     }
-    for r in guards.join() {
-        r.map_err(Error::Failed)?;
+    // Every worker is done, but timely's network threads wait for each
+    // peer's clean end of stream: a peer that fails after the last
+    // barrier (an update it applies then, its database) never sends it,
+    // and the thread that reads from it is parked by the fault hook.
+    let (joined, join) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("solver-cluster:join".into())
+        .spawn(move || {
+            let _ = joined.send(guards.join());
+        })
+        .map_err(|e| Error::Failed(format!("process {}: {e}", config.process)))?;
+    loop {
+        match join.recv_timeout(Duration::from_millis(100)) {
+            Ok(results) => {
+                for r in results {
+                    r.map_err(Error::Failed)?;
+                }
+                break;
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Some(m) = fault.get() {
+                    links.cut();
+                    return Err(Error::Failed(format!("process {}: {m}", config.process)));
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(Error::Failed(
+                    "the worker threads ended without a result".into(),
+                ))
+            }
+        }
     }
     let mut tables = ctx.shared.tables(|t| ctx.space.size(t))?;
     // A tier of no indices has no blocks, so nothing filed it: held

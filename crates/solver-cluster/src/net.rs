@@ -14,9 +14,27 @@ use timely::CommunicationConfig;
 
 use crate::Error;
 
-/// The allocators of this process's workers and the guard of its network
-/// threads.
-pub(crate) type Built = (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>);
+/// The allocators of this process's workers, the guard of its network
+/// threads, and its connections to the other processes.
+pub(crate) type Built = (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>, Links);
+
+/// This process's connections to the other processes (handles of the
+/// sockets timely's threads use), to cut when the run fails.
+#[derive(Default)]
+pub(crate) struct Links(Vec<TcpStream>);
+
+impl Links {
+    /// Shuts every connection down, both ways, without timely's clean
+    /// end of stream: every peer's network thread sees the connection
+    /// closed and fails its run, whether or not this process exits (a
+    /// caller may go on after a failed solve, and the failed worker's
+    /// thread stays parked).
+    pub(crate) fn cut(&self) {
+        for s in &self.0 {
+            let _ = s.shutdown(std::net::Shutdown::Both);
+        }
+    }
+}
 
 /// What a process says of itself when it connects to another: the
 /// settings every process of a cluster must share. Sent both ways, as
@@ -113,7 +131,10 @@ pub(crate) fn build(
         ..
     } = config
     else {
-        return config.try_build().map_err(Error::Start);
+        return config
+            .try_build()
+            .map(|(b, g)| (b, g, Links::default()))
+            .map_err(Error::Start);
     };
     let hello = Hello {
         process: process as u64,
@@ -122,6 +143,13 @@ pub(crate) fn build(
         solve,
     };
     let sockets = connect(&addresses, &hello, wait)?;
+    let links = sockets
+        .iter()
+        .flatten()
+        .map(TcpStream::try_clone)
+        .collect::<std::io::Result<Vec<_>>>()
+        .map(Links)
+        .map_err(|e| Error::Start(format!("process {process}: {e}")))?;
     let hooks = Hooks::default();
     let local =
         ProcessBuilder::new_typed_vector(threads, hooks.refill.clone(), hooks.spill.clone());
@@ -131,6 +159,7 @@ pub(crate) fn build(
     Ok((
         builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
         Box::new(guard),
+        links,
     ))
 }
 
