@@ -651,8 +651,29 @@ fn check_hostfile(path: &str) -> Result<(), Error> {
             meta.len()
         )));
     }
+    // A line no host name can fill would be repeated whole in any error
+    // about its address: refused here, shown by its start.
+    let text = std::fs::read(path)
+        .map_err(|e| Error::Args(format!("-h {path}: cannot read the hostfile: {e}")))?;
+    if let Some((k, line)) = text
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .find(|(_, l)| l.len() > MAX_HOST_LINE)
+    {
+        let start = String::from_utf8_lossy(&line[..40]);
+        return Err(Error::Args(format!(
+            "-h {path}: line {} is {} bytes long ({start}…), more than a host:port \
+             line can be ({MAX_HOST_LINE})",
+            k + 1,
+            line.len()
+        )));
+    }
     Ok(())
 }
+
+/// The longest hostfile line: a host name (at most 253 bytes), brackets,
+/// a colon and a port, with room for spaces.
+const MAX_HOST_LINE: usize = 300;
 
 /// What [`getopts_free`] read besides timely.
 struct Asked {

@@ -72,6 +72,17 @@ fn a_hostfile_that_is_not_a_small_plain_file_is_refused() {
     std::fs::write(&dup, "localhost:2101\nlocalhost:2102\nlocalhost:2101\n").unwrap();
     let m = refused(&["-n", "3", "-p", "0", "-h", dup.to_str().unwrap()]);
     assert!(m.contains("processes 0 and 2 the same address"), "{m}");
+    // A line no host name fills was repeated whole in the error about
+    // its address (a 500 KB line, 500 KB of message).
+    let wide = dir.path().join("wide");
+    std::fs::write(
+        &wide,
+        format!("{}:2101\nlocalhost:2102\n", "x".repeat(5000)),
+    )
+    .unwrap();
+    let m = refused(&["-n", "2", "-p", "1", "-h", wide.to_str().unwrap()]);
+    assert!(m.contains("line 1 is 5005 bytes long"), "{m}");
+    assert!(m.len() < 300, "{m}");
     let hosts = dir.path().join("two");
     std::fs::write(&hosts, "localhost:2101\nlocalhost:2102\n").unwrap();
     let ok = config(&["-n", "2", "-p", "1", "-h", hosts.to_str().unwrap()]).unwrap();
