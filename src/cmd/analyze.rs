@@ -104,8 +104,8 @@ where
     let mut per_tier = Vec::new();
     let mut total = Stats::default();
     for &t in &order {
-        let table = gamesolve::store::load_tier(db, t, game.tier_size(t))?;
         let size = game.tier_size(t);
+        let table = gamesolve::store::load_tier(db, t, size)?;
         const BLOCK: u64 = 1 << 14;
         let s = (0..size.div_ceil(BLOCK))
             .into_par_iter()
