@@ -322,10 +322,23 @@ impl Budget {
     /// the memory budget; the allocation itself is fallible too, so a
     /// refusal by the system is an error, not an abort.
     ///
+    /// An element is counted at a byte at least: a zero-sized one takes
+    /// no memory but is still cloned into place one by one, so a length
+    /// the budget would refuse for bytes is refused for it too rather
+    /// than cloned for hours.
+    ///
+    /// ```
+    /// use game_core::Budget;
+    ///
+    /// let budget = Budget::unlimited().with_memory(1 << 20);
+    /// assert_eq!(budget.vec("a table", 1000, 7u16).unwrap()[999], 7);
+    /// assert!(budget.vec("units", u64::MAX / 2, ()).is_err());
+    /// ```
+    ///
     /// # Errors
     /// A [`TooLarge`] for memory naming `what`.
     pub fn vec<T: Clone>(&self, what: &str, len: u64, fill: T) -> Result<Vec<T>, TooLarge> {
-        let bytes = len.saturating_mul(std::mem::size_of::<T>() as u64);
+        let bytes = len.saturating_mul(std::mem::size_of::<T>().max(1) as u64);
         self.check_memory(what, bytes)?;
         let n = usize::try_from(len).map_err(|_| self.memory_error(what.to_string(), bytes))?;
         let mut v = Vec::new();
@@ -706,6 +719,15 @@ mod tests {
         assert_eq!(b.vec("a table", 1000, 7u8).unwrap().len(), 1000);
         let huge = Budget::unlimited().vec("a huge table", u64::MAX / 2, 0u64);
         assert!(huge.is_err());
+        // Zero-sized elements count a byte each: refused past the budget
+        // (they were counted at nothing and cloned 2^62 times).
+        assert_eq!(b.vec("units", 1000, ()).unwrap().len(), 1000);
+        let e = b.vec("units", 1001, ()).unwrap_err();
+        assert!(
+            e.to_string().starts_with("units needs 1001 B of memory"),
+            "{e}"
+        );
+        assert!(b.vec("units", u64::MAX / 4, ()).is_err());
     }
 
     #[test]
