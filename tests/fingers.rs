@@ -329,3 +329,58 @@ fn whole_table_counts_match_the_cpp_baseline() {
         );
     }
 }
+
+/// Positions, distinct moves and breadth-first levels reachable from the
+/// start by playing every move (positions that are over not continued).
+fn forward_search(g: &Fingers) -> (u64, u64, u64) {
+    let mut seen = vec![false; g.size() as usize];
+    seen[g.index(&FingersPosition::START) as usize] = true;
+    let (mut level, mut count, mut moves, mut levels) = (vec![FingersPosition::START], 1, 0, 0);
+    let mut ms = Vec::new();
+    while !level.is_empty() {
+        levels += 1;
+        let mut next = Vec::new();
+        for pos in &level {
+            if g.outcome(pos).is_some() {
+                continue;
+            }
+            ms.clear();
+            g.moves(pos, &mut ms);
+            let mut kids: Vec<u64> = ms.iter().map(|m| g.index(&g.play(pos, m))).collect();
+            kids.sort_unstable();
+            kids.dedup();
+            moves += kids.len() as u64;
+            for k in kids {
+                if !std::mem::replace(&mut seen[k as usize], true) {
+                    count += 1;
+                    next.push(g.position(k).unwrap());
+                }
+            }
+        }
+        level = next;
+    }
+    (count, moves, levels)
+}
+
+/// The reachable walk (children by index: under the default rules the
+/// transfers are strided runs less the mover's own hands, which the walk
+/// remembers run by run) finds the positions, moves and levels of a
+/// forward search that plays every move, under every rule switch, and
+/// for the default rules up to F = 40 (many levels, many runs met again).
+#[test]
+fn the_reachable_walk_equals_the_forward_search() {
+    let variants = (2..=6).flat_map(all_rules).chain([20, 40].map(rules));
+    for r in variants {
+        let g = Fingers::new(r).unwrap();
+        let plain = forward_search(&g);
+        for threads in [1, 3] {
+            let config = solver_retro::Config::default().threads(threads);
+            let walk = solver_retro::reachable(&g, &FingersPosition::START, &config).unwrap();
+            assert_eq!(
+                (walk.count(), walk.moves(), walk.levels()),
+                plain,
+                "{r:?}, {threads} threads"
+            );
+        }
+    }
+}

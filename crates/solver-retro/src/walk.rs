@@ -11,6 +11,11 @@ use crate::solution::{Counts, IndexedSolution};
 use crate::{Config, Error};
 
 mod frontier;
+mod runs;
+
+/// A task's scratch in [`reachable`]: the children of a position, the
+/// moves they are found by, and the runs of children marked last.
+type Scratch<M> = (ChildIndices, Vec<M>, runs::Marked);
 
 /// The positions reachable from a start of an [`Indexed`] game: a bit per
 /// index, with the number of positions, of distinct moves between them and
@@ -173,7 +178,7 @@ where
     config.install(|| -> Result<(), Error> {
         let mut walk = frontier::Walk::new(first, words, cap);
         loop {
-            let expanded = walk.step(|i, out, (kids, mv): &mut (ChildIndices, Vec<G::Move>)| {
+            let expanded = walk.step(|i, out, (kids, mv, marked): &mut Scratch<G::Move>| {
                 kids.clear();
                 game.child_indices(i, kids, mv);
                 let mut mark = |k: u64| -> Result<(), Error> {
@@ -188,14 +193,10 @@ where
                 for &k in &kids.singles {
                     mark(k)?;
                 }
-                for run in &kids.strided {
-                    if !run.within(size) {
-                        return Err(bad_run(i, run, size));
-                    }
-                    for k in run.iter() {
-                        mark(k)?;
-                    }
+                if let Some(run) = kids.strided.iter().find(|run| !run.within(size)) {
+                    return Err(bad_run(i, run, size));
                 }
+                marked.mark_runs(&kids.strided, &mut mark)?;
                 Ok(kids.len())
             })?;
             let Some((made, edges)) = expanded else {
