@@ -310,58 +310,100 @@ fn certify_block<G: IndexedChildren, C: Cell>(
     range: std::ops::Range<u64>,
 ) -> Result<Certificate, Rejection<G::Position>> {
     let mut cert = Certificate::default();
-    let (mut kids, mut moves) = (ChildIndices::default(), Vec::new());
+    let mut moves = Vec::new();
+    let mut kids = vec![ChildIndices::default(); BATCH];
+    let mut batch: Vec<(u64, Value, G::Position, Ahead)> = Vec::with_capacity(BATCH);
     let read = |k: u64| usize::try_from(k).ok().and_then(|k| cells.get(k)?.value());
-    for i in range {
-        let Some(value) = read(i) else {
-            continue;
-        };
-        let Some(pos) = game.position(i) else {
-            continue;
-        };
-        let reject = |flaw| Rejection {
-            position: pos.clone(),
-            value,
-            flaw,
-        };
-        if game.index(&pos) != i {
-            return Err(reject(Flaw::Index));
+    let mut next = range.start;
+    while next < range.end {
+        // A batch's children are found first and their cells read in one
+        // tight pass, so that the cache misses of a whole batch overlap
+        // (one position at a time, the processor waits for its few
+        // scattered children before it starts the next).
+        batch.clear();
+        while batch.len() < BATCH && next < range.end {
+            let i = next;
+            next += 1;
+            let (Some(value), Some(pos)) = (read(i), game.position(i)) else {
+                continue;
+            };
+            let ahead = if game.index(&pos) != i {
+                Ahead::BadIndex
+            } else if let Some(o) = game.outcome(&pos) {
+                Ahead::Over(o)
+            } else {
+                let k = &mut kids[batch.len()];
+                k.clear();
+                game.child_indices(i, k, &mut moves);
+                if k.is_empty() {
+                    Ahead::Over(game.stalemate(&pos))
+                } else {
+                    Ahead::Children
+                }
+            };
+            batch.push((i, value, pos, ahead));
         }
-        cert.positions += 1;
-        cert.counts.add(value.outcome());
-        let terminal = match game.outcome(&pos) {
-            Some(o) => Some(o),
-            None => {
-                kids.clear();
-                game.child_indices(i, &mut kids, &mut moves);
-                kids.is_empty().then(|| game.stalemate(&pos))
+        let mut known = 0usize;
+        for ((.., ahead), k) in batch.iter().zip(&kids) {
+            if *ahead == Ahead::Children {
+                known += k.singles.iter().filter(|&&c| read(c).is_some()).count();
             }
-        };
-        if let Some(o) = terminal {
-            let want = Value::new(o, 0);
-            if value != want {
-                return Err(reject(Flaw::Terminal(want)));
-            }
-            continue;
         }
-        let mut seen = Seen::default();
-        for &k in &kids.singles {
-            seen.add(read(k).ok_or_else(|| reject(Flaw::UnknownChild))?);
-        }
-        for run in &kids.strided {
-            // A run past the table, or one child repeated, names children
-            // the table does not hold as such.
-            if !run.within(cells.len() as u64) {
-                return Err(reject(Flaw::UnknownChild));
+        std::hint::black_box(known);
+        // Then each position in index order, as one by one.
+        for ((_, value, pos, ahead), kids) in batch.iter().zip(&kids) {
+            let value = *value;
+            let reject = |flaw| Rejection {
+                position: pos.clone(),
+                value,
+                flaw,
+            };
+            if *ahead == Ahead::BadIndex {
+                return Err(reject(Flaw::Index));
             }
-            for k in run.iter() {
+            cert.positions += 1;
+            cert.counts.add(value.outcome());
+            if let Ahead::Over(o) = *ahead {
+                let want = Value::new(o, 0);
+                if value != want {
+                    return Err(reject(Flaw::Terminal(want)));
+                }
+                continue;
+            }
+            let mut seen = Seen::default();
+            for &k in &kids.singles {
                 seen.add(read(k).ok_or_else(|| reject(Flaw::UnknownChild))?);
             }
+            for run in &kids.strided {
+                // A run past the table, or one child repeated, names
+                // children the table does not hold as such.
+                if !run.within(cells.len() as u64) {
+                    return Err(reject(Flaw::UnknownChild));
+                }
+                for k in run.iter() {
+                    seen.add(read(k).ok_or_else(|| reject(Flaw::UnknownChild))?);
+                }
+            }
+            cert.moves += kids.len();
+            judge(value, &seen).map_err(reject)?;
         }
-        cert.moves += kids.len();
-        judge(value, &seen).map_err(reject)?;
     }
     Ok(cert)
+}
+
+/// Positions [`certify_block`] finds the children of before it judges
+/// any.
+const BATCH: usize = 32;
+
+/// What [`certify_block`] found of a position before judging it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ahead {
+    /// Its index does not decode back to it.
+    BadIndex,
+    /// It is over, with this outcome for the player to move.
+    Over(Outcome),
+    /// It has children (listed in the batch's slot).
+    Children,
 }
 
 /// Checks every position held by a [`TieredSolution`] like [`certify`],

@@ -1369,3 +1369,71 @@ fn a_stored_graph_is_refused_as_its_positions_come() {
     let sol = solve_with(&fan, 0, &Config::default()).unwrap();
     assert_eq!(sol.value(&0), Some(Value::win(1)));
 }
+
+/// A pile of up to 99, `n` → `n − 1`: a chain of wins and losses whose
+/// cells a test can break one by one.
+struct Chain;
+
+impl Game for Chain {
+    type Position = u64;
+    type Move = ();
+    fn moves(&self, n: &u64, out: &mut Vec<()>) {
+        if *n > 0 {
+            out.push(());
+        }
+    }
+    fn play(&self, n: &u64, (): &()) -> u64 {
+        n - 1
+    }
+}
+
+impl Indexed for Chain {
+    fn size(&self) -> u64 {
+        100
+    }
+    fn index(&self, n: &u64) -> u64 {
+        *n
+    }
+    fn position(&self, i: u64) -> Option<u64> {
+        (i < 100).then_some(i)
+    }
+}
+
+impl game_core::IndexedChildren for Chain {}
+
+/// The certificate by index looks ahead at a batch of positions' children
+/// before it judges them, and still rejects the first position in index
+/// order that breaks a rule: broken cells in one batch, in two, and a
+/// broken cell whose parent comes first.
+#[test]
+fn the_indexed_certificate_rejects_the_first_broken_position() {
+    let solved = solve_indexed(&Chain).unwrap();
+    assert_eq!(solved.value(&99), Some(Value::win(99)));
+    assert!(crate::certify_indexed(&solved).is_ok());
+    // Pile n is won in n for odd n, lost in n for even n: a cell set to
+    // the other outcome breaks its own rule (and its parent's), first at
+    // its own index.
+    let broken = |cells: &[u64]| {
+        let mut table = crate::Table::new(100, false).unwrap();
+        for i in 0..100 {
+            let v = solved.value_at(i).unwrap();
+            let v = if cells.contains(&i) {
+                let flipped = match v.outcome() {
+                    Outcome::Win => Outcome::Lose,
+                    _ => Outcome::Win,
+                };
+                Value::new(flipped, i as u32)
+            } else {
+                v
+            };
+            table.set(i, Some(v)).unwrap();
+        }
+        let lied = crate::IndexedSolution::from_table(&Chain, table).unwrap();
+        crate::certify_indexed(&lied).unwrap_err().position
+    };
+    assert_eq!(broken(&[40, 35]), 35);
+    assert_eq!(broken(&[70, 40]), 40);
+    assert_eq!(broken(&[63, 64]), 63);
+    assert_eq!(broken(&[0]), 0);
+    assert_eq!(broken(&[99]), 99);
+}
