@@ -676,6 +676,31 @@ fn play_answers_a_line_that_is_not_utf8_as_no_move() {
 }
 
 #[test]
+fn play_refuses_an_input_line_longer_than_any_answer() {
+    // A line was read whole into memory, however long: `play fingers
+    // </dev/zero` grew until the allocator aborted. A line past 4096 bytes
+    // now ends the game with one line.
+    for args in [
+        &["play", "fingers", "--first"][..],
+        &[
+            "play", "connect4", "--width", "3", "--height", "3", "--first",
+        ],
+    ] {
+        let out = common::with_input(args, &format!("{}\n1\n", "1".repeat(5000)));
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains("input line longer than 4096 bytes") && !err.contains("panicked"),
+            "{err}"
+        );
+    }
+    // A line of 4096 bytes is still read, and answered as no move.
+    let text = play(&["--first"], &format!("{}\nq\n", "1".repeat(4096)));
+    assert!(text.contains("is not a legal move here"), "{text}");
+}
+
+#[test]
 fn a_board_that_is_wrong_is_named_as_a_board() {
     // Both used to be read as moves, and the error named a move.
     let err = fails(&["--memory", "1M", "dobutsu", "value", "lll/.c./.C./ELG - b"]);

@@ -77,14 +77,22 @@ fn my_move_words(mv: &FingersMove) -> String {
     }
 }
 
+/// The longest line of input read as an answer: every move and answer is
+/// a few bytes, and a line is held whole in memory while it is read.
+pub(super) const MAX_LINE: u64 = 4096;
+
 /// Reads a non-empty line (an empty one is asked again); `None` at end of
 /// input, after ending the prompt's line.
+///
+/// # Errors
+/// Writing the prompt, reading the input, or a line longer than
+/// [`MAX_LINE`] bytes (refused before more of it is read).
 pub(super) fn ask(
     input: &mut impl BufRead,
     out: &mut impl Write,
     prompt: &str,
     json: bool,
-) -> std::io::Result<Option<String>> {
+) -> Result<Option<String>, Error> {
     loop {
         if !json {
             write!(out, "{prompt}")?;
@@ -93,7 +101,13 @@ pub(super) fn ask(
         // Bytes, not a string: a line that is not UTF-8 is no move and is
         // answered as such, not taken for a broken input.
         let mut bytes = Vec::new();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
+        let read = std::io::Read::take(&mut *input, MAX_LINE + 1).read_until(b'\n', &mut bytes)?;
+        if read as u64 > MAX_LINE && bytes.last() != Some(&b'\n') {
+            return Err(Error::Usage(format!(
+                "an input line longer than {MAX_LINE} bytes: no answer is that long"
+            )));
+        }
+        if read == 0 {
             if !json {
                 writeln!(out)?;
             }
@@ -115,7 +129,7 @@ pub(super) fn seat(
     input: &mut impl BufRead,
     out: &mut impl Write,
     json: bool,
-) -> std::io::Result<Option<bool>> {
+) -> Result<Option<bool>, Error> {
     if first || second {
         return Ok(Some(first));
     }
