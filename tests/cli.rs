@@ -701,6 +701,27 @@ fn play_refuses_an_input_line_longer_than_any_answer() {
 }
 
 #[test]
+fn play_names_an_input_it_cannot_read_as_input() {
+    // Standard input a directory: reading it fails, which was reported as
+    // "cannot write output: Is a directory".
+    for game in ["fingers", "connect4"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
+            .args(["play", game, "--first"])
+            .env("RUST_BACKTRACE", "0")
+            .stdin(std::fs::File::open("/").unwrap())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{game}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains("cannot read input") && !err.contains("output"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn a_board_that_is_wrong_is_named_as_a_board() {
     // Both used to be read as moves, and the error named a move.
     let err = fails(&["--memory", "1M", "dobutsu", "value", "lll/.c./.C./ELG - b"]);

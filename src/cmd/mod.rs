@@ -43,6 +43,8 @@ pub enum Error {
     Certificate(String),
     #[error("cannot write output: {0}")]
     Io(#[from] std::io::Error),
+    #[error("cannot read input: {0}")]
+    Input(std::io::Error),
 }
 
 /// Solve two-player games of perfect information.

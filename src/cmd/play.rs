@@ -101,7 +101,9 @@ pub(super) fn ask(
         // Bytes, not a string: a line that is not UTF-8 is no move and is
         // answered as such, not taken for a broken input.
         let mut bytes = Vec::new();
-        let read = std::io::Read::take(&mut *input, MAX_LINE + 1).read_until(b'\n', &mut bytes)?;
+        let read = std::io::Read::take(&mut *input, MAX_LINE + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(Error::Input)?;
         if read as u64 > MAX_LINE && bytes.last() != Some(&b'\n') {
             return Err(Error::Usage(format!(
                 "an input line longer than {MAX_LINE} bytes: no answer is that long"
