@@ -765,4 +765,17 @@ fn the_largest_budgets_are_taken_and_no_budget_is_advised_past_them() {
         err.contains("past any budget") && !err.contains("--max-work"),
         "{err}"
     );
+    // Work between 10^19 steps and u64::MAX: the round budget advised was
+    // 2e19, which --max-work refuses; the largest it takes is named, and
+    // taken.
+    let board = ["connect4", "value", "--width", "1", "--height", "63"];
+    let err = fails(&board);
+    assert!(
+        err.contains("--max-work 18446744073709551615") && !err.contains("2e19"),
+        "{err}"
+    );
+    let mut most = vec!["--max-work", "18446744073709551615"];
+    most.extend(board);
+    let err = fails(&most);
+    assert!(!err.contains("--max-work"), "{err}");
 }

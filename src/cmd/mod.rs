@@ -238,12 +238,24 @@ impl Error {
 const RAISE_MEMORY: &str =
     "raise it with --memory BYTES (e.g. --memory 16G) if the machine really has it";
 
+/// The advice a work refusal gives when the round budget it would name is
+/// past the largest `--max-work` takes (u64::MAX steps).
+const RAISE_WORK_MOST: &str =
+    "raise it with --max-work STEPS (at most --max-work 18446744073709551615)";
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<(), Error> {
     run_commands(cli).map_err(|mut e| {
         if let Some(t) = e.too_large_mut() {
-            if t.resource == game_core::budget::Resource::Memory {
-                t.raise = RAISE_MEMORY.into();
+            use game_core::budget::Resource;
+            match t.resource {
+                Resource::Memory => t.raise = RAISE_MEMORY.into(),
+                // Past 10^19 steps the round budget advised would be 2e19,
+                // past what --max-work takes: name the largest it does.
+                Resource::Work if t.needed > 10_000_000_000_000_000_000 => {
+                    t.raise = RAISE_WORK_MOST.into();
+                }
+                _ => {}
             }
         }
         e
