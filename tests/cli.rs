@@ -722,6 +722,38 @@ fn play_names_an_input_it_cannot_read_as_input() {
 }
 
 #[test]
+fn rayon_num_threads_is_bounded_as_threads_is() {
+    // RAYON_NUM_THREADS=20000 started 20,000 threads without a word: a
+    // 3×3 solve ran past a minute. Now refused as --threads 20000 is; with
+    // --threads given, the variable is not read.
+    let board = ["connect4", "solve", "--width", "3", "--height", "3"];
+    let out = common::bin()
+        .args(board)
+        .env("RAYON_NUM_THREADS", "2000")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("RAYON_NUM_THREADS takes 1..=1024 threads") && err.contains("2000"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    let out = common::bin()
+        .args(["--threads", "2"])
+        .args(board)
+        .env("RAYON_NUM_THREADS", "2000")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
 fn a_board_that_is_wrong_is_named_as_a_board() {
     // Both used to be read as moves, and the error named a move.
     let err = fails(&["--memory", "1M", "dobutsu", "value", "lll/.c./.C./ELG - b"]);

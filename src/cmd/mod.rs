@@ -243,6 +243,9 @@ const RAISE_MEMORY: &str =
 const RAISE_WORK_MOST: &str =
     "raise it with --max-work STEPS (at most --max-work 18446744073709551615)";
 
+/// The most threads `--threads` (or `RAYON_NUM_THREADS`) may ask for.
+const MAX_THREADS: usize = 1024;
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<(), Error> {
     run_commands(cli).map_err(|mut e| {
@@ -264,10 +267,23 @@ pub fn run(cli: Cli) -> Result<(), Error> {
 
 /// [`run`], before the refusals' advice is made the command line's.
 fn run_commands(cli: Cli) -> Result<(), Error> {
+    if cli.threads.is_none() {
+        // Without --threads, rayon starts as many threads as
+        // RAYON_NUM_THREADS says (0 or a word: one a core): the same bound
+        // (20,000 threads took minutes to start for a tiny game).
+        let env = std::env::var("RAYON_NUM_THREADS").ok();
+        if let Some(n) = env.and_then(|v| v.parse::<usize>().ok()) {
+            if n > MAX_THREADS {
+                return Err(Error::Usage(format!(
+                    "RAYON_NUM_THREADS takes 1..={MAX_THREADS} threads (as --threads), not {n}"
+                )));
+            }
+        }
+    }
     if let Some(n) = cli.threads {
-        if n == 0 || n > 1024 {
+        if n == 0 || n > MAX_THREADS {
             return Err(Error::Usage(format!(
-                "--threads takes 1..=1024 threads, not {n}"
+                "--threads takes 1..={MAX_THREADS} threads, not {n}"
             )));
         }
         rayon::ThreadPoolBuilder::new()
