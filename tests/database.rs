@@ -366,3 +366,34 @@ fn a_tier_of_another_length_than_the_games_is_refused() {
     let _ = std::fs::remove_dir_all(&f);
     let _ = std::fs::remove_dir_all(&c);
 }
+
+/// A database whose checksums hold but whose table has no value for the
+/// start (forged, or written by other code) is refused in one line by
+/// `play` (it panicked).
+#[test]
+fn play_from_a_database_without_a_value_for_the_start_is_refused() {
+    use game_core::Indexed;
+    let dir = scratch("play-forged");
+    let game = games::Fingers::new(games::FingersRules::default()).unwrap();
+    let rules = format!("{:?}, index v1", game.rules());
+    let db = game_db::Database::create(&dir, "fingers", &rules).unwrap();
+    let solved = solver_retro::solve_unmoves(&game).unwrap();
+    let start = game.index(&games::FingersPosition::START);
+    let mut table = solver_retro::Table::new(game.size(), false).unwrap();
+    for i in (0..game.size()).filter(|&i| i != start) {
+        table.set(i, solved.value_at(i)).unwrap();
+    }
+    gamesolve::store::save_table(&db, 0, &table).unwrap();
+    drop(db);
+    let d = dir.display().to_string();
+    let out = bin()
+        .args(["play", "fingers", "--first", "--db", &d])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("no value for the start"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
