@@ -367,33 +367,74 @@ fn a_tier_of_another_length_than_the_games_is_refused() {
     let _ = std::fs::remove_dir_all(&c);
 }
 
-/// A database whose checksums hold but whose table has no value for the
-/// start (forged, or written by other code) is refused in one line by
-/// `play` (it panicked).
-#[test]
-fn play_from_a_database_without_a_value_for_the_start_is_refused() {
+/// A Fingers database (default rules) whose checksums hold but whose
+/// table has no value for the position at index `hole` (forged, or
+/// written by other code), in a fresh scratch directory.
+fn forged_fingers(name: &str, hole: impl Fn(&games::Fingers) -> u64) -> String {
     use game_core::Indexed;
-    let dir = scratch("play-forged");
+    let dir = scratch(name);
     let game = games::Fingers::new(games::FingersRules::default()).unwrap();
     let rules = format!("{:?}, index v1", game.rules());
     let db = game_db::Database::create(&dir, "fingers", &rules).unwrap();
     let solved = solver_retro::solve_unmoves(&game).unwrap();
-    let start = game.index(&games::FingersPosition::START);
+    let hole = hole(&game);
     let mut table = solver_retro::Table::new(game.size(), false).unwrap();
-    for i in (0..game.size()).filter(|&i| i != start) {
+    for i in (0..game.size()).filter(|&i| i != hole) {
         table.set(i, solved.value_at(i)).unwrap();
     }
     gamesolve::store::save_table(&db, 0, &table).unwrap();
-    drop(db);
-    let d = dir.display().to_string();
+    dir.display().to_string()
+}
+
+/// A database whose table has no value for the start, or for another
+/// position reachable from it, is refused in one line naming it by
+/// `play` and by `fingers solve --positions` on the cluster path (both
+/// panicked).
+#[test]
+fn a_database_without_a_value_for_a_position_is_refused() {
+    use game_core::Indexed;
+    let start = forged_fingers("forged-start", |g| g.index(&games::FingersPosition::START));
     let out = bin()
-        .args(["play", "fingers", "--first", "--db", &d])
+        .args(["play", "fingers", "--first", "--db", &start])
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(err.contains("no value for the start"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
+    let one_line = |out: Output, words: &str| {
+        assert!(!out.status.success());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(words), "{err}");
+    };
+    one_line(out, "no value for the start");
+    one_line(
+        run(&["fingers", "solve", "--db", &start]),
+        "start is not stored",
+    );
+    // A position one touch from the start: the listing of a finished
+    // database's table (on the cluster path, which reports it) names it.
+    let other = forged_fingers("forged-other", |g| {
+        g.index(&games::FingersPosition {
+            me: [1, 2],
+            opp: [1, 1],
+        })
+    });
+    let listing = [
+        "fingers",
+        "solve",
+        "--no-certify",
+        "--positions",
+        "--db",
+        &other,
+        "--cluster",
+        "-w",
+        "1",
+    ];
+    one_line(run(&listing), "no value for 1,2 | 1,1");
+    one_line(
+        run(&[&["--json"][..], &listing].concat()),
+        "no value for 1,2 | 1,1",
+    );
+    for dir in [start, other] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

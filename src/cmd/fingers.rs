@@ -776,7 +776,16 @@ fn report_solve<'g>(
     let counts = reach.counts(&sol);
     let reach_seconds = t.elapsed().as_secs_f64();
     let moves = reach.moves();
-    let start = sol.value(&FingersPosition::START).expect("solved");
+    // A table solved here holds every position; one read from a database
+    // that holds no value for a position is damaged (its checksums hold).
+    let value = |p: &FingersPosition| {
+        sol.value(p).ok_or_else(|| {
+            Error::Retro(solver_retro::Error::Store(format!(
+                "the table holds no value for {p}: the database is damaged"
+            )))
+        })
+    };
+    let start = value(&FingersPosition::START)?;
     let mut text = format!(
         "Magic Fingers ({})\n\
          From the start (1,1 vs 1,1) the first player {} with perfect play.\n\
@@ -816,20 +825,20 @@ fn report_solve<'g>(
         // checked before the solve: `check_solve_command`).
         let listed = reach.indices().filter_map(|i| game.position(i));
         if ctx.json {
-            let entries: Vec<Json> = listed
+            let entries = listed
                 .map(|p| {
-                    let v = sol.value(&p).expect("solved");
-                    json!({
+                    let v = value(&p)?;
+                    Ok(json!({
                         "me": p.me, "opponent": p.opp,
                         "outcome": v.outcome().name(), "remoteness": v.remoteness(),
                         "best": sol.best_move(&p).map(|(m, _)| m.to_string()),
-                    })
+                    }))
                 })
-                .collect();
+                .collect::<Result<Vec<Json>, Error>>()?;
             j["positions"] = Json::Array(entries);
         } else {
             for p in listed {
-                let v = sol.value(&p).expect("solved");
+                let v = value(&p)?;
                 let best = sol.best_move(&p).map_or("-".into(), |(m, _)| m.to_string());
                 text += &format!("\n{p}: {v}, best {best}");
             }
