@@ -3,6 +3,11 @@
 //! One explicit stack of frames and one shared arena of moves: no recursion
 //! (a game a million plies deep is fine) and no allocation per position once
 //! the buffers have grown.
+//!
+//! The game lists each position's moves into a buffer of its own, empty,
+//! and they are then moved onto the arena: a game that clears (or sorts)
+//! the buffer it is given cannot touch the moves of the positions below
+//! it on the path, which the arena holds.
 
 use game_core::{Budget, Game, Value};
 
@@ -42,6 +47,9 @@ struct Frame<P> {
 pub(crate) struct Engine<G: Game> {
     stack: Vec<Frame<G::Position>>,
     arena: Vec<G::Move>,
+    /// The buffer the game lists one position's moves into: always empty
+    /// when handed over.
+    fresh: Vec<G::Move>,
     budget: Budget,
 }
 
@@ -50,6 +58,7 @@ impl<G: Game> Engine<G> {
         Engine {
             stack: Vec::new(),
             arena: Vec::new(),
+            fresh: Vec::new(),
             budget: budget.clone(),
         }
     }
@@ -109,30 +118,35 @@ impl<G: Game> Engine<G> {
         pos: G::Position,
     ) -> Result<Option<Value>, Error> {
         let start = self.arena.len();
-        let room = self.arena.capacity();
+        let room = self.moves_room();
         let over = game.outcome(&pos).is_some();
         if !over {
-            game.moves(&pos, &mut self.arena);
+            // An empty buffer of its own (see the module's note): a game
+            // that clears `out` gave wrong values when it was the arena.
+            game.moves(&pos, &mut self.fresh);
         }
-        let terminal = terminal_value(game, &pos, self.arena.len() > start).inspect_err(|_| {
+        let terminal = terminal_value(game, &pos, !self.fresh.is_empty()).inspect_err(|_| {
             self.reset();
         })?;
         if let Some(v) = terminal {
-            self.arena.truncate(start);
+            // Empty unless the game's outcome changed its mind.
+            self.fresh.clear();
             store.set(id, v);
             return Ok(Some(v));
         }
+        self.arena.append(&mut self.fresh);
         // The path grows with depth times moves, which no table size
         // foretells: it is checked beside the store each time a buffer
         // grows (the stack before, the moves as the game listed them).
         let full = self.stack.len() == self.stack.capacity();
-        if full || self.arena.capacity() != room {
+        let moves = self.moves_room();
+        if full || moves != room {
             let fits = self
                 .budget
                 .reserve_search_path::<Frame<G::Position>, G::Move>(
                     store.bytes(),
                     &mut self.stack,
-                    self.arena.capacity(),
+                    moves,
                 );
             if let Err(e) = fits {
                 self.reset();
@@ -149,10 +163,16 @@ impl<G: Game> Engine<G> {
         Ok(None)
     }
 
+    /// Moves the path's two buffers have room for.
+    fn moves_room(&self) -> usize {
+        self.arena.capacity().saturating_add(self.fresh.capacity())
+    }
+
     /// Empties the path after an error, giving its memory back.
     fn reset(&mut self) {
         self.stack = Vec::new();
         self.arena = Vec::new();
+        self.fresh = Vec::new();
     }
 
     /// Builds the cycle error and resets the engine.

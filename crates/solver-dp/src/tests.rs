@@ -247,3 +247,50 @@ fn a_terminal_draw_is_the_games_error() {
         );
     }
 }
+
+/// A game whose `moves` clears the buffer before listing (it must only
+/// append): the solvers hand it an empty buffer of its own, so the moves
+/// of the positions below it on the path are untouched. Given the shared
+/// arena, it wiped them: take 1 or 2 from 10 was "won in 1" and 9 "lost
+/// at once", with nothing reported.
+#[test]
+fn a_game_that_clears_its_move_buffer_is_solved_right() {
+    struct Clearing(u64);
+    impl Game for Clearing {
+        type Position = u64;
+        type Move = u64;
+        fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+            out.clear();
+            out.extend((1..=2).filter(|t| t <= n));
+        }
+        fn play(&self, n: &u64, t: &u64) -> u64 {
+            n - t
+        }
+    }
+    impl game_core::Indexed for Clearing {
+        fn size(&self) -> u64 {
+            self.0 + 1
+        }
+        fn index(&self, n: &u64) -> u64 {
+            // Numbered downwards: the indexed solver searches from 10 too.
+            self.0 - n
+        }
+        fn position(&self, i: u64) -> Option<u64> {
+            self.0.checked_sub(i)
+        }
+    }
+    let want = |n: u64| {
+        let r = 2 * (n / 3) as u32;
+        if n % 3 == 0 {
+            Value::lose(r)
+        } else {
+            Value::win(r + 1)
+        }
+    };
+    let memo = solve(&Clearing(10), 10).unwrap();
+    let flat = solve_indexed(&Clearing(10)).unwrap();
+    for n in 0..=10 {
+        assert_eq!(memo.value(&n), Some(want(n)), "memo, pile {n}");
+        assert_eq!(flat.value(&n), Some(want(n)), "indexed, pile {n}");
+    }
+}
