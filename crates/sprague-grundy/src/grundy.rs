@@ -39,6 +39,11 @@ pub struct GrundyTable<'g, G: Game> {
     values: Vec<u32>,
     stack: Vec<Frame<G::Position>>,
     arena: Vec<G::Move>,
+    /// The buffer the game lists one position's moves into, empty when
+    /// handed over; they are then moved onto `arena`. A game that clears
+    /// (or sorts) the buffer it is given cannot touch the moves of the
+    /// positions below it on the path.
+    fresh: Vec<G::Move>,
     kids: Vec<u64>,
     set: MexSet,
     budget: Budget,
@@ -76,6 +81,7 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
             values: Vec::new(),
             stack: Vec::new(),
             arena: Vec::new(),
+            fresh: Vec::new(),
             kids: Vec::new(),
             set: MexSet::new(),
         }
@@ -124,6 +130,7 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
             // Forget the positions left open, so the memo stays usable.
             self.stack.clear();
             self.arena.clear();
+            self.fresh.clear();
             self.kids.clear();
             self.ids
                 .retain(|_, id| self.values[*id as usize] != ON_PATH);
@@ -177,6 +184,11 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
         game_core::budget::memo_bytes::<G::Position>(n)
     }
 
+    /// Moves the path's two buffers have room for.
+    fn moves_room(&self) -> usize {
+        self.arena.capacity().saturating_add(self.fresh.capacity())
+    }
+
     /// Makes room for one more position, checking the doubled memo (and
     /// the old one, alive while the map is rebuilt) against the budget.
     fn grow(&mut self) -> Result<(), Error> {
@@ -223,9 +235,11 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
             });
         }
         let start = self.arena.len();
-        let room = self.arena.capacity();
-        self.game.moves(&pos, &mut self.arena);
-        if self.arena.len() == start && self.game.stalemate(&pos) != game_core::Outcome::Lose {
+        let room = self.moves_room();
+        // An empty buffer of its own: a game that clears `out` gave wrong
+        // values when it was the arena.
+        self.game.moves(&pos, &mut self.fresh);
+        if self.fresh.is_empty() && self.game.stalemate(&pos) != game_core::Outcome::Lose {
             return Err(Error::NotNormalPlay {
                 what: "its stalemate() does not lose",
             });
@@ -233,20 +247,19 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
         // The path grows with depth times moves, which no memo size
         // foretells: it is checked beside the memo each time a buffer
         // grows (the stack before, the moves as the game listed them).
+        self.arena.append(&mut self.fresh);
         let full = self.stack.len() == self.stack.capacity();
-        if full || self.arena.capacity() != room {
+        let moves = self.moves_room();
+        if full || moves != room {
             let held = Self::memo_bytes(self.values.capacity() as u64)
                 .saturating_add((self.kids.capacity() as u64).saturating_mul(8));
             let fits = self
                 .budget
-                .reserve_search_path::<Frame<G::Position>, G::Move>(
-                    held,
-                    &mut self.stack,
-                    self.arena.capacity(),
-                );
+                .reserve_search_path::<Frame<G::Position>, G::Move>(held, &mut self.stack, moves);
             if let Err(e) = fits {
                 // Give the path's memory back: the memo stays usable.
                 self.arena = Vec::new();
+                self.fresh = Vec::new();
                 self.stack = Vec::new();
                 return Err(e.into());
             }

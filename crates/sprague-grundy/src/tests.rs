@@ -299,3 +299,30 @@ fn a_game_whose_moves_change_is_an_error_not_a_panic() {
     let err = crate::winning_move(&mut table, &[4, 0]).unwrap_err();
     assert!(matches!(err, crate::Error::Inconsistent { .. }), "{err}");
 }
+
+/// A game whose `moves` clears the buffer before listing (it must only
+/// append): the table hands it an empty buffer of its own, so the moves
+/// of the positions below it on the path are untouched. Given the shared
+/// arena, it wiped them: take 1 to 3 from 11 had the value 1, not 3,
+/// with nothing reported.
+#[test]
+fn a_game_that_clears_its_move_buffer_gets_the_right_values() {
+    struct Clearing;
+    impl Game for Clearing {
+        type Position = u64;
+        type Move = u64;
+        fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+            out.clear();
+            out.extend((1..=3).filter(|t| t <= n));
+        }
+        fn play(&self, n: &u64, t: &u64) -> u64 {
+            n - t
+        }
+    }
+    impl Impartial for Clearing {}
+    let mut table = GrundyTable::new(&Clearing);
+    assert_eq!(table.grundy(&11), Ok(3));
+    for n in 0..=11 {
+        assert_eq!(table.get(&n), Some(n % 4), "pile {n}");
+    }
+}
