@@ -60,7 +60,7 @@ struct Frame<P> {
 impl<G: Game> std::fmt::Debug for GrundyTable<'_, G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GrundyTable")
-            .field("positions", &self.values.len())
+            .field("positions", &self.ids.len())
             .finish_non_exhaustive()
     }
 }
@@ -103,13 +103,15 @@ impl<'g, G: Impartial> GrundyTable<'g, G> {
     /// The number of positions whose value is known.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.values.len()
+        // Not `values`: a failed search leaves its open positions' slots
+        // there, forgotten by `ids`.
+        self.ids.len()
     }
 
     /// Whether nothing was computed yet.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.ids.is_empty()
     }
 
     /// The Grundy value of `pos`: the mex of its children's values (0 when

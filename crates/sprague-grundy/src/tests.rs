@@ -92,6 +92,38 @@ fn a_cycle_is_an_error() {
     assert_eq!(grundy(&Loop, &0), Err(crate::Error::Cycle { depth: 3 }));
 }
 
+/// After a failed search the table counts only the values it knows: the
+/// positions left open are forgotten (it counted their slots too, 4 known
+/// where 1 was, and `is_empty` was false with nothing known).
+#[test]
+fn a_failed_search_leaves_only_known_values_counted() {
+    /// 0 -> 3 (no move) and 0 -> 1 -> 2 -> 1.
+    struct Lasso;
+    impl Game for Lasso {
+        type Position = u8;
+        type Move = u8;
+        fn moves(&self, p: &u8, out: &mut Vec<u8>) {
+            match p {
+                0 => out.extend([3, 1]),
+                1 => out.push(2),
+                2 => out.push(1),
+                _ => {}
+            }
+        }
+        fn play(&self, _: &u8, to: &u8) -> u8 {
+            *to
+        }
+    }
+    impl Impartial for Lasso {}
+    let mut table = GrundyTable::new(&Lasso);
+    assert_eq!(table.grundy(&0), Err(crate::Error::Cycle { depth: 2 }));
+    assert_eq!((table.len(), table.get(&3)), (1, Some(0)));
+    let mut table = GrundyTable::new(&Lasso);
+    assert!(table.grundy(&1).is_err());
+    assert!(table.is_empty());
+    assert_eq!(table.len(), 0);
+}
+
 #[test]
 fn bad_codes_and_sets_are_errors() {
     for bad in ["77", "0.8", "1.7", "0.", "0.000", "x.7"] {
