@@ -109,7 +109,8 @@ impl<'g, G: Indexed> IndexedSolution<'g, G> {
 /// [`Error::Cycle`], [`Error::TooDeep`], [`Error::TerminalDraw`] as for
 /// [`crate::solve`]; [`Error::TooLarge`] if the table, or the table and
 /// the search's path, exceeds the memory budget; an invalid position error if the game maps a position outside
-/// `0..size`.
+/// `0..size`, or if [`Indexed::position`] gives for an index a position
+/// whose [`Indexed::index`] is another.
 ///
 /// ```
 /// use game_core::{Game, Indexed, Outcome};
@@ -165,6 +166,14 @@ pub fn solve_indexed_with<'g, G: Indexed>(
         }
         if let Some(pos) = game.position(i) {
             engine.solve_from(game, &mut store, &pos)?;
+            // The search filled the slot of `pos`'s index: if that is not
+            // `i`, index `i` would read as standing for no position.
+            if store.values[i as usize] == UNSEEN {
+                return Err(Error::Game(game_core::Error::InvalidPosition(format!(
+                    "position({i}) has index {}, not {i}",
+                    game.index(&pos)
+                ))));
+            }
         }
     }
     Ok(IndexedSolution { store })

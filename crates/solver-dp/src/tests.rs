@@ -294,3 +294,43 @@ fn a_game_that_clears_its_move_buffer_is_solved_right() {
         assert_eq!(flat.value(&n), Some(want(n)), "indexed, pile {n}");
     }
 }
+
+/// An [`Indexed`](game_core::Indexed) game whose `position` is not the
+/// inverse of its `index`: position(10) is pile 3, though pile 10 has
+/// index 10. Index 10 was left unsolved and read as standing for no
+/// position (pile 10 had no value), with nothing reported; now the
+/// game's error.
+#[test]
+fn a_position_of_another_index_is_the_games_error() {
+    struct Skewed;
+    impl Game for Skewed {
+        type Position = u64;
+        type Move = ();
+        fn moves(&self, n: &u64, out: &mut Vec<()>) {
+            if *n > 0 {
+                out.push(());
+            }
+        }
+        fn play(&self, n: &u64, _: &()) -> u64 {
+            n - 1
+        }
+    }
+    impl game_core::Indexed for Skewed {
+        fn size(&self) -> u64 {
+            11
+        }
+        fn index(&self, n: &u64) -> u64 {
+            *n
+        }
+        fn position(&self, i: u64) -> Option<u64> {
+            Some(if i == 10 { 3 } else { i })
+        }
+    }
+    let err = solve_indexed(&Skewed).unwrap_err();
+    assert_eq!(
+        err,
+        Error::Game(game_core::Error::InvalidPosition(
+            "position(10) has index 3, not 10".into()
+        ))
+    );
+}
