@@ -386,8 +386,11 @@ fn minimise(g: &[u32], l: usize, p: usize) -> (usize, usize) {
 /// chosen from the first values as the one that makes rare values rarest.
 pub struct Computer<'c> {
     code: &'c OctalCode,
-    /// The values so far: `g[n]` for heaps `0..len`.
-    pub g: Vec<u32>,
+    /// The values so far: `g[n]` for heaps `0..len`. Private: the marks
+    /// and the rare list are sized and kept from the values this computer
+    /// made, so values set from outside (even right ones, as 0.33…3's
+    /// saved values, up to 100) sent `extend_to` past its marks.
+    g: Vec<u32>,
     stamp: Vec<u32>,
     rare: Vec<u32>,
     mask: Option<u32>,
@@ -423,6 +426,31 @@ impl<'c> Computer<'c> {
     #[must_use]
     pub fn code(&self) -> &OctalCode {
         self.code
+    }
+
+    /// The values so far: g(n) for heaps `0..len`.
+    ///
+    /// ```
+    /// use sprague_grundy::{Computer, OctalCode};
+    /// let kayles: OctalCode = "0.77".parse()?;
+    /// let mut c = Computer::new(&kayles);
+    /// c.extend_to(6);
+    /// assert_eq!(c.values(), [0, 1, 2, 3, 1, 4]);
+    /// # Ok::<(), sprague_grundy::Error>(())
+    /// ```
+    ///
+    /// They are read, never set from outside (the computer's marks are
+    /// sized by the values it made):
+    ///
+    /// ```compile_fail,E0616
+    /// use sprague_grundy::{Computer, OctalCode};
+    /// let code: OctalCode = "0.33".parse().unwrap();
+    /// let mut c = Computer::new(&code);
+    /// c.g = vec![0, 100];
+    /// ```
+    #[must_use]
+    pub fn values(&self) -> &[u32] {
+        &self.g
     }
 
     /// The rare/common mask in use, if the sparse method is on.

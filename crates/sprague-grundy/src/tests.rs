@@ -32,7 +32,7 @@ proptest! {
         comp.extend_to(at);
         comp.use_mask(mask);
         comp.extend_to(901);
-        prop_assert_eq!(&comp.g, &plain);
+        prop_assert_eq!(comp.values(), &plain[..]);
         prop_assert_eq!(c.values(900).unwrap(), plain);
     }
 
