@@ -15,30 +15,46 @@ pub struct SubtractionSet {
 pub const MAX_SET_LEN: usize = 255;
 
 impl SubtractionSet {
-    /// A set from its elements (any order; repeats ignored).
+    /// A set from its elements (any order; repeats ignored). At most
+    /// [`MAX_SET_LEN`] distinct elements are held while reading them: a
+    /// huge iterator is refused at its 256th distinct element, never
+    /// collected.
     ///
     /// # Errors
     /// [`Error::EmptySet`], [`Error::ZeroInSet`], or [`Error::BadSet`] for
     /// more than [`MAX_SET_LEN`] elements.
+    ///
+    /// ```
+    /// use sprague_grundy::{Error, SubtractionSet};
+    /// assert_eq!(SubtractionSet::new([4, 1, 4])?.elements(), [1, 4]);
+    /// let err = SubtractionSet::new(1..u64::MAX).unwrap_err();
+    /// assert!(matches!(err, Error::BadSet { .. }), "{err}");
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn new(set: impl IntoIterator<Item = u64>) -> Result<Self, Error> {
-        let mut set: Vec<u64> = set.into_iter().collect();
-        set.sort_unstable();
-        set.dedup();
-        if set.is_empty() {
-            return Err(Error::EmptySet);
+        // Sorted and distinct as it is read.
+        let mut elements: Vec<u64> = Vec::new();
+        for s in set {
+            let Err(at) = elements.binary_search(&s) else {
+                continue;
+            };
+            if elements.len() == MAX_SET_LEN {
+                // 0, the least, would be first: the same error as a set
+                // read whole.
+                if elements[0] == 0 || s == 0 {
+                    return Err(Error::ZeroInSet);
+                }
+                return Err(Error::BadSet {
+                    why: format!("it has more than {MAX_SET_LEN} elements, the most supported"),
+                });
+            }
+            elements.insert(at, s);
         }
-        if set[0] == 0 {
-            return Err(Error::ZeroInSet);
+        match elements.first() {
+            None => Err(Error::EmptySet),
+            Some(0) => Err(Error::ZeroInSet),
+            Some(_) => Ok(SubtractionSet { set: elements }),
         }
-        if set.len() > MAX_SET_LEN {
-            return Err(Error::BadSet {
-                why: format!(
-                    "it has {} elements; at most {MAX_SET_LEN} are supported",
-                    set.len()
-                ),
-            });
-        }
-        Ok(SubtractionSet { set })
     }
 
     /// The elements, ascending.

@@ -132,6 +132,24 @@ fn bad_codes_and_sets_are_errors() {
     assert_eq!("0.770".parse::<OctalCode>().unwrap().to_string(), "0.77");
     assert_eq!(SubtractionSet::new([]), Err(crate::Error::EmptySet));
     assert_eq!(SubtractionSet::new([0, 1]), Err(crate::Error::ZeroInSet));
+    assert_eq!(SubtractionSet::new(1..=255).unwrap().max(), 255);
+    assert!(matches!(
+        SubtractionSet::new(1..=256),
+        Err(crate::Error::BadSet { .. })
+    ));
+    assert_eq!(SubtractionSet::new(0..=300), Err(crate::Error::ZeroInSet));
+    // A huge iterator is refused once it passes 255 elements: it was
+    // collected whole (1..u64::MAX panicked with a capacity overflow).
+    assert!(matches!(
+        SubtractionSet::new(1..u64::MAX),
+        Err(crate::Error::BadSet { .. })
+    ));
+    assert_eq!(
+        SubtractionSet::new((1..u64::MAX).rev()).unwrap_err(),
+        crate::Error::BadSet {
+            why: "it has more than 255 elements, the most supported".into()
+        }
+    );
     assert!(matches!(
         "0.7".parse::<OctalCode>().unwrap().period(10),
         Ok(_) | Err(crate::Error::NotProven { max: 10 })
