@@ -12,6 +12,13 @@ use crate::{nim_sum, Error, GrundyTable};
 /// Sprague–Grundy theorem (the XOR of the components' values decides) is
 /// tested.
 ///
+/// A sum is played under normal play: it ends when no component has a
+/// move, and the player to move then loses. A component whose own rules
+/// end it ([`Game::outcome`] is `Some`) has no moves left in the sum and
+/// is never asked for any; its outcome and [`Game::stalemate`] do not
+/// decide the sum (so a sum of [`Misere`](game_core::Misere) games is not
+/// the misère sum).
+///
 /// ```
 /// use game_core::{Game, Impartial};
 /// use sprague_grundy::{winning_move, GrundyTable, Sum};
@@ -65,6 +72,11 @@ impl<G: Game> Game for Sum<G> {
     fn moves(&self, pos: &Vec<G::Position>, out: &mut Vec<(usize, G::Move)>) {
         let mut buf = self.scratch.borrow_mut();
         for (i, p) in pos.iter().enumerate() {
+            // A component over by its own rules has no moves (and must not
+            // be asked for them: `Game::moves`).
+            if self.game.outcome(p).is_some() {
+                continue;
+            }
             buf.clear();
             self.game.moves(p, &mut buf);
             out.extend(buf.drain(..).map(|m| (i, m)));
@@ -135,4 +147,45 @@ pub fn winning_move<G: Impartial>(
         what: "a component has no move to the Grundy value that balances the sum, \
                though its own value says it has (its moves changed between calls)",
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use game_core::{Game, Outcome};
+
+    use super::Sum;
+
+    /// Take 1 or 2, but a pile of 1 is over by the game's own rule (a win
+    /// for the player to move) — and asking it for moves there breaks the
+    /// promise of [`Game::moves`], so it panics.
+    struct OverAtOne;
+
+    impl Game for OverAtOne {
+        type Position = u32;
+        type Move = u32;
+        fn moves(&self, n: &u32, out: &mut Vec<u32>) {
+            assert_ne!(*n, 1, "asked for the moves of a position that is over");
+            out.extend((1..=2).filter(|t| t <= n));
+        }
+        fn play(&self, n: &u32, t: &u32) -> u32 {
+            n - t
+        }
+        fn outcome(&self, n: &u32) -> Option<Outcome> {
+            (*n == 1).then_some(Outcome::Win)
+        }
+    }
+
+    /// A component over by its own rules has no moves in the sum and is
+    /// not asked for any (it was asked, breaking `Game::moves`).
+    #[test]
+    fn a_component_that_is_over_has_no_moves() {
+        let sum = Sum::new(OverAtOne);
+        let mut moves = Vec::new();
+        sum.moves(&vec![1, 3, 1], &mut moves);
+        assert_eq!(moves, [(1, 1), (1, 2)]);
+        moves.clear();
+        sum.moves(&vec![1, 1], &mut moves);
+        assert!(moves.is_empty());
+        assert_eq!(sum.outcome(&vec![1, 1]), None);
+    }
 }
