@@ -331,8 +331,9 @@ fn whole_table_counts_match_the_cpp_baseline() {
 }
 
 /// Positions, distinct moves and breadth-first levels reachable from the
-/// start by playing every move (positions that are over not continued).
-fn forward_search(g: &Fingers) -> (u64, u64, u64) {
+/// start by playing every move (positions that are over not continued),
+/// and the indices reached in increasing order.
+fn forward_search(g: &Fingers) -> ((u64, u64, u64), Vec<u64>) {
     let mut seen = vec![false; g.size() as usize];
     seen[g.index(&FingersPosition::START) as usize] = true;
     let (mut level, mut count, mut moves, mut levels) = (vec![FingersPosition::START], 1, 0, 0);
@@ -359,7 +360,8 @@ fn forward_search(g: &Fingers) -> (u64, u64, u64) {
         }
         level = next;
     }
-    (count, moves, levels)
+    let reached = (0..g.size()).filter(|&i| seen[i as usize]).collect();
+    ((count, moves, levels), reached)
 }
 
 /// The reachable walk (children by index: under the default rules the
@@ -372,7 +374,7 @@ fn the_reachable_walk_equals_the_forward_search() {
     let variants = (2..=6).flat_map(all_rules).chain([20, 40].map(rules));
     for r in variants {
         let g = Fingers::new(r).unwrap();
-        let plain = forward_search(&g);
+        let (plain, reached) = forward_search(&g);
         for threads in [1, 3] {
             let config = solver_retro::Config::default().threads(threads);
             let walk = solver_retro::reachable(&g, &FingersPosition::START, &config).unwrap();
@@ -381,6 +383,7 @@ fn the_reachable_walk_equals_the_forward_search() {
                 plain,
                 "{r:?}, {threads} threads"
             );
+            assert!(walk.indices().eq(reached.iter().copied()), "{r:?}");
         }
     }
 }

@@ -324,7 +324,11 @@ fn certify_block<G: IndexedChildren, C: Cell>(
         while batch.len() < BATCH && next < range.end {
             let i = next;
             next += 1;
-            let (Some(value), Some(pos)) = (read(i), game.position(i)) else {
+            // An index without a value is not decoded (a sparse table).
+            let Some(value) = read(i) else {
+                continue;
+            };
+            let Some(pos) = game.position(i) else {
                 continue;
             };
             let ahead = if game.index(&pos) != i {

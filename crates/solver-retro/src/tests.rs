@@ -1431,9 +1431,120 @@ fn the_indexed_certificate_rejects_the_first_broken_position() {
         let lied = crate::IndexedSolution::from_table(&Chain, table).unwrap();
         crate::certify_indexed(&lied).unwrap_err().position
     };
+    // Cells without a value in the middle of a batch are skipped; the
+    // first position with such a child is rejected for it, before a
+    // broken cell later in the batch.
+    let mut table = crate::Table::new(100, false).unwrap();
+    for i in (0..100).filter(|i| !(33..=40).contains(i)) {
+        let v = solved.value_at(i).unwrap();
+        let v = if i == 45 {
+            Value::new(Outcome::Lose, 45)
+        } else {
+            v
+        };
+        table.set(i, Some(v)).unwrap();
+    }
+    let sparse = crate::IndexedSolution::from_table(&Chain, table).unwrap();
+    let rejection = crate::certify_indexed(&sparse).unwrap_err();
+    assert_eq!(
+        (rejection.position, rejection.flaw),
+        (41, crate::Flaw::UnknownChild)
+    );
     assert_eq!(broken(&[40, 35]), 35);
     assert_eq!(broken(&[70, 40]), 40);
     assert_eq!(broken(&[63, 64]), 63);
     assert_eq!(broken(&[0]), 0);
     assert_eq!(broken(&[99]), 99);
+}
+
+/// Take 1 or 2 from a pile of up to 9, whose children are given as runs of
+/// one index with the largest step (a run of one index may have any).
+struct BigStepSingles;
+
+impl Game for BigStepSingles {
+    type Position = u64;
+    type Move = u64;
+    fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+        out.extend((1..=2).filter(|t| t <= n));
+    }
+    fn play(&self, n: &u64, t: &u64) -> u64 {
+        n - t
+    }
+}
+
+impl Indexed for BigStepSingles {
+    fn size(&self) -> u64 {
+        10
+    }
+    fn index(&self, n: &u64) -> u64 {
+        *n
+    }
+    fn position(&self, i: u64) -> Option<u64> {
+        (i < 10).then_some(i)
+    }
+}
+
+impl game_core::IndexedChildren for BigStepSingles {
+    fn child_indices(&self, i: u64, out: &mut game_core::ChildIndices, _: &mut Vec<u64>) {
+        for t in (1..=2).filter(|&t| t <= i) {
+            out.strided.push(game_core::Strided {
+                start: i - t,
+                step: u64::MAX,
+                count: 1,
+            });
+        }
+    }
+}
+
+/// Runs of one index with a step near `u64::MAX` are walked like any
+/// (the walk's memory of runs overflowed joining them, a panic in debug
+/// builds).
+#[test]
+fn single_runs_with_a_huge_step_are_walked() {
+    let r = crate::reachable(&BigStepSingles, &9, &Config::default().threads(1)).unwrap();
+    assert_eq!((r.count(), r.moves()), (10, 17));
+}
+
+/// [`Chain`], counting the positions it decodes.
+struct Counted(std::sync::atomic::AtomicU64);
+
+impl Game for Counted {
+    type Position = u64;
+    type Move = ();
+    fn moves(&self, n: &u64, out: &mut Vec<()>) {
+        Chain.moves(n, out);
+    }
+    fn play(&self, n: &u64, m: &()) -> u64 {
+        Chain.play(n, m)
+    }
+}
+
+impl Indexed for Counted {
+    fn size(&self) -> u64 {
+        100
+    }
+    fn index(&self, n: &u64) -> u64 {
+        *n
+    }
+    fn position(&self, i: u64) -> Option<u64> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Chain.position(i)
+    }
+}
+
+impl game_core::IndexedChildren for Counted {}
+
+/// The certificate decodes only the indices whose cells hold a value: a
+/// table of 100 cells with one known decodes two positions (that one, and
+/// once more to list its moves), not all 100.
+#[test]
+fn the_certificate_decodes_only_known_cells() {
+    use std::sync::atomic::Ordering;
+    let g = Counted(std::sync::atomic::AtomicU64::new(0));
+    let mut table = crate::Table::new(100, false).unwrap();
+    table.set(0, Some(Value::lose(0))).unwrap();
+    let sol = crate::IndexedSolution::from_table(&g, table).unwrap();
+    g.0.store(0, Ordering::Relaxed);
+    assert!(crate::certify_indexed(&sol).is_ok());
+    assert_eq!(g.0.load(Ordering::Relaxed), 2);
 }

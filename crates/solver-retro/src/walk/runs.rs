@@ -59,22 +59,22 @@ impl Default for Marked {
 }
 
 /// The run `p`, the index `hole` and the run `q` one after the other with
-/// one step between each: their whole extent and the hole. Both runs
-/// must be [within](Strided::within) the game (so `p`'s last index does
-/// not overflow).
+/// one step between each: their whole extent and the hole. (A run of one
+/// index may have any step, so nothing here may overflow.)
 fn joined(p: &Strided, q: &Strided) -> Option<(Strided, u64)> {
     if p.count == 0 || q.count == 0 || p.step == 0 || p.step != q.step {
         return None;
     }
-    let hole = p.start + (p.count - 1) * p.step + p.step;
-    (hole.checked_add(p.step) == Some(q.start)).then(|| {
-        let whole = Strided {
+    let hole = p.step.checked_mul(p.count)?.checked_add(p.start)?;
+    let count = p.count.checked_add(1)?.checked_add(q.count)?;
+    (hole.checked_add(p.step) == Some(q.start)).then_some((
+        Strided {
             start: p.start,
             step: p.step,
-            count: p.count + 1 + q.count,
-        };
-        (whole, hole)
-    })
+            count,
+        },
+        hole,
+    ))
 }
 
 impl Marked {
@@ -141,7 +141,10 @@ mod tests {
     /// hole, as a game would give them.
     fn children() -> impl Strategy<Value = Vec<Strided>> {
         let run = (0u64..3, 1u64..3, 2u64..7, 0u64..8);
-        proptest::collection::vec(run, 0..4).prop_map(|runs| {
+        // Now and then a run of one index with any step (within any size).
+        let single = (0u64..128, any::<u64>()).prop_map(|(start, step)| (start, step, 1, 0));
+        let runs = prop_oneof![4 => run, 1 => single];
+        proptest::collection::vec(runs, 0..4).prop_map(|runs| {
             let mut out = Vec::new();
             for (start, step, count, cut) in runs {
                 if cut < count && cut > 0 {
@@ -215,6 +218,15 @@ mod tests {
         assert!(joined(&p, &q(43, 10)).is_none());
         assert!(joined(&p, &q(33, 5)).is_none());
         assert!(joined(&p, &q(23, 10)).is_none());
+        // Runs of one index may have any step: no overflow (it panicked
+        // in debug builds).
+        let one = |start| Strided {
+            start,
+            step: u64::MAX,
+            count: 1,
+        };
+        assert!(joined(&one(1), &one(0)).is_none());
+        assert!(joined(&one(0), &one(u64::MAX)).is_none());
     }
 
     /// A run met again is not marked again: the second position of a sum
