@@ -1548,3 +1548,44 @@ fn the_certificate_decodes_only_known_cells() {
     assert!(crate::certify_indexed(&sol).is_ok());
     assert_eq!(g.0.load(Ordering::Relaxed), 2);
 }
+
+/// The tiered certificate, like the indexed one, finds a batch's
+/// children before it judges any and still rejects the first broken
+/// position in index order: [`Chain`] as one tier, with broken cells in
+/// one batch, in two, and cells without a value mid-batch.
+#[test]
+fn the_tiered_certificate_rejects_the_first_broken_position() {
+    let game = game_core::OneTier(Chain);
+    let solved = solve_indexed(&Chain).unwrap();
+    let tiered = |cells: &[u64], none: std::ops::RangeInclusive<u64>| {
+        let mut table = crate::Table::new(100, false).unwrap();
+        for i in (0..100).filter(|i| !none.contains(i)) {
+            let v = solved.value_at(i).unwrap();
+            let v = if cells.contains(&i) {
+                let flipped = match v.outcome() {
+                    Outcome::Win => Outcome::Lose,
+                    _ => Outcome::Win,
+                };
+                Value::new(flipped, i as u32)
+            } else {
+                v
+            };
+            table.set(i, Some(v)).unwrap();
+        }
+        crate::TieredSolution {
+            game: &game,
+            tables: crate::TierTables::new(vec![0], [(0, table)]),
+        }
+    };
+    let first = |cells: &[u64], none| {
+        let r = crate::certify_tiers(&tiered(cells, none)).unwrap_err();
+        (r.position, r.flaw)
+    };
+    let certificate = crate::certify_tiers(&tiered(&[], 1..=0)).unwrap();
+    assert_eq!(certificate.positions, 100);
+    assert_eq!(first(&[40, 35], 1..=0), (35, crate::Flaw::Lose));
+    assert_eq!(first(&[70, 40], 1..=0), (40, crate::Flaw::Win));
+    assert_eq!(first(&[63, 64], 1..=0), (63, crate::Flaw::Lose));
+    assert_eq!(first(&[0], 1..=0).0, 0);
+    assert_eq!(first(&[45], 33..=40), (41, crate::Flaw::UnknownChild));
+}
