@@ -1370,36 +1370,16 @@ fn a_stored_graph_is_refused_as_its_positions_come() {
     assert_eq!(sol.value(&0), Some(Value::win(1)));
 }
 
-/// A pile of up to 99, `n` → `n − 1`: a chain of wins and losses whose
-/// cells a test can break one by one.
-struct Chain;
-
-impl Game for Chain {
-    type Position = u64;
-    type Move = ();
-    fn moves(&self, n: &u64, out: &mut Vec<()>) {
-        if *n > 0 {
-            out.push(());
-        }
-    }
-    fn play(&self, n: &u64, (): &()) -> u64 {
-        n - 1
+/// A chain of 100 nodes, `n` → `n − 1` (the shared graph fixture): wins
+/// and losses whose cells a test can break one by one.
+fn chain() -> Graph {
+    Graph {
+        edges: (0..100)
+            .map(|n: usize| n.checked_sub(1).into_iter().collect())
+            .collect(),
+        ends: vec![None; 100],
     }
 }
-
-impl Indexed for Chain {
-    fn size(&self) -> u64 {
-        100
-    }
-    fn index(&self, n: &u64) -> u64 {
-        *n
-    }
-    fn position(&self, i: u64) -> Option<u64> {
-        (i < 100).then_some(i)
-    }
-}
-
-impl game_core::IndexedChildren for Chain {}
 
 /// The certificate by index looks ahead at a batch of positions' children
 /// before it judges them, and still rejects the first position in index
@@ -1407,7 +1387,8 @@ impl game_core::IndexedChildren for Chain {}
 /// broken cell whose parent comes first.
 #[test]
 fn the_indexed_certificate_rejects_the_first_broken_position() {
-    let solved = solve_indexed(&Chain).unwrap();
+    let chain = chain();
+    let solved = solve_indexed(&chain).unwrap();
     assert_eq!(solved.value(&99), Some(Value::win(99)));
     assert!(crate::certify_indexed(&solved).is_ok());
     // Pile n is won in n for odd n, lost in n for even n: a cell set to
@@ -1428,7 +1409,7 @@ fn the_indexed_certificate_rejects_the_first_broken_position() {
             };
             table.set(i, Some(v)).unwrap();
         }
-        let lied = crate::IndexedSolution::from_table(&Chain, table).unwrap();
+        let lied = crate::IndexedSolution::from_table(&chain, table).unwrap();
         crate::certify_indexed(&lied).unwrap_err().position
     };
     // Cells without a value in the middle of a batch are skipped; the
@@ -1444,7 +1425,7 @@ fn the_indexed_certificate_rejects_the_first_broken_position() {
         };
         table.set(i, Some(v)).unwrap();
     }
-    let sparse = crate::IndexedSolution::from_table(&Chain, table).unwrap();
+    let sparse = crate::IndexedSolution::from_table(&chain, table).unwrap();
     let rejection = crate::certify_indexed(&sparse).unwrap_err();
     assert_eq!(
         (rejection.position, rejection.flaw),
@@ -1505,30 +1486,30 @@ fn single_runs_with_a_huge_step_are_walked() {
     assert_eq!((r.count(), r.moves()), (10, 17));
 }
 
-/// [`Chain`], counting the positions it decodes.
-struct Counted(std::sync::atomic::AtomicU64);
+/// [`chain`], counting the positions it decodes.
+struct Counted(Graph, std::sync::atomic::AtomicU64);
 
 impl Game for Counted {
-    type Position = u64;
-    type Move = ();
-    fn moves(&self, n: &u64, out: &mut Vec<()>) {
-        Chain.moves(n, out);
+    type Position = usize;
+    type Move = usize;
+    fn moves(&self, n: &usize, out: &mut Vec<usize>) {
+        self.0.moves(n, out);
     }
-    fn play(&self, n: &u64, m: &()) -> u64 {
-        Chain.play(n, m)
+    fn play(&self, n: &usize, m: &usize) -> usize {
+        self.0.play(n, m)
     }
 }
 
 impl Indexed for Counted {
     fn size(&self) -> u64 {
-        100
+        self.0.size()
     }
-    fn index(&self, n: &u64) -> u64 {
-        *n
+    fn index(&self, n: &usize) -> u64 {
+        self.0.index(n)
     }
-    fn position(&self, i: u64) -> Option<u64> {
-        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Chain.position(i)
+    fn position(&self, i: u64) -> Option<usize> {
+        self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.0.position(i)
     }
 }
 
@@ -1540,23 +1521,23 @@ impl game_core::IndexedChildren for Counted {}
 #[test]
 fn the_certificate_decodes_only_known_cells() {
     use std::sync::atomic::Ordering;
-    let g = Counted(std::sync::atomic::AtomicU64::new(0));
+    let g = Counted(chain(), std::sync::atomic::AtomicU64::new(0));
     let mut table = crate::Table::new(100, false).unwrap();
     table.set(0, Some(Value::lose(0))).unwrap();
     let sol = crate::IndexedSolution::from_table(&g, table).unwrap();
-    g.0.store(0, Ordering::Relaxed);
+    g.1.store(0, Ordering::Relaxed);
     assert!(crate::certify_indexed(&sol).is_ok());
-    assert_eq!(g.0.load(Ordering::Relaxed), 2);
+    assert_eq!(g.1.load(Ordering::Relaxed), 2);
 }
 
 /// The tiered certificate, like the indexed one, finds a batch's
 /// children before it judges any and still rejects the first broken
-/// position in index order: [`Chain`] as one tier, with broken cells in
+/// position in index order: [`chain`] as one tier, with broken cells in
 /// one batch, in two, and cells without a value mid-batch.
 #[test]
 fn the_tiered_certificate_rejects_the_first_broken_position() {
-    let game = game_core::OneTier(Chain);
-    let solved = solve_indexed(&Chain).unwrap();
+    let game = game_core::OneTier(chain());
+    let solved = solve_indexed(&game.0).unwrap();
     let tiered = |cells: &[u64], none: std::ops::Range<u64>| {
         let mut table = crate::Table::new(100, false).unwrap();
         for i in (0..100).filter(|i| !none.contains(i)) {
