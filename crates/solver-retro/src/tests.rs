@@ -973,23 +973,23 @@ fn a_scan_finds_every_cell_of_the_level_and_skips_the_rest() {
     assert_eq!(next_in_level(&cells, 0, other), None);
 }
 
-/// Pile `0..10`, `n` → `n − 1`, whose `child_indices` gives that child as
-/// a strided run with the step and count it was built with.
+/// Pile `0..10`, take 1 to `takes`, whose `child_indices` gives each
+/// child `n − t` as a strided run from it with the step and count it was
+/// built with.
 struct Strides {
     step: u64,
     count: u64,
+    takes: u64,
 }
 
 impl Game for Strides {
     type Position = u64;
-    type Move = ();
-    fn moves(&self, n: &u64, out: &mut Vec<()>) {
-        if *n > 0 {
-            out.push(());
-        }
+    type Move = u64;
+    fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+        out.extend((1..=self.takes).filter(|t| t <= n));
     }
-    fn play(&self, n: &u64, (): &()) -> u64 {
-        n - 1
+    fn play(&self, n: &u64, t: &u64) -> u64 {
+        n - t
     }
 }
 
@@ -1006,13 +1006,15 @@ impl Indexed for Strides {
 }
 
 impl game_core::IndexedChildren for Strides {
-    fn child_indices(&self, i: u64, out: &mut game_core::ChildIndices, _: &mut Vec<()>) {
-        if (1..10).contains(&i) {
-            out.strided.push(game_core::Strided {
-                start: i - 1,
-                step: self.step,
-                count: self.count,
-            });
+    fn child_indices(&self, i: u64, out: &mut game_core::ChildIndices, _: &mut Vec<u64>) {
+        if i < 10 {
+            for t in (1..=self.takes).filter(|&t| t <= i) {
+                out.strided.push(game_core::Strided {
+                    start: i - t,
+                    step: self.step,
+                    count: self.count,
+                });
+            }
         }
     }
 }
@@ -1022,7 +1024,11 @@ impl game_core::IndexedChildren for Strides {
 /// that overflows panicked in the walk. Each is now the broken promise.
 #[test]
 fn a_run_of_children_that_breaks_its_promise_is_an_error() {
-    let honest = Strides { step: 1, count: 1 };
+    let honest = Strides {
+        step: 1,
+        count: 1,
+        takes: 1,
+    };
     let config = Config::default().threads(1);
     assert_eq!(crate::reachable(&honest, &9, &config).unwrap().count(), 10);
     let solved = solve_indexed(&honest).unwrap();
@@ -1031,7 +1037,11 @@ fn a_run_of_children_that_breaks_its_promise_is_an_error() {
     // two children too many, which the certificate and the checker catch
     // as what they are.
     for (step, count) in [(0, u64::MAX), (0, 2), (u64::MAX, 3), (1, 3)] {
-        let liar = Strides { step, count };
+        let liar = Strides {
+            step,
+            count,
+            takes: 1,
+        };
         let err = crate::reachable(&liar, &9, &config).unwrap_err();
         assert!(
             matches!(&err, Error::Broken(m) if m.contains("repeats a child or passes")),
@@ -1438,51 +1448,18 @@ fn the_indexed_certificate_rejects_the_first_broken_position() {
     assert_eq!(broken(&[99]), 99);
 }
 
-/// Take 1 or 2 from a pile of up to 9, whose children are given as runs of
-/// one index with the largest step (a run of one index may have any).
-struct BigStepSingles;
-
-impl Game for BigStepSingles {
-    type Position = u64;
-    type Move = u64;
-    fn moves(&self, n: &u64, out: &mut Vec<u64>) {
-        out.extend((1..=2).filter(|t| t <= n));
-    }
-    fn play(&self, n: &u64, t: &u64) -> u64 {
-        n - t
-    }
-}
-
-impl Indexed for BigStepSingles {
-    fn size(&self) -> u64 {
-        10
-    }
-    fn index(&self, n: &u64) -> u64 {
-        *n
-    }
-    fn position(&self, i: u64) -> Option<u64> {
-        (i < 10).then_some(i)
-    }
-}
-
-impl game_core::IndexedChildren for BigStepSingles {
-    fn child_indices(&self, i: u64, out: &mut game_core::ChildIndices, _: &mut Vec<u64>) {
-        for t in (1..=2).filter(|&t| t <= i) {
-            out.strided.push(game_core::Strided {
-                start: i - t,
-                step: u64::MAX,
-                count: 1,
-            });
-        }
-    }
-}
-
 /// Runs of one index with a step near `u64::MAX` are walked like any
 /// (the walk's memory of runs overflowed joining them, a panic in debug
 /// builds).
 #[test]
 fn single_runs_with_a_huge_step_are_walked() {
-    let r = crate::reachable(&BigStepSingles, &9, &Config::default().threads(1)).unwrap();
+    // Take 1 or 2: two such runs a position, side by side.
+    let huge = Strides {
+        step: u64::MAX,
+        count: 1,
+        takes: 2,
+    };
+    let r = crate::reachable(&huge, &9, &Config::default().threads(1)).unwrap();
     assert_eq!((r.count(), r.moves()), (10, 17));
 }
 
