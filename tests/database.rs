@@ -173,6 +173,33 @@ fn database_answers_equal_the_solver_and_analyze_equals_solve() {
         json(&["fingers", "value", "1,1", "1,1", "--db", &fd]),
         json(&["fingers", "value", "1,1", "1,1"])
     );
+    // analyze checks its work against --max-work before it reads (it
+    // read any database whatever the budget): 4×4's 201,755 indices (4e6
+    // steps) are past 10^6 steps, F = 5's 225 are not.
+    let out = run(&[
+        "--max-work",
+        "1e6",
+        "connect4",
+        "analyze",
+        "--db",
+        &d,
+        "--width",
+        "4",
+        "--height",
+        "4",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("analysing the database") && err.contains("--max-work"),
+        "{err}"
+    );
+    assert!(
+        run(&["--max-work", "1e6", "fingers", "analyze", "--db", &fd])
+            .status
+            .success()
+    );
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&f);
 }

@@ -75,6 +75,25 @@ fn counts_json(c: &Counts) -> Json {
     json!({ "win": c.win, "lose": c.lose, "tie": c.tie, "draw": c.draw, "total": c.total() })
 }
 
+/// Steps of work [`analyze`] takes an index of the game: reading its
+/// cell, its counts and moves, and the forward walk over the reachable
+/// ones. Measured: Connect Four 5×5's 171,976,899 indices in 8.5 s on one
+/// thread, ~49 ns an index, at the budget's few nanoseconds a step.
+const ANALYZE_STEPS: u64 = 20;
+
+/// Checks that analysing a database of `indices` indices of `title` fits
+/// in the work budget, before anything is read.
+///
+/// # Errors
+/// [`Error::TooLarge`] for work, naming the game and its indices.
+pub fn check_analyze(ctx: &super::Ctx, title: &str, indices: u64) -> Result<(), Error> {
+    ctx.budget.check_work(
+        &format!("analysing the database of {title} ({indices} indices)"),
+        indices.saturating_mul(ANALYZE_STEPS),
+    )?;
+    Ok(())
+}
+
 /// The analysis of a database of `game` solved from `start`: every tier's
 /// positions read from the database (no solving), the reachable ones
 /// found by a forward walk. `weight` gives a canonical position's class

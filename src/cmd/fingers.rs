@@ -414,9 +414,11 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
         }
         FingersCmd::Analyze { rules, db } => {
             let game = rules.game()?;
+            let title = format!("Magic Fingers ({})", describe(game.rules()));
+            super::analyze::check_analyze(ctx, &title, game.size())?;
             let db = open_db(&db, DB_NAME, &db_rules(&game), false)?;
             analyze(
-                &format!("Magic Fingers ({})", describe(game.rules())),
+                &title,
                 &game_core::OneTier(game.clone()),
                 &db,
                 &FingersPosition::START,

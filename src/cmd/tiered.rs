@@ -654,8 +654,13 @@ where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
-    let db = open_db(db, G::NAME, &game.rules(), false)?;
     let title = game.title();
+    let indices = game
+        .tiers()
+        .iter()
+        .fold(0u64, |n, &t| n.saturating_add(game.tier_size(t)));
+    super::analyze::check_analyze(ctx, &title, indices)?;
+    let db = open_db(db, G::NAME, &game.rules(), false)?;
     let game = Canonical(game);
     let weight = |p: &G::Position| game.0.weight(p);
     analyze(
