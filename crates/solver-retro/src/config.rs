@@ -90,7 +90,8 @@ impl Config {
     }
 
     /// Sets the number of threads; 0 (the default) means as many as the
-    /// current rayon pool has (one per core by default).
+    /// current rayon pool has (one per core by default), and more than
+    /// [`Config::MAX_THREADS`] means that many.
     /// Results are identical for any number.
     #[must_use]
     pub fn threads(mut self, threads: usize) -> Self {
@@ -119,13 +120,22 @@ impl Config {
         self.memory_limit
     }
 
-    /// The number of threads a solve runs on.
+    /// The most threads a solve runs on: a larger count is cut to it.
+    /// A pool of `usize::MAX` threads asked for by mistake would have
+    /// rayon start 65,535 of them (a solve of five positions ran for
+    /// minutes on every core, gigabytes of stacks reserved), and the
+    /// owners counted from it overflowed.
+    pub const MAX_THREADS: usize = 1 << 10;
+
+    /// The number of threads a solve runs on, at most
+    /// [`Config::MAX_THREADS`].
     #[must_use]
     pub fn thread_count(&self) -> usize {
         match self.threads {
             0 => rayon::current_num_threads(),
             n => n,
         }
+        .min(Self::MAX_THREADS)
     }
 
     /// Runs `f` on a pool of [`Config::thread_count`] threads: the
@@ -197,5 +207,19 @@ mod tests {
         assert_eq!(three.install(rayon::current_num_threads), 3);
         let (_, n) = run();
         assert_eq!(n, 1);
+    }
+
+    /// An absurd thread count is cut to the most a solve runs on, for
+    /// the pool and the owners alike (`usize::MAX` started 65,535 rayon
+    /// threads, and its owners overflowed).
+    #[test]
+    fn a_huge_thread_count_is_cut_to_the_most() {
+        for n in [usize::MAX, 1 << 40, Config::MAX_THREADS + 1] {
+            let config = Config::default().threads(n);
+            assert_eq!(config.thread_count(), Config::MAX_THREADS);
+            assert_eq!(config.owners(), 16 * Config::MAX_THREADS);
+        }
+        let config = Config::default().threads(Config::MAX_THREADS);
+        assert_eq!(config.thread_count(), Config::MAX_THREADS);
     }
 }
