@@ -35,7 +35,8 @@ pub trait Solved {
 
     /// Calls `f` with the solved positions of part `part` of `parts`: the
     /// parts together hold every position once, so they can be worked on
-    /// in parallel. The default puts every position in part 0.
+    /// in parallel (a part past the last, `part >= parts`, holds none).
+    /// The default puts every position in part 0.
     fn for_each_part(
         &self,
         part: usize,
@@ -180,9 +181,10 @@ impl<G: Game> Solved for Solution<'_, G> {
     }
 
     fn for_each_part(&self, part: usize, parts: usize, mut f: impl FnMut(&G::Position, Value)) {
-        let range = share(self.positions.len(), part, parts);
-        for (i, p) in self.positions[range.clone()].iter().enumerate() {
-            if let Some(v) = self.table.value((range.start + i) as u64) {
+        let range = share(self.positions.len() as u64, part, parts);
+        let (a, b) = (range.start as usize, range.end as usize);
+        for (i, p) in self.positions[a..b].iter().enumerate() {
+            if let Some(v) = self.table.value((a + i) as u64) {
                 f(p, v);
             }
         }
@@ -281,16 +283,20 @@ impl<G: Indexed> Solved for IndexedSolution<'_, G> {
     }
 
     fn for_each_part(&self, part: usize, parts: usize, mut f: impl FnMut(&G::Position, Value)) {
-        for i in share(self.table.len(), part, parts) {
-            if let (Some(v), Some(p)) = (self.table.value(i as u64), self.game.position(i as u64)) {
+        for i in share(self.table.len() as u64, part, parts) {
+            if let (Some(v), Some(p)) = (self.table.value(i), self.game.position(i)) {
                 f(&p, v);
             }
         }
     }
 }
 
-/// Part `part` of `0..n` cut into `parts` nearly equal ranges.
-fn share(n: usize, part: usize, parts: usize) -> std::ops::Range<usize> {
-    let parts = parts.max(1);
-    (n * part / parts)..(n * (part + 1) / parts)
+/// Part `part` of `0..n` cut into `parts` nearly equal ranges: empty for
+/// a part past the last (no position is visited twice or past `n`), and
+/// without overflow for any `n` and `parts`.
+pub(crate) fn share(n: u64, part: usize, parts: usize) -> std::ops::Range<u64> {
+    let parts = parts.max(1) as u128;
+    let part = (part as u128).min(parts);
+    let at = |k: u128| (u128::from(n) * k / parts) as u64;
+    at(part)..at((part + 1).min(parts))
 }

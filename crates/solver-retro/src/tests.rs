@@ -1547,3 +1547,46 @@ fn the_tiered_certificate_rejects_the_first_broken_position() {
     assert_eq!(first(&[0], 0..0).0, 0);
     assert_eq!(first(&[45], 33..41), (41, crate::Flaw::UnknownChild));
 }
+
+/// A part past the last holds no position, and any number of parts
+/// together hold every position once, on every solution type (a
+/// `Solution` sliced its positions past their end: part 3 of 2 panicked,
+/// and part `usize::MAX` overflowed the start of its range).
+#[test]
+fn a_part_past_the_last_holds_no_position() {
+    fn visited<S: Solved>(sol: &S, part: usize, parts: usize) -> Vec<String>
+    where
+        <S::Game as Game>::Position: std::fmt::Debug,
+    {
+        let mut seen = Vec::new();
+        sol.for_each_part(part, parts, |p, _| seen.push(format!("{p:?}")));
+        seen
+    }
+    fn check<S: Solved>(sol: &S)
+    where
+        <S::Game as Game>::Position: std::fmt::Debug,
+    {
+        for (part, parts) in [(2, 2), (3, 2), (usize::MAX, 2), (usize::MAX, usize::MAX)] {
+            assert_eq!(
+                visited(sol, part, parts),
+                Vec::<String>::new(),
+                "{part} of {parts}"
+            );
+        }
+        for parts in [1, 2, 5] {
+            let mut all: Vec<String> = (0..parts).flat_map(|k| visited(sol, k, parts)).collect();
+            all.sort();
+            assert_eq!(all, ["0", "1", "2"], "{parts} parts");
+        }
+        let last = visited(sol, usize::MAX - 1, usize::MAX);
+        assert_eq!(last, ["2"]);
+    }
+    let g = Graph {
+        edges: vec![vec![1], vec![2], vec![0]],
+        ends: vec![None; 3],
+    };
+    check(&solve(&g, 0).unwrap());
+    check(&solve_indexed(&g).unwrap());
+    let tiered = game_core::OneTier(g.clone());
+    check(&crate::solve_tiers(&tiered).unwrap());
+}

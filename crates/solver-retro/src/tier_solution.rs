@@ -180,9 +180,7 @@ impl<T: HoldsTiers> Solved for T {
             let Some(table) = held.table(t) else {
                 continue;
             };
-            let n = table.len() as u64;
-            let parts = parts.max(1) as u64;
-            let range = n * part as u64 / parts..n * (part as u64 + 1) / parts;
+            let range = crate::solution::share(table.len() as u64, part, parts);
             game.visit_tier(t, range, &mut |i, p| {
                 if let Some(v) = table.value(i) {
                     f(&p, v);
