@@ -269,13 +269,22 @@ where
                     format!("the run {run:?} repeats a child or passes the size {size}"),
                 ));
             }
-            let listed: Vec<u64> = out.iter().collect();
             let want = set(self
                 .children(&p)
                 .iter()
                 .map(|c| self.game.index(c))
                 .collect());
-            if set(listed.clone()) != want || listed.len() != want.len() {
+            // Counted before they are listed: runs within the size may
+            // still promise more children than memory holds.
+            if out.len() != want.len() as u64 {
+                return Err(broken(
+                    "IndexedChildren: child_indices lists each distinct child once",
+                    &p,
+                    format!("listed {} children, moves give {}", out.len(), want.len()),
+                ));
+            }
+            let listed: Vec<u64> = out.iter().collect();
+            if set(listed.clone()) != want {
                 return Err(broken(
                     "IndexedChildren: child_indices lists each distinct child once",
                     &p,
@@ -436,11 +445,20 @@ where
             }
             out.clear();
             game.unmove_indices(i, &mut out, &mut scratch);
-            let got: Vec<u64> = out.iter().collect();
             parents.clear();
             game.unmoves(&p, &mut parents);
             let want = set(parents.iter().map(|q| game.index(q)).collect());
-            if set(got.clone()) != want || got.len() != want.len() {
+            // Counted before they are listed: a run may promise more
+            // parents than memory holds.
+            if out.len() != want.len() as u64 {
+                return Err(broken(
+                    "IndexedUnmoves: unmove_indices lists each parent's index once",
+                    &p,
+                    format!("listed {} parents, unmoves give {}", out.len(), want.len()),
+                ));
+            }
+            let got: Vec<u64> = out.iter().collect();
+            if set(got.clone()) != want {
                 return Err(broken(
                     "IndexedUnmoves: unmove_indices lists each parent's index once",
                     &p,
@@ -449,8 +467,15 @@ where
             }
             visited.clear();
             game.visit_unmove_indices(i, &mut buf, &mut scratch, &mut visited);
+            if visited.len() != got.len() as u64 {
+                return Err(broken(
+                    "IndexedUnmoves: visit_unmove_indices sends the parents unmove_indices lists",
+                    &p,
+                    format!("sent {} parents, listed {}", visited.len(), got.len()),
+                ));
+            }
             let sent: Vec<u64> = visited.iter().collect();
-            if set(sent.clone()) != set(got.clone()) || sent.len() != got.len() {
+            if set(sent.clone()) != set(got.clone()) {
                 return Err(broken(
                     "IndexedUnmoves: visit_unmove_indices sends the parents unmove_indices lists",
                     &p,

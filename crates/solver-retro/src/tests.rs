@@ -1590,3 +1590,112 @@ fn a_part_past_the_last_holds_no_position() {
     let tiered = game_core::OneTier(g.clone());
     check(&crate::solve_tiers(&tiered).unwrap());
 }
+
+/// A cycle through 2⁵⁰ indices whose children and parents by index come
+/// as runs of 2⁴⁰ indices, all within the size (with `visit`, only the
+/// parents sent to a visitor; those listed are honest): what
+/// [`crate::GameCheck`] must refuse by their count, never by listing them.
+struct Sprawl {
+    visit: bool,
+}
+
+impl Sprawl {
+    const SIZE: u64 = 1 << 50;
+    const RUN: u64 = 1 << 40;
+}
+
+impl Game for Sprawl {
+    type Position = u64;
+    type Move = ();
+    fn moves(&self, _: &u64, out: &mut Vec<()>) {
+        out.push(());
+    }
+    fn play(&self, p: &u64, (): &()) -> u64 {
+        (p + 1) % Self::SIZE
+    }
+}
+
+impl Indexed for Sprawl {
+    fn size(&self) -> u64 {
+        Self::SIZE
+    }
+    fn index(&self, p: &u64) -> u64 {
+        *p
+    }
+    fn position(&self, i: u64) -> Option<u64> {
+        (i < Self::SIZE).then_some(i)
+    }
+}
+
+impl game_core::IndexedChildren for Sprawl {
+    fn child_indices(&self, _: u64, out: &mut game_core::ChildIndices, _: &mut Vec<()>) {
+        out.strided.push(game_core::Strided {
+            start: 0,
+            step: 1,
+            count: Self::RUN,
+        });
+    }
+}
+
+impl Unmoves for Sprawl {
+    fn unmoves(&self, p: &u64, out: &mut Vec<u64>) {
+        out.push((p + Self::SIZE - 1) % Self::SIZE);
+    }
+}
+
+impl IndexedUnmoves for Sprawl {
+    fn unmove_indices(&self, i: u64, out: &mut ParentIndices, _: &mut Vec<u64>) {
+        if self.visit {
+            out.singles.push((i + Self::SIZE - 1) % Self::SIZE);
+        } else {
+            out.runs.push(0..Self::RUN);
+        }
+    }
+    fn visit_unmove_indices<V: game_core::ParentVisitor>(
+        &self,
+        i: u64,
+        buf: &mut ParentIndices,
+        scratch: &mut Vec<u64>,
+        visit: &mut V,
+    ) {
+        buf.clear();
+        self.unmove_indices(i, buf, scratch);
+        if self.visit {
+            buf.runs.push(0..Self::RUN);
+        }
+        buf.send_to(visit);
+    }
+}
+
+/// A game check refuses children or parents by index that are too many
+/// by their count, before it lists them: runs of 2⁴⁰ indices were
+/// collected into a vector (8 TiB) to be compared with the one child and
+/// parent the moves give.
+#[test]
+fn the_game_check_counts_runs_before_it_lists_them() {
+    let lists = Sprawl { visit: false };
+    let err = crate::GameCheck::new(&lists, 4)
+        .indexed_children()
+        .unwrap_err();
+    assert_eq!(
+        err.promise,
+        "IndexedChildren: child_indices lists each distinct child once"
+    );
+    assert_eq!(err.detail, "listed 1099511627776 children, moves give 1");
+    let err = crate::GameCheck::new(&lists, 4)
+        .indexed_unmoves()
+        .unwrap_err();
+    assert_eq!(
+        err.promise,
+        "IndexedUnmoves: unmove_indices lists each parent's index once"
+    );
+    assert_eq!(err.detail, "listed 1099511627776 parents, unmoves give 1");
+    let err = crate::GameCheck::new(&Sprawl { visit: true }, 4)
+        .indexed_unmoves()
+        .unwrap_err();
+    assert_eq!(
+        err.promise,
+        "IndexedUnmoves: visit_unmove_indices sends the parents unmove_indices lists"
+    );
+    assert_eq!(err.detail, "sent 1099511627777 parents, listed 1");
+}
