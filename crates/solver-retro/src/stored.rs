@@ -262,9 +262,26 @@ pub fn solve_indexed_with<'g, G: Indexed>(
                     "a move from index {i} leads to index {c}, which is no position"
                 )));
             }
+            // The parents counted for `c` in the first pass: a game whose
+            // moves differ now would write past them (another child's
+            // parents, or past the list).
+            if cursor[c as usize] == offsets[c as usize + 1] {
+                return Err(Error::Broken(format!(
+                    "index {c} has more parents than were counted (a move from index {i} \
+                     to it is new: the game's moves changed between two passes)"
+                )));
+            }
             reverse[cursor[c as usize] as usize] = i as u32;
             cursor[c as usize] += 1;
         }
+    }
+    // And fewer moves now would leave parents counted but never written
+    // (parent id 0, silently).
+    if let Some(c) = (0..n).find(|&c| cursor[c] != offsets[c + 1]) {
+        return Err(Error::Broken(format!(
+            "index {c} has fewer parents than were counted (the game's moves changed \
+             between two passes)"
+        )));
     }
     drop(cursor);
     let stored = Stored {

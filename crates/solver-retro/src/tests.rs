@@ -1699,3 +1699,75 @@ fn the_game_check_counts_runs_before_it_lists_them() {
     );
     assert_eq!(err.detail, "sent 1099511627777 parents, listed 1");
 }
+
+/// Index 1 moves to 0 the first time its moves are asked for, and to 0
+/// and 2 every time after (with `fewer`, the other way round): moves that
+/// are not a function of the position.
+struct Fickle {
+    asked: std::cell::Cell<u32>,
+    fewer: bool,
+}
+
+impl Game for Fickle {
+    type Position = u64;
+    type Move = u64;
+    fn moves(&self, p: &u64, out: &mut Vec<u64>) {
+        match p {
+            1 => {
+                self.asked.set(self.asked.get() + 1);
+                out.push(0);
+                if (self.asked.get() > 1) != self.fewer {
+                    out.push(2);
+                }
+            }
+            2 => out.push(0),
+            _ => {}
+        }
+    }
+    fn play(&self, _: &u64, to: &u64) -> u64 {
+        *to
+    }
+}
+
+impl Indexed for Fickle {
+    fn size(&self) -> u64 {
+        3
+    }
+    fn index(&self, p: &u64) -> u64 {
+        *p
+    }
+    fn position(&self, i: u64) -> Option<u64> {
+        (i < 3).then_some(i)
+    }
+}
+
+/// The stored-graph preset fills the reverse graph in a second pass over
+/// the moves; a move that the first pass did not count is an error (it
+/// was written past the parents counted: an index out of bounds here, or
+/// silently into another child's parents), and so is one it counted but
+/// the second pass does not make (its slot kept parent 0, silently).
+#[test]
+fn moves_that_change_between_the_passes_are_an_error() {
+    let fickle = |fewer| Fickle {
+        asked: std::cell::Cell::new(0),
+        fewer,
+    };
+    let err = crate::solve_indexed(&fickle(false)).unwrap_err();
+    assert_eq!(
+        err,
+        Error::Broken(
+            "index 2 has more parents than were counted (a move from index 1 to it is new: \
+             the game's moves changed between two passes)"
+                .into()
+        )
+    );
+    let err = crate::solve_indexed(&fickle(true)).unwrap_err();
+    assert_eq!(
+        err,
+        Error::Broken(
+            "index 2 has fewer parents than were counted (the game's moves changed \
+             between two passes)"
+                .into()
+        )
+    );
+}
