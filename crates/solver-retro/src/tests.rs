@@ -1771,3 +1771,79 @@ fn moves_that_change_between_the_passes_are_an_error() {
         )
     );
 }
+
+/// Tiers `0..=TOP`: tier 0 holds one position, lost (no move); every
+/// other tier `n` holds [`Countdown::WIDTH`] positions, each moving to
+/// tier `n - 1` (its position 0 for tier 1). Position `(n, k)` is lost in
+/// `n` for even `n` and won in `n` for odd: past 2¹³ - 1 the tiers need
+/// 4-byte cells.
+struct Countdown;
+
+impl Countdown {
+    const TOP: u64 = 8200;
+    const WIDTH: u64 = 512;
+}
+
+impl Game for Countdown {
+    type Position = (u64, u64);
+    type Move = ();
+    fn moves(&self, &(n, _): &(u64, u64), out: &mut Vec<()>) {
+        if n > 0 {
+            out.push(());
+        }
+    }
+    fn play(&self, &(n, k): &(u64, u64), (): &()) -> (u64, u64) {
+        (n - 1, if n == 1 { 0 } else { k })
+    }
+}
+
+impl game_core::Tiered for Countdown {
+    fn tiers(&self) -> Vec<u64> {
+        (0..=Self::TOP).collect()
+    }
+    fn tier(&self, p: &(u64, u64)) -> u64 {
+        p.0
+    }
+    fn child_tiers(&self, t: u64, out: &mut Vec<u64>) {
+        if t > 0 {
+            out.push(t - 1);
+        }
+    }
+    fn tier_size(&self, t: u64) -> u64 {
+        if t == 0 {
+            1
+        } else {
+            Self::WIDTH
+        }
+    }
+    fn tier_index(&self, p: &(u64, u64)) -> u64 {
+        p.1
+    }
+    fn tier_position(&self, t: u64, i: u64) -> Option<(u64, u64)> {
+        (t <= Self::TOP && i < self.tier_size(t)).then_some((t, i))
+    }
+    fn leaves_tier(&self, _: u64) -> bool {
+        true
+    }
+}
+
+/// A tier retried in 4-byte cells is checked against the memory limit
+/// before they are taken: the check before the solve counts 2-byte
+/// cells, and tier 8192 of [`Countdown`] (remoteness 8192) with its
+/// child tier took 6 bytes an index under a limit of 4 and a little
+/// (solved, silently over the limit). At 8 bytes an index it fits.
+#[test]
+fn a_tier_widened_past_the_memory_limit_is_refused() {
+    let w = Countdown::WIDTH;
+    let tight = Config::default().threads(1).memory_limit(4 * w + 64);
+    let err = crate::solve_tiers_with(&Countdown, &tight, &mut crate::NoStore).unwrap_err();
+    let Error::TooLarge(e) = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(e.what, "tier 8192 with its child tiers, in 4-byte cells");
+    assert_eq!((e.needed, e.available), (6 * w, 4 * w + 64));
+    let room = Config::default().threads(1).memory_limit(8 * w + 64);
+    let sol = crate::solve_tiers_with(&Countdown, &room, &mut crate::NoStore).unwrap();
+    let top = u32::try_from(Countdown::TOP).unwrap();
+    assert_eq!(sol.value(&(Countdown::TOP, 7)), Some(Value::lose(top)));
+}

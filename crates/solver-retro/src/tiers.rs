@@ -122,7 +122,8 @@ where
 /// tiers 16 bytes a move that stays inside the tier and 8 bytes an index
 /// for the reverse graph. Before anything is solved, every tier's group is
 /// checked against the memory limit and the first that cannot fit is
-/// refused, by name.
+/// refused, by name; a tier that needs 4-byte cells (or whose child
+/// tiers have them) is checked again before its cells are taken.
 ///
 /// # Errors
 /// [`Error::TooLarge`] naming the tier; [`Error::Broken`] when a child lies
@@ -538,7 +539,6 @@ where
     // pages are first touched (and cleared by the kernel) on every thread
     // at once, not all on this one (a sixth of Connect Four 5x5's time was
     // that serial fill).
-    let mut cells: Cells<C> = spare.cells(n, config.limit())?;
     let leaves = game.leaves_tier(tier);
     if only.is_some() && !leaves {
         return Err(Error::Broken(format!(
@@ -558,6 +558,33 @@ where
         .filter_map(|&t| Some((t, solved.get(&t)?)))
         .collect();
     let table_bytes = size.saturating_mul(C::BYTES);
+    let children_bytes: u64 = children.iter().map(|(_, t)| t.bytes()).sum();
+    // The group as it will be held: the check before the solve counted
+    // 2-byte cells, and a tier retried in 4-byte ones (or a child tier
+    // solved in them) takes more. Refused before the cells are taken.
+    let group = size
+        .saturating_mul(per_index(leaves, stored) - 2)
+        .saturating_add(table_bytes)
+        .saturating_add(if leaves {
+            0
+        } else {
+            posts_bytes::<C>(size, config)
+        })
+        .saturating_add(children_bytes)
+        .saturating_add(only.map_or(0, |o| o.bits.values().map(|b| b.len() as u64 * 8).sum()));
+    if group > config.limit() {
+        return Err(crate::error::too_large(
+            format!(
+                "tier {} with its child tiers, in {}-byte cells",
+                game.tier_name(tier),
+                C::BYTES
+            ),
+            group,
+            config.limit(),
+            "raise the memory limit or split the tiers",
+        ));
+    }
+    let mut cells: Cells<C> = spare.cells(n, config.limit())?;
     // What the seeds may grow to: the limit less the tables, and for a
     // loopy tier less what the engine and the stored graph's offsets will
     // take besides the cells.
@@ -565,7 +592,7 @@ where
         .limit()
         .saturating_sub(size.saturating_mul(per_index(leaves, stored) - 2))
         .saturating_sub(table_bytes)
-        .saturating_sub(children.iter().map(|(_, t)| t.bytes()).sum::<u64>());
+        .saturating_sub(children_bytes);
     let held = AtomicU64::new(0);
     let found: Vec<Result<Found, Error>> = cells
         .par_chunks_mut(BLOCK as usize)
