@@ -312,7 +312,7 @@ fn certify_block<G: IndexedChildren, C: Cell>(
     let mut cert = Certificate::default();
     let mut moves = Vec::new();
     let mut kids = vec![ChildIndices::default(); BATCH];
-    let mut batch: Vec<(u64, Value, G::Position, Ahead)> = Vec::with_capacity(BATCH);
+    let mut batch: Vec<(Value, G::Position, Ahead)> = Vec::with_capacity(BATCH);
     let read = |k: u64| usize::try_from(k).ok().and_then(|k| cells.get(k)?.value());
     let mut next = range.start;
     while next < range.end {
@@ -345,7 +345,7 @@ fn certify_block<G: IndexedChildren, C: Cell>(
                     Ahead::Children
                 }
             };
-            batch.push((i, value, pos, ahead));
+            batch.push((value, pos, ahead));
         }
         let mut known = 0usize;
         for ((.., ahead), k) in batch.iter().zip(&kids) {
@@ -355,7 +355,7 @@ fn certify_block<G: IndexedChildren, C: Cell>(
         }
         std::hint::black_box(known);
         // Then each position in index order, as one by one.
-        for ((_, value, pos, ahead), kids) in batch.iter().zip(&kids) {
+        for ((value, pos, ahead), kids) in batch.iter().zip(&kids) {
             let value = *value;
             let reject = |flaw| Rejection {
                 position: pos.clone(),

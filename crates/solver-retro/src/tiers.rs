@@ -333,7 +333,7 @@ where
     let order = game.tiers();
     let limit = config.limit();
     // The reachable bitmaps stay in memory through the whole solve.
-    let bits_bytes: u64 = only.map_or(0, |o| o.bits.values().map(|b| b.len() as u64 * 8).sum());
+    let bits_bytes = only_bytes(only);
     let mut spare = Spare::default();
     if only.is_some_and(|o| o.keep == Keep::Start) {
         let largest = order.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0);
@@ -348,18 +348,19 @@ where
     for (k, &t) in order.iter().enumerate() {
         kids.clear();
         game.child_tiers(t, &mut kids);
-        let mut bytes = game
-            .tier_size(t)
-            .saturating_mul(per_index(game.leaves_tier(t), stored))
-            .saturating_add(bits_bytes);
-        if !game.leaves_tier(t) {
-            // A loopy tier runs the level engine: a round's posts too.
-            bytes = bytes.saturating_add(posts_bytes::<u16>(game.tier_size(t), config));
-        }
+        let mut children = 0u64;
         for &c in &kids {
-            bytes = bytes.saturating_add(game.tier_size(c).saturating_mul(2));
+            children = children.saturating_add(game.tier_size(c).saturating_mul(2));
             needed_by.insert(c, k);
         }
+        let bytes = group_bytes::<u16>(
+            game.tier_size(t),
+            game.leaves_tier(t),
+            stored,
+            children,
+            bits_bytes,
+            config,
+        );
         if bytes > limit {
             return Err(crate::error::too_large(
                 format!("tier {} with its child tiers", game.tier_name(t)),
@@ -485,6 +486,38 @@ fn found_bytes(f: &Found) -> u64 {
         + f.edges.capacity() * 16) as u64
 }
 
+/// The bytes of a tier's group while the tier is solved in cells of `C`:
+/// the tier at [`per_index`] bytes an index (its cells `C::BYTES` instead
+/// of 2), a loopy tier's round of posts, the `children` tables' bytes and
+/// the reachable bitmaps' `bits` bytes. The events the child tiers seed
+/// and a stored graph's edges are counted as they are found.
+fn group_bytes<C: Cell>(
+    size: u64,
+    leaves: bool,
+    stored: bool,
+    children: u64,
+    bits: u64,
+    config: &Config,
+) -> u64 {
+    let posts = if leaves {
+        0
+    } else {
+        // A loopy tier runs the level engine.
+        posts_bytes::<C>(size, config)
+    };
+    size.saturating_mul(per_index(leaves, stored) - 2)
+        .saturating_add(size.saturating_mul(C::BYTES))
+        .saturating_add(posts)
+        .saturating_add(children)
+        .saturating_add(bits)
+}
+
+/// The bytes of the reachable bitmaps a reachable-first solve holds
+/// throughout (none without them).
+fn only_bytes<P>(only: Option<&Only<'_, P>>) -> u64 {
+    only.map_or(0, |o| o.bits.values().map(|b| b.len() as u64 * 8).sum())
+}
+
 /// Bytes an index of a tier takes while it is solved, besides its child
 /// tiers: 2 for the cell; a loopy tier adds the engine's two level lists
 /// (each at most an eighth of the cells in 8-byte ids before the engine
@@ -562,16 +595,14 @@ where
     // The group as it will be held: the check before the solve counted
     // 2-byte cells, and a tier retried in 4-byte ones (or a child tier
     // solved in them) takes more. Refused before the cells are taken.
-    let group = size
-        .saturating_mul(per_index(leaves, stored) - 2)
-        .saturating_add(table_bytes)
-        .saturating_add(if leaves {
-            0
-        } else {
-            posts_bytes::<C>(size, config)
-        })
-        .saturating_add(children_bytes)
-        .saturating_add(only.map_or(0, |o| o.bits.values().map(|b| b.len() as u64 * 8).sum()));
+    let group = group_bytes::<C>(
+        size,
+        leaves,
+        stored,
+        children_bytes,
+        only_bytes(only),
+        config,
+    );
     if group > config.limit() {
         return Err(crate::error::too_large(
             format!(
