@@ -305,6 +305,15 @@ pub fn solve_checked<'g>(
     Ok(solver_retro::solve_unmoves_with(game, &config)?)
 }
 
+/// The error for a table without a value for `what` (a position, or
+/// words for one): a table solved here holds every position, so one read
+/// from a database that does not is damaged (its checksums hold).
+pub fn no_value(what: impl std::fmt::Display) -> Error {
+    Error::Retro(solver_retro::Error::Store(format!(
+        "the table holds no value for {what}: the database is damaged"
+    )))
+}
+
 /// The position's end in words, for the player to move, if it is over.
 pub fn game_over_words(game: &Fingers, pos: &FingersPosition) -> Option<&'static str> {
     game.outcome(pos).map(|_| {
@@ -778,15 +787,7 @@ fn report_solve<'g>(
     let counts = reach.counts(&sol);
     let reach_seconds = t.elapsed().as_secs_f64();
     let moves = reach.moves();
-    // A table solved here holds every position; one read from a database
-    // that holds no value for a position is damaged (its checksums hold).
-    let value = |p: &FingersPosition| {
-        sol.value(p).ok_or_else(|| {
-            Error::Retro(solver_retro::Error::Store(format!(
-                "the table holds no value for {p}: the database is damaged"
-            )))
-        })
-    };
+    let value = |p: &FingersPosition| sol.value(p).ok_or_else(|| no_value(p));
     let start = value(&FingersPosition::START)?;
     let mut text = format!(
         "Magic Fingers ({})\n\

@@ -243,8 +243,9 @@ const RAISE_MEMORY: &str =
 const RAISE_WORK_MOST: &str =
     "raise it with --max-work STEPS (at most --max-work 18446744073709551615)";
 
-/// The most threads `--threads` (or `RAYON_NUM_THREADS`) may ask for.
-const MAX_THREADS: usize = 1024;
+/// The most threads `--threads` (or `RAYON_NUM_THREADS`) may ask for:
+/// the most a solve runs on.
+const MAX_THREADS: usize = solver_retro::Config::MAX_THREADS;
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<(), Error> {

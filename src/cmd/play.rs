@@ -9,7 +9,7 @@ use games::{Fingers, FingersMove, FingersPosition};
 use serde_json::json;
 use solver_retro::Solved;
 
-use super::fingers::{describe, solve_checked, RulesArgs};
+use super::fingers::{describe, no_value, solve_checked, RulesArgs};
 use super::{plies, Ctx, Error};
 
 #[derive(Debug, Subcommand)]
@@ -254,16 +254,9 @@ fn play(
     if !json {
         writeln!(out, "Magic Fingers ({}). Type a move such as 1T1 (touch your 1 onto my 1) or C02 (clap to 0 and 2), or q to quit.", describe(game.rules()))?;
     }
-    // A table solved here holds every position; one read from a database
-    // that holds no value for a position is damaged (its checksums hold).
-    let missing = |what: String| {
-        Error::Retro(solver_retro::Error::Store(format!(
-            "the table holds no value for {what}: the database is damaged"
-        )))
-    };
     let start_value = sol
         .value(&FingersPosition::START)
-        .ok_or_else(|| missing("the start".into()))?;
+        .ok_or_else(|| no_value("the start"))?;
     let Some(human_first) = seat(first, second, input, out, json)? else {
         return Ok(());
     };
@@ -338,7 +331,7 @@ fn play(
         } else {
             let (mv, v) = sol
                 .best_move(&pos)
-                .ok_or_else(|| missing(format!("{pos} or any of its children")))?;
+                .ok_or_else(|| no_value(format_args!("{pos} or any of its children")))?;
             if json {
                 writeln!(
                     out,
