@@ -465,3 +465,40 @@ fn a_database_without_a_value_for_a_position_is_refused() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+/// A solve refused before it starts (memory, work) or failing before a
+/// tier is finished leaves no database behind that it created; a database
+/// that was there before, or has finished tiers, stays as it was.
+#[test]
+fn a_refused_solve_leaves_no_database_it_created() {
+    let root = scratch("refused");
+    let new = root.join("new");
+    let new_s = new.display().to_string();
+    let c4 = |limit: &[&str]| {
+        let mut a: Vec<&str> = limit.to_vec();
+        a.extend(["connect4", "solve", "--db", &new_s]);
+        a.extend(BOARD);
+        run(&a)
+    };
+    for limit in [&["--memory", "1"][..], &["--max-work", "1"]] {
+        let out = c4(limit);
+        assert!(!out.status.success(), "{limit:?}");
+        assert!(!new.exists(), "{limit:?} left {:?}", files(&new));
+    }
+    // A directory that was there stays, empty as it was.
+    std::fs::create_dir_all(&new).unwrap();
+    let out = run(&["--memory", "1", "fingers", "solve", "--db", &new_s]);
+    assert!(!out.status.success());
+    assert!(new.is_dir() && files(&new).is_empty(), "{:?}", files(&new));
+    // A database made before (here, a manifest with no tier finished) is
+    // kept by a refused solve.
+    let game = games::Fingers::new(games::FingersRules::default()).unwrap();
+    let rules = format!("{:?}, index v1", game.rules());
+    game_db::Database::create(&new, "fingers", &rules).unwrap();
+    let before = files(&new);
+    assert_eq!(before.len(), 1, "{before:?}");
+    let out = run(&["--memory", "1", "fingers", "solve", "--db", &new_s]);
+    assert!(!out.status.success());
+    assert_eq!(files(&new), before);
+    let _ = std::fs::remove_dir_all(root);
+}

@@ -1,15 +1,18 @@
 //! `gamesolve fingers …`: Magic Fingers, solved, certified and shown.
 
+use std::path::Path;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use game_core::{principal_variation, Game, Indexed, LineEnd, Outcome, Value};
+use game_db::Database;
 use games::{Fingers, FingersPosition, FingersRules};
 use serde_json::{json, Value as Json};
 use solver_retro::{IndexedSolution, Solved};
 
 use super::analyze::{analyze, open_db};
 use super::args::{ClusterFlags, Samples};
+use super::solve_db::SolveDb;
 use super::{plies, Ctx, Error, Report};
 
 /// The rule switches shared by every fingers command.
@@ -396,28 +399,10 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
                 return solve_cluster(&game, shown, db.as_deref(), &flags, ctx);
             }
             if let Some(dir) = &db {
-                let db = open_db(dir, DB_NAME, &db_rules(&game), true)?;
-                if db.is_finished(0) {
-                    // Said solved only when the file matches its checksums
-                    // and holds the game's every index.
-                    gamesolve::store::check_records(&db, 0, game.size())?;
-                    db.verify(0).map_err(|e| Error::Usage(e.to_string()))?;
-                    let v = db
-                        .lookup(0, game.index(&FingersPosition::START))
-                        .map_err(|e| Error::Usage(e.to_string()))?
-                        .ok_or_else(|| Error::Usage("the start is not stored".into()))?;
-                    return Ok(Report::new(
-                        format!(
-                            "The database in {} is already solved (its file checked): from the start the first player {}.",
-                            dir.display(),
-                            verdict_words(v)
-                        ),
-                        json!({ "already_solved": true, "start": value_json(v) }),
-                    ));
-                }
-                let (report, sol) = run_solve(&game, shown, ctx)?;
-                gamesolve::store::save_table(&db, 0, sol.table())?;
-                return Ok(report);
+                // A database this solve creates is removed again if the
+                // solve fails (a memory refusal, say) before writing it.
+                return SolveDb::open(dir, DB_NAME, &db_rules(&game))?
+                    .run(|db| solve_into(&game, shown, dir, db, ctx));
             }
             Ok(run_solve(&game, shown, ctx)?.0)
         }
@@ -978,4 +963,36 @@ fn run_line(game: &Fingers, ctx: &Ctx) -> Result<Report, Error> {
         text,
         json!({ "plies": steps, "end": how, "length": plies.len() }),
     ))
+}
+
+/// `fingers solve --db DIR` once the database is open: the answer it
+/// holds when it is solved, else the solve, written to it.
+fn solve_into(
+    game: &Fingers,
+    shown: Shown,
+    dir: &Path,
+    db: &Database,
+    ctx: &Ctx,
+) -> Result<Report, Error> {
+    if db.is_finished(0) {
+        // Said solved only when the file matches its checksums
+        // and holds the game's every index.
+        gamesolve::store::check_records(db, 0, game.size())?;
+        db.verify(0).map_err(|e| Error::Usage(e.to_string()))?;
+        let v = db
+            .lookup(0, game.index(&FingersPosition::START))
+            .map_err(|e| Error::Usage(e.to_string()))?
+            .ok_or_else(|| Error::Usage("the start is not stored".into()))?;
+        return Ok(Report::new(
+            format!(
+                "The database in {} is already solved (its file checked): from the start the first player {}.",
+                dir.display(),
+                verdict_words(v)
+            ),
+            json!({ "already_solved": true, "start": value_json(v) }),
+        ));
+    }
+    let (report, sol) = run_solve(game, shown, ctx)?;
+    gamesolve::store::save_table(db, 0, sol.table())?;
+    Ok(report)
 }

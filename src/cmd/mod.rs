@@ -11,6 +11,7 @@ mod play;
 mod play_tiered;
 mod power_game;
 mod progress;
+mod solve_db;
 mod stones;
 mod subtraction;
 mod teeko;

@@ -16,6 +16,7 @@ use solver_retro::{Config, Held, Keep, NoStore, Solved, Table, TierStore, Tiered
 use super::analyze::{analyze, open_db};
 use super::args::{ClusterFlags, Samples};
 use super::fingers::verdict_words;
+use super::solve_db::SolveDb;
 use super::{Ctx, Error, Report};
 
 /// What the shared commands need to know of a game.
@@ -254,17 +255,34 @@ where
 {
     let title = game.title();
     let game = Canonical(game);
-    let db = match db {
-        Some(dir) => Some(open_db(dir, G::NAME, &game.0.rules(), true)?),
-        None => None,
-    };
-    if let Some(db) = &db {
-        if let Some(r) = already_solved(&game, db)? {
+    match db {
+        // A database this solve creates is removed again if it fails
+        // before a tier is finished.
+        Some(dir) => SolveDb::open(dir, G::NAME, &game.0.rules())?
+            .run(|db| solve_in(&game, &title, no_certify, Some(db), ctx)),
+        None => solve_in(&game, &title, no_certify, None, ctx),
+    }
+}
+
+/// [`solve`] once the database, if any, is open.
+fn solve_in<G: CliGame>(
+    game: &Canonical<G>,
+    title: &str,
+    no_certify: bool,
+    db: Option<&Database>,
+    ctx: &Ctx,
+) -> Result<Report, Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    if let Some(db) = db {
+        if let Some(r) = already_solved(game, db)? {
             return Ok(r);
         }
     }
     check_work(
-        &game,
+        game,
         Work::Whole {
             certify: !no_certify,
         },
@@ -278,38 +296,33 @@ where
     // against the limit — every table at once is wanted otherwise.
     let loop_free = game.tiers().iter().all(|&t| game.leaves_tier(t));
     if db.is_none() && !(loop_free && no_certify) {
-        check_whole(&game, ctx)?;
+        check_whole(game, ctx)?;
     }
     let t = Instant::now();
     let spinner = super::progress::Spinner::new("solving");
     let config = super::progress::config(&spinner, ctx);
-    let (sol, reach) = match &db {
+    let (sol, reach) = match db {
         Some(db) => (
-            G::solve(&game, &config, &mut gamesolve::store::DbStore::new(db))?,
+            G::solve(game, &config, &mut gamesolve::store::DbStore::new(db))?,
             None,
         ),
         None if loop_free => {
             let weight = |p: &G::Position| game.0.weight(p);
             let keep = if no_certify { Keep::Start } else { Keep::All };
-            let (sol, reach) = solver_retro::solve_tiers_reachable(
-                &game,
-                &game.0.start(),
-                &weight,
-                &config,
-                keep,
-            )?;
+            let (sol, reach) =
+                solver_retro::solve_tiers_reachable(game, &game.0.start(), &weight, &config, keep)?;
             (sol, Some(reach))
         }
-        None => (G::solve(&game, &config, &mut NoStore)?, None),
+        None => (G::solve(game, &config, &mut NoStore)?, None),
     };
     let solve_s = t.elapsed().as_secs_f64();
     finish(
-        &game,
-        &title,
+        game,
+        title,
         &sol,
         &|t| sol.table(t),
         &|| solver_retro::certify_tiers(&sol).map_err(|e| e.to_string()),
-        db.as_ref(),
+        db,
         Done {
             no_certify,
             solve_s,
