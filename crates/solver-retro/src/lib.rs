@@ -208,7 +208,9 @@ pub use game_core::{
 pub use reach_first::{solve_tiers_reachable, Keep};
 pub use seed::{count_children, outside_children, scan_cells, terminal, Outside};
 pub use solution::{Counts, IndexedSolution, Solution, Solved};
-pub use stored::{solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE};
+pub use stored::{
+    solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE, INDEXED_BYTES,
+};
 pub use tier_solution::{HoldsTiers, TierTables, TieredSolution};
 pub use tiers::{
     parents_by_unmoves, solve_tiers, solve_tiers_unmoves, solve_tiers_with, NoStore, TierStore,

@@ -159,6 +159,26 @@ pub fn solve_with<'g, G: Game>(
     })
 }
 
+/// Bytes [`solve_indexed_with`] takes for each index at its peak, besides
+/// 4 bytes a distinct move: a 4-byte cell, an 8-byte offset into the
+/// reverse graph and, while the graph is filled, an 8-byte cursor (the
+/// engine's lists, which follow it, take less but for tiny games).
+pub const INDEXED_BYTES: u64 = 20;
+
+/// The bytes [`solve_indexed_with`] takes at its peak for `size` indices
+/// and `moves` distinct moves: the cells (4 bytes), offsets (8) and the
+/// reverse graph (4 a move) throughout, with either the cursor that fills
+/// the graph (8 an index) or, once it is freed, the engine's lists.
+fn indexed_bytes(size: u64, moves: u64, config: &Config) -> u64 {
+    let extra = size
+        .saturating_mul(8)
+        .max(crate::engine::working_bytes::<u32>(size, config));
+    size.saturating_mul(12)
+        .saturating_add(8)
+        .saturating_add(moves.saturating_mul(4))
+        .saturating_add(extra)
+}
+
 /// Solves every index of an [`Indexed`] game with the reverse graph stored
 /// (for games without [`game_core::Unmoves`]), default [`Config`].
 ///
@@ -172,8 +192,9 @@ pub fn solve_indexed<G: Indexed>(game: &G) -> Result<IndexedSolution<'_, G>, Err
 ///
 /// Two passes over the moves: the first counts each position's distinct
 /// children and each child's parents, the second fills the reverse edge
-/// list. **Memory:** 4 bytes a distinct move (a `u32` parent id) plus 12
-/// bytes a position (4 of table, 8 of offsets). A game whose graph,
+/// list. **Memory:** 4 bytes a distinct move (a `u32` parent id) plus
+/// [`INDEXED_BYTES`] = 20 bytes an index at the peak (4 of table, 8 of
+/// offsets, 8 of a cursor while the edges are written). A game whose graph,
 /// estimated from 4,096 evenly spaced positions, needs more than twice the
 /// memory limit is refused at once; otherwise the first pass stops with
 /// [`Error::TooLarge`] as soon as the moves counted so far pass the limit. Use [`crate::solve_unmoves`] where the game has predecessors: no
@@ -189,8 +210,8 @@ pub fn solve_indexed_with<'g, G: Indexed>(
 ) -> Result<IndexedSolution<'g, G>, Error> {
     let limit = config.limit();
     let size = game.size();
-    let n = index_count(size, limit, 12)?;
-    let base = size * 12;
+    let n = index_count(size, limit, INDEXED_BYTES)?;
+    let base = indexed_bytes(size, 0, config);
     let (mut moves, mut kids): (Vec<G::Move>, Vec<u32>) = (Vec::new(), Vec::new());
     // Refuse at once a graph that is clearly too large, from the distinct
     // children of evenly spaced sample positions (the exact count below
@@ -207,7 +228,9 @@ pub fn solve_indexed_with<'g, G: Indexed>(
                 sampled += 1;
             }
         }
-        let estimate = base + 4 * total * size / sampled.max(1);
+        // In 128 bits: a sample's children times the size can pass 2⁶⁴.
+        let moves = u128::from(total) * u128::from(size) / u128::from(sampled.max(1));
+        let estimate = base.saturating_add(u64::try_from(4 * moves).unwrap_or(u64::MAX));
         if estimate > limit.saturating_mul(2) {
             return Err(crate::error::too_large(
                 "the stored reverse graph (estimated from a sample of positions)",
@@ -226,18 +249,27 @@ pub fn solve_indexed_with<'g, G: Indexed>(
             continue;
         };
         children(game, &pos, &mut moves, &mut kids)?;
+        // The seeds are not listed (up to 8 bytes a position): the
+        // engine finds level 0 by a scan of the cells.
         match terminal(game, &pos, !kids.is_empty())? {
-            Some(o) => seed(&mut cells, i as u32, o, &mut seeds),
+            Some(o) => {
+                cells[i] = u32::resolved(o, 0);
+                match o {
+                    Outcome::Tie => seeds.unlisted_ties += 1,
+                    _ => seeds.unlisted_decisive += 1,
+                }
+            }
             None => cells[i] = u32::counter(kids.len() as u64),
         }
         for &c in &kids {
             offsets[c as usize + 1] += 1;
         }
         total += kids.len() as u64;
-        if base + total * 4 > limit {
+        let needed = base.saturating_add(total.saturating_mul(4));
+        if needed > limit {
             return Err(crate::error::too_large(
                 "the stored reverse graph",
-                base + total * 4,
+                needed,
                 limit,
                 HINT,
             ));

@@ -658,6 +658,43 @@ proptest! {
     }
 }
 
+proptest! {
+    /// The stored reverse graph over an index takes, at its peak,
+    /// [`crate::INDEXED_BYTES`] an index and 4 bytes a distinct move, as
+    /// its docs say: refused one byte below, solved at the figure. (The
+    /// cursor of 8 bytes an index while the edges are written, and the
+    /// seeds' lists, were left out of the count: a limit of 12 bytes an
+    /// index let the solve take 20, or 28 when every position was over.)
+    #[test]
+    fn the_stored_index_path_is_refused_below_its_memory_and_solves_at_it(g in big_graph()) {
+        let moves: u64 = (0..g.edges.len())
+            .filter(|&p| g.ends[p].is_none())
+            .map(|p| {
+                let mut kids = g.edges[p].clone();
+                kids.sort_unstable();
+                kids.dedup();
+                kids.len() as u64
+            })
+            .sum();
+        // 4 bytes a cell, 8 an offset (one more offset than cells), 4 a
+        // move; then 8 an index of cursor, or the engine's two lists of at
+        // least two 8-byte ids (under test) or an eighth of the cells.
+        let n = g.size();
+        let needed = 12 * n + 8 + 4 * moves + (8 * n).max(2 * 8 * (n / 8).max(2));
+        prop_assert!(needed >= crate::INDEXED_BYTES * n + 4 * moves);
+        let tight = Config::default().memory_limit(needed - 1);
+        prop_assert!(matches!(
+            crate::solve_indexed_with(&g, &tight),
+            Err(Error::TooLarge(_))
+        ));
+        let want = reference(&g);
+        let sol = crate::solve_indexed_with(&g, &Config::default().memory_limit(needed)).unwrap();
+        for (p, &w) in want.iter().enumerate() {
+            prop_assert_eq!(sol.value(&p), Some(w), "at {}", p);
+        }
+    }
+}
+
 /// The depth (levels) of a plain breadth-first search from `start` and
 /// the number of distinct moves out of the nodes it reaches that are not
 /// over.
