@@ -38,10 +38,10 @@
 //! | preset | needs | memory | notes |
 //! |---|---|---|---|
 //! | [`solve`] / [`solve_with`] | [`Game`] | 8 B a move + the positions in a hash map | positions reachable from a start; `u32` ids |
-//! | [`solve_indexed`] / [`solve_indexed_with`] | [`Indexed`] | 4 B a move + 12 B an index | every index; reverse graph stored |
+//! | [`solve_indexed`] / [`solve_indexed_with`] | [`Indexed`] | 4 B a move + 20 B an index at the peak ([`INDEXED_BYTES`]) | every index; reverse graph stored |
 //! | [`solve_unmoves`] / [`solve_unmoves_with`] | [`IndexedUnmoves`] | 2 B an index (4 if needed) | no graph stored; `u64` ids, past 2³² positions |
-//! | [`solve_tiers`] / [`solve_tiers_with`] | [`Tiered`] | a tier and its child tiers, 2 B an index; 16 B an inside move of a loopy tier | tiers children first; loop-free tiers in one pass |
-//! | [`solve_tiers_unmoves`] | [`Tiered`] + [`Unmoves`] | a tier and its child tiers, 2 B an index | no graph stored |
+//! | [`solve_tiers`] / [`solve_tiers_with`] | [`Tiered`] | a tier and the solved tiers held (its child tiers and those later tiers read), 2 B an index; 16 B an inside move of a loopy tier | tiers children first; loop-free tiers in one pass |
+//! | [`solve_tiers_unmoves`] | [`Tiered`] + [`Unmoves`] | a tier and the solved tiers held, 2 B an index | no graph stored |
 //! | [`solve_tiers_reachable`] | [`Tiered`], a start | a bit an index + a tier and its child tiers ([`Keep::Start`]) | the positions reachable from the start, counted; loop-free tiers reachable-first |
 //!
 //! A [`Config`] sets the threads (by default those of the current rayon

@@ -1884,3 +1884,103 @@ fn a_tier_widened_past_the_memory_limit_is_refused() {
     let top = u32::try_from(Countdown::TOP).unwrap();
     assert_eq!(sol.value(&(Countdown::TOP, 7)), Some(Value::lose(top)));
 }
+
+/// Five tiers, children first: tier 0 is one lost position; tiers 1 and 2
+/// hold [`Skip::N`] positions each, every one moving to it; tier 3's one
+/// position moves into tier 1, tier 4's into tier 2. Tier 1's table is
+/// held while tier 2 is solved, for tier 3 to read.
+struct Skip;
+
+impl Skip {
+    const N: u64 = 1000;
+}
+
+impl Game for Skip {
+    type Position = (u64, u64);
+    type Move = ();
+    fn moves(&self, &(t, _): &(u64, u64), out: &mut Vec<()>) {
+        if t > 0 {
+            out.push(());
+        }
+    }
+    fn play(&self, &(t, _): &(u64, u64), (): &()) -> (u64, u64) {
+        (if t < 3 { 0 } else { t - 2 }, 0)
+    }
+}
+
+impl game_core::Tiered for Skip {
+    fn tiers(&self) -> Vec<u64> {
+        (0..5).collect()
+    }
+    fn tier(&self, p: &(u64, u64)) -> u64 {
+        p.0
+    }
+    fn child_tiers(&self, t: u64, out: &mut Vec<u64>) {
+        match t {
+            0 => {}
+            1 | 2 => out.push(0),
+            _ => out.push(t - 2),
+        }
+    }
+    fn tier_size(&self, t: u64) -> u64 {
+        if t == 1 || t == 2 {
+            Self::N
+        } else {
+            1
+        }
+    }
+    fn tier_index(&self, p: &(u64, u64)) -> u64 {
+        p.1
+    }
+    fn tier_position(&self, t: u64, i: u64) -> Option<(u64, u64)> {
+        (t < 5 && i < self.tier_size(t)).then_some((t, i))
+    }
+    fn leaves_tier(&self, _: u64) -> bool {
+        true
+    }
+}
+
+/// A solved tier that a later tier reads stays in memory while the tiers
+/// between are solved, and is counted there: tier 2 of [`Skip`] is solved
+/// beside tier 1's table (and tier 0's), 4N + 2 bytes, which the check
+/// before the solve left out (it counted each tier with its own child
+/// tiers only, at most 2N + 2 bytes here), and the tier's own check too:
+/// the solve took twice the limit it was given.
+#[test]
+fn a_table_held_for_a_later_tier_is_counted_while_others_are_solved() {
+    let n = Skip::N;
+    for limit in [2 * n + 2, 4 * n + 1] {
+        let tight = Config::default().threads(1).memory_limit(limit);
+        let err = crate::solve_tiers_with(&Skip, &tight, &mut crate::NoStore).unwrap_err();
+        let Error::TooLarge(e) = &err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(e.what, "tier 2 with its child tiers");
+        assert_eq!(e.needed, 4 * n + 2);
+    }
+    // At the figure it is solved; tables no tier reads any more are
+    // dropped to stay under it, so the answers are read from a store.
+    let room = Config::default().threads(1).memory_limit(4 * n + 2);
+    let mut saved = Saved::default();
+    crate::solve_tiers_with(&Skip, &room, &mut saved).unwrap();
+    assert_eq!(saved.0[&0], [Some(Value::lose(0))]);
+    for t in [1, 2] {
+        assert!(saved.0[&t].iter().all(|&v| v == Some(Value::win(1))));
+        assert_eq!(saved.0[&t].len() as u64, n);
+    }
+    for t in [3, 4] {
+        assert_eq!(saved.0[&t], [Some(Value::lose(2))]);
+    }
+}
+
+/// A store that keeps every tier's values.
+#[derive(Default)]
+struct Saved(rustc_hash::FxHashMap<u64, Vec<Option<Value>>>);
+
+impl crate::TierStore for Saved {
+    fn save(&mut self, tier: u64, table: &crate::Table) -> Result<(), Error> {
+        let values = (0..table.len() as u64).map(|i| table.value(i)).collect();
+        self.0.insert(tier, values);
+        Ok(())
+    }
+}

@@ -117,13 +117,16 @@ where
 /// Solves every tier of `game`, children first, keeping finished tiers in
 /// `store`.
 ///
-/// **Memory:** the tier being solved and its child tiers, 2 bytes an index
-/// (4 where remoteness or counts outgrow 16-bit cells), plus for loopy
-/// tiers 16 bytes a move that stays inside the tier and 8 bytes an index
-/// for the reverse graph. Before anything is solved, every tier's group is
-/// checked against the memory limit and the first that cannot fit is
-/// refused, by name; a tier that needs 4-byte cells (or whose child
-/// tiers have them) is checked again before its cells are taken.
+/// **Memory:** the tier being solved and the solved tiers held meanwhile
+/// — its child tiers, and any a later tier reads — 2 bytes an index (4
+/// where remoteness or counts outgrow 16-bit cells), plus for loopy tiers
+/// 16 bytes a move that stays inside the tier and 8 bytes an index for the
+/// reverse graph. Before anything is solved, every tier's group is checked
+/// against the memory limit and the first that cannot fit is refused, by
+/// name; a tier that needs 4-byte cells (or beside tables that have them)
+/// is checked again before its cells are taken. Tables no tier still
+/// reads are dropped when the next tier would not fit beside them (or
+/// when they pass half the limit); the store keeps them.
 ///
 /// # Errors
 /// [`Error::TooLarge`] naming the tier; [`Error::Broken`] when a child lies
@@ -340,24 +343,27 @@ where
         spare.room = usize::try_from(largest.saturating_mul(2)).unwrap_or(usize::MAX);
     }
     // Every tier's group must fit before anything is solved: the tier at
-    // `per_index` bytes an index (and a loopy tier's posts), its child
-    // tiers at 2. The events the child tiers seed and a stored graph's
-    // edges are counted as they are found (below).
+    // `per_index` bytes an index (and a loopy tier's posts), and at 2
+    // bytes an index every solved tier that is held meanwhile because it
+    // or a later tier reads it ([`held_before`]). The events the child
+    // tiers seed and a stored graph's edges are counted as they are found
+    // (below).
     let mut kids = Vec::new();
     let mut needed_by: FxHashMap<Tier, usize> = FxHashMap::default();
     for (k, &t) in order.iter().enumerate() {
         kids.clear();
         game.child_tiers(t, &mut kids);
-        let mut children = 0u64;
         for &c in &kids {
-            children = children.saturating_add(game.tier_size(c).saturating_mul(2));
             needed_by.insert(c, k);
         }
+    }
+    let held_before = held_before(game, &order, &needed_by);
+    for (k, &t) in order.iter().enumerate() {
         let bytes = group_bytes::<u16>(
             game.tier_size(t),
             game.leaves_tier(t),
             stored,
-            children,
+            held_before[k],
             bits_bytes,
             config,
         );
@@ -402,6 +408,28 @@ where
             }
             held += table.bytes();
             tables.insert(c, table);
+        }
+        // Tables no tier from this one on reads, kept while they fit, go
+        // now if this tier would not fit beside them (the tier's own check
+        // counts every table held).
+        let alone = group_bytes::<u16>(
+            game.tier_size(t),
+            game.leaves_tier(t),
+            stored,
+            0,
+            bits_bytes,
+            config,
+        );
+        if held.saturating_add(alone) > limit {
+            let keep_start = only.filter(|o| o.keep == Keep::Start).map(|o| o.start);
+            tables.retain(|c, table| {
+                let read = needed_by.get(c).is_some_and(|&last| last >= k);
+                if read || Some(*c) == keep_start {
+                    return true;
+                }
+                held -= table.bytes();
+                false
+            });
         }
         let (table, tier_counts) = config
             .install(|| solve_tier(game, t, &tables, config, stored, make, only, &mut spare))?;
@@ -512,6 +540,40 @@ fn group_bytes<C: Cell>(
         .saturating_add(bits)
 }
 
+/// For each position `k` of `order`, the bytes of the solved tiers held
+/// while tier `order[k]` is solved, at 2 bytes an index: every tier solved
+/// before it that it or a later tier reads (`needed_by`: the last position
+/// that reads a tier).
+fn held_before<G: Tiered + ?Sized>(
+    game: &G,
+    order: &[Tier],
+    needed_by: &FxHashMap<Tier, usize>,
+) -> Vec<u64> {
+    let mut at: FxHashMap<Tier, usize> = FxHashMap::default();
+    for (k, &t) in order.iter().enumerate() {
+        at.entry(t).or_insert(k);
+    }
+    // A table joins the held ones after its tier is solved and leaves
+    // after its last reader (in 128 bits: a game's sizes may add past
+    // 2⁶⁴).
+    let mut joins = vec![0u128; order.len() + 1];
+    let mut parts = vec![0u128; order.len() + 1];
+    for (c, &last) in needed_by {
+        if let Some(&k) = at.get(c).filter(|&&k| k < last) {
+            let bytes = u128::from(game.tier_size(*c)) * 2;
+            joins[k + 1] += bytes;
+            parts[last + 1] += bytes;
+        }
+    }
+    let mut held = 0u128;
+    (0..order.len())
+        .map(|k| {
+            held = held + joins[k] - parts[k];
+            u64::try_from(held).unwrap_or(u64::MAX)
+        })
+        .collect()
+}
+
 /// The bytes of the reachable bitmaps a reachable-first solve holds
 /// throughout (none without them).
 fn only_bytes<P>(only: Option<&Only<'_, P>>) -> u64 {
@@ -591,7 +653,9 @@ where
         .filter_map(|&t| Some((t, solved.get(&t)?)))
         .collect();
     let table_bytes = size.saturating_mul(C::BYTES);
-    let children_bytes: u64 = children.iter().map(|(_, t)| t.bytes()).sum();
+    // Every table held, the child tiers' and any other's: all are in
+    // memory while this tier is solved.
+    let children_bytes: u64 = solved.values().map(Table::bytes).sum();
     // The group as it will be held: the check before the solve counted
     // 2-byte cells, and a tier retried in 4-byte ones (or a child tier
     // solved in them) takes more. Refused before the cells are taken.
