@@ -12,7 +12,7 @@ use game_core::{Tier, Value};
 use crate::cache::Lru;
 use crate::format::{check_name, rules_hash, Entry, Manifest};
 use crate::fsio::{read_at, sync_dir, write_manifest};
-use crate::tierfile::{decode_at, open_file, TierFile};
+use crate::tierfile::{decode_at, TierFile};
 use crate::{Error, RecordWidth, Result, ShardWriter, TierWriter};
 
 /// The manifest's file name inside a database directory.
@@ -501,7 +501,7 @@ impl Database {
         if let Some(file) = lock(&self.open_files).get((f.serial, 0)) {
             return Ok(file);
         }
-        let file = Arc::new(open_file(&f.path, f.entry.tier)?);
+        let file = Arc::new(f.reopen()?);
         lock(&self.open_files).insert((f.serial, 0), Arc::clone(&file));
         Ok(file)
     }
@@ -620,7 +620,9 @@ impl Database {
     /// # Errors
     /// [`Error::TierNotFinished`], [`Error::IndexOutOfRange`];
     /// [`Error::BlockChecksum`] or [`Error::Corrupt`] if the block is
-    /// damaged (never a wrong value); [`Error::Io`].
+    /// damaged (never a wrong value); [`Error::FileChanged`] if the tier's
+    /// file had to be opened again and another writer has replaced it
+    /// since this handle opened it; [`Error::Io`].
     pub fn lookup(&self, tier: Tier, global: u64) -> Result<Option<Value>> {
         let stored = self.tier_file(tier)?;
         if global >= stored.records {
@@ -681,7 +683,8 @@ impl Database {
     /// ```
     ///
     /// # Errors
-    /// [`Error::TierNotFinished`]; the first damaged block's error.
+    /// [`Error::TierNotFinished`]; the first damaged block's error;
+    /// [`Error::FileChanged`] as for [`Database::lookup`].
     pub fn for_each_block(&self, tier: Tier, f: impl FnMut(u64, &[Option<Value>])) -> Result<()> {
         let records = self.records(tier)?;
         self.for_each_block_in(tier, 0..records, f)
@@ -694,7 +697,8 @@ impl Database {
     ///
     /// # Errors
     /// [`Error::TierNotFinished`], [`Error::IndexOutOfRange`] for a range
-    /// past the tier's end; the first damaged block's error.
+    /// past the tier's end; the first damaged block's error;
+    /// [`Error::FileChanged`] as for [`Database::lookup`].
     pub fn for_each_block_in(
         &self,
         tier: Tier,
@@ -720,7 +724,7 @@ impl Database {
             if from >= to {
                 continue;
             }
-            let handle = open_file(&file.path, tier)?;
+            let handle = self.handle(file)?;
             let h = &file.header;
             let dctx = match &mut dctx {
                 Some(d) => d,
@@ -748,7 +752,8 @@ impl Database {
     ///
     /// # Errors
     /// [`Error::TierNotFinished`]; [`Error::Corrupt`] or the block's error
-    /// for a damaged file.
+    /// for a damaged file; [`Error::FileChanged`] as for
+    /// [`Database::lookup`].
     pub fn verify(&self, tier: Tier) -> Result<()> {
         // The blocks first: each is read (and refused) on its own, so that
         // a file whose blocks are a hole (a sparse file terabytes long) is
@@ -758,7 +763,7 @@ impl Database {
         let stored = self.tier_file(tier)?;
         let mut buf = vec![0u8; 1 << 20];
         for f in &stored.files {
-            let file = open_file(&f.path, tier)?;
+            let file = self.handle(f)?;
             let mut crc = crc32fast::Hasher::new();
             let mut at = 0;
             while at < f.entry.bytes {

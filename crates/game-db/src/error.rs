@@ -119,6 +119,19 @@ pub enum Error {
         /// The tier.
         tier: Tier,
     },
+    /// A finished tier's file, opened again (it was closed to keep within
+    /// [`crate::Options::open_files`], or is read whole by a scan), is no
+    /// longer the file this handle checked when it opened it: another
+    /// handle or process rewrote the tier (or the file was damaged) since.
+    /// Its blocks are not where this handle looks for them; open the
+    /// database again to read the tier as it is now.
+    #[error("{}: tier {tier}'s file changed since this database handle opened it (rewritten by another writer?); open the database again", path.display())]
+    FileChanged {
+        /// The tier's file.
+        path: PathBuf,
+        /// The tier.
+        tier: Tier,
+    },
     /// An index past the end of its tier.
     #[error("{}: index {index} is out of range (tier {tier} has {records} records)", path.display())]
     IndexOutOfRange {

@@ -101,7 +101,10 @@
 //!   used blocks are kept decompressed in a shared LRU cache
 //!   ([`Options::cache_bytes`], 4 MiB by default), and at most
 //!   [`Options::open_files`] tier files (128) stay open, so a game of
-//!   thousands of tiers does not run out of file descriptors.
+//!   thousands of tiers does not run out of file descriptors. A file
+//!   opened again is first checked to be the one opened before (length
+//!   and header): a tier another writer replaced meanwhile is
+//!   [`Error::FileChanged`], not a damaged block.
 //! * **Checksums.** The header, the block index and every block carry a
 //!   CRC-32, which catches every error of one byte (and of any burst up to
 //!   32 bits). A lookup in a damaged block returns an error, never a

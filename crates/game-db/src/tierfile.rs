@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use game_core::Value;
 
-use crate::format::{u32_at, Entry, Header, FIXED_HEADER, INDEX_ENTRY};
+use crate::format::{u32_at, Entry, Header, FIXED_HEADER, INDEX_ENTRY, MAX_NAME_BYTES};
 use crate::fsio::read_at;
 use crate::{Error, RecordWidth, Result};
 
@@ -168,6 +168,34 @@ impl TierFile {
             crcs,
         };
         Ok((tf, file))
+    }
+
+    /// Opens this tier's file again (it was closed for room, or a scan
+    /// reads it), checking that it is still the file that was opened: the
+    /// same length and the same header, checksum included. The header
+    /// holds the block index's checksum, so a file that passes has its
+    /// blocks where this handle looks for them; a tier rewritten since
+    /// (by another handle or process) fails, as [`Error::FileChanged`]
+    /// rather than as a damaged block.
+    pub fn reopen(&self) -> Result<File> {
+        let file = open_file(&self.path, self.entry.tier)?;
+        let len = file.metadata().map_err(|e| Error::io(&self.path, e))?.len();
+        let mut bytes = [0u8; FIXED_HEADER + MAX_NAME_BYTES + 4];
+        let n = self.header.len();
+        let changed = || Error::FileChanged {
+            path: self.path.clone(),
+            tier: self.entry.tier,
+        };
+        if len != self.entry.bytes {
+            return Err(changed());
+        }
+        let bytes = &mut bytes[..n];
+        read_at(&file, &self.path, bytes, 0)?;
+        let crc = u32_at(bytes, n - 4);
+        if crc != self.entry.header_crc || crc32fast::hash(&bytes[..n - 4]) != crc {
+            return Err(changed());
+        }
+        Ok(file)
     }
 
     /// Reads, checks and decompresses block `block` of `file` (this tier's

@@ -566,3 +566,40 @@ fn verify_refuses_a_hole_before_reading_it_all() {
         t.elapsed()
     );
 }
+
+/// Another handle rewrote a tier after this one opened it, and this one
+/// had closed the tier's file for room (one open file, two tiers): the
+/// file it opened again held the new tier, and reading it at the old
+/// blocks' places failed as a damaged block (`BlockChecksum`, naming a
+/// healthy file), and `verify` called the database corrupt. The reopened
+/// file is now checked against the one first opened: `FileChanged`.
+#[test]
+fn a_tier_rewritten_by_another_handle_is_named_as_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = make(dir.path());
+    let writer = open(dir.path()).unwrap();
+    writer.write_tier(5, table()).unwrap();
+    let reader = Database::open_with(
+        dir.path(),
+        GAME,
+        RULES,
+        options().with_open_files(1).with_cache_bytes(0),
+    )
+    .unwrap();
+    // Tier 5 was opened last and holds the one open file: tier 4's is closed.
+    assert_eq!(reader.lookup(5, 7).unwrap(), table()[7]);
+    writer
+        .write_tier(4, (0..RECORDS as u32).map(|i| Some(Value::tie(i % 50))))
+        .unwrap();
+    let changed = |e: &Error| matches!(e, Error::FileChanged { tier: 4, path: p } if *p == path);
+    let e = reader.lookup(4, 3).unwrap_err();
+    assert!(changed(&e), "{e}");
+    let e = reader.for_each_block(4, |_, _| {}).unwrap_err();
+    assert!(changed(&e), "{e}");
+    let e = reader.verify(4).unwrap_err();
+    assert!(changed(&e), "{e}");
+    // Opened again, the database reads the new tier.
+    let again = open(dir.path()).unwrap();
+    assert_eq!(again.lookup(4, 3).unwrap(), Some(Value::tie(3)));
+    again.verify(4).unwrap();
+}
