@@ -223,41 +223,56 @@ impl<'db> TierWriter<'db> {
     }
 
     /// Rewrites what was written so far with 32-bit records, block by
-    /// block through a second temporary file.
+    /// block through a second temporary file. On failure the second file
+    /// is removed and the writer keeps its narrow file.
     fn widen(&mut self) -> Result<()> {
         let old_tmp = self.sink.tmp.clone();
-        self.sink.file.flush().map_err(|e| Error::io(&old_tmp, e))?;
+        let wide_tmp = wide_temp(&old_tmp);
+        match self.rewrite_wide(&old_tmp, &wide_tmp) {
+            Ok(wide) => {
+                let _ = std::fs::remove_file(&old_tmp);
+                self.sink = wide;
+                Ok(())
+            }
+            Err(e) => {
+                // The half-written wide sink is closed by now.
+                let _ = std::fs::remove_file(&wide_tmp);
+                Err(e)
+            }
+        }
+    }
+
+    /// The records written so far, read back from `old_tmp` and written as 32-bit records into a new sink at `wide_tmp`.
+    fn rewrite_wide(&mut self, old_tmp: &Path, wide_tmp: &Path) -> Result<Sink> {
+        self.sink.file.flush().map_err(|e| Error::io(old_tmp, e))?;
         let mut wide = Sink::create(
-            wide_temp(&old_tmp),
+            wide_tmp.to_owned(),
             RecordWidth::Wide,
             self.block_bytes,
             self.level,
             self.sink.header_len,
         )?;
-        let old = File::open(&old_tmp).map_err(|e| Error::io(&old_tmp, e))?;
-        let mut dctx = zstd::bulk::Decompressor::new().map_err(|e| Error::io(&old_tmp, e))?;
+        let old = File::open(old_tmp).map_err(|e| Error::io(old_tmp, e))?;
+        let mut dctx = zstd::bulk::Decompressor::new().map_err(|e| Error::io(old_tmp, e))?;
         let mut compressed = Vec::new();
         let mut raw = Vec::with_capacity(self.block_bytes);
         let mut at = self.sink.header_len as u64;
         for entry in self.sink.index.chunks_exact(INDEX_ENTRY) {
             let n = u32::from_le_bytes(entry[..4].try_into().expect("4 bytes")) as usize;
             compressed.resize(n, 0);
-            read_at(&old, &old_tmp, &mut compressed, at)?;
+            read_at(&old, old_tmp, &mut compressed, at)?;
             at += n as u64;
             raw.clear();
             dctx.decompress_to_buffer(compressed.as_slice(), &mut raw)
-                .map_err(|e| Error::io(&old_tmp, e))?;
+                .map_err(|e| Error::io(old_tmp, e))?;
             for r in raw.chunks_exact(2) {
-                wide.push(widen_bits(&old_tmp, [r[0], r[1]])?)?;
+                wide.push(widen_bits(old_tmp, [r[0], r[1]])?)?;
             }
         }
         for r in self.sink.pending.chunks_exact(2) {
-            wide.push(widen_bits(&old_tmp, [r[0], r[1]])?)?;
+            wide.push(widen_bits(old_tmp, [r[0], r[1]])?)?;
         }
-        drop(old);
-        let _ = std::fs::remove_file(&old_tmp);
-        self.sink = wide;
-        Ok(())
+        Ok(wide)
     }
 
     /// Finishes the tier: writes the block index and the header, syncs the

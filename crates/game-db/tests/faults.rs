@@ -603,3 +603,27 @@ fn a_tier_rewritten_by_another_handle_is_named_as_changed() {
     assert_eq!(again.lookup(4, 3).unwrap(), Some(Value::tie(3)));
     again.verify(4).unwrap();
 }
+
+/// Widening (the first remoteness past 16,383 in a tier written narrow so
+/// far) writes a second temporary file, `tier-N.gsdb.tmp.wide`, from the
+/// first. When it failed (here the first is gone: removed by someone else
+/// in the directory), the push returned the error but the half-written
+/// wide file stayed behind after the writer was dropped. Now it is
+/// removed with the failure.
+#[test]
+fn a_failed_widening_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create_with(dir.path(), GAME, RULES, options()).unwrap();
+    let mut w = db.writer(0).unwrap();
+    w.write(&table()[..300]).unwrap(); // two blocks written, 44 records pending
+    let tmp = dir.path().join("tier-0.gsdb.tmp");
+    std::fs::remove_file(&tmp).unwrap();
+    let e = w.push(Some(Value::win(20_000))).unwrap_err();
+    assert!(matches!(&e, Error::Io { path, .. } if *path == tmp), "{e}");
+    drop(w);
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, [MANIFEST_FILE], "only the manifest");
+}
