@@ -242,7 +242,9 @@ impl<'db> TierWriter<'db> {
         }
     }
 
-    /// The records written so far, read back from `old_tmp` and written as 32-bit records into a new sink at `wide_tmp`.
+    /// The records written so far, read back from `old_tmp` (each block
+    /// checked against the checksum and size it was written with) and
+    /// written as 32-bit records into a new sink at `wide_tmp`.
     fn rewrite_wide(&mut self, old_tmp: &Path, wide_tmp: &Path) -> Result<Sink> {
         self.sink.file.flush().map_err(|e| Error::io(old_tmp, e))?;
         let mut wide = Sink::create(
@@ -257,14 +259,32 @@ impl<'db> TierWriter<'db> {
         let mut compressed = Vec::new();
         let mut raw = Vec::with_capacity(self.block_bytes);
         let mut at = self.sink.header_len as u64;
-        for entry in self.sink.index.chunks_exact(INDEX_ENTRY) {
+        // Every block written so far is full: blocks are written when full.
+        let full = self.sink.block_records * RecordWidth::Narrow.bytes();
+        for (block, entry) in self.sink.index.chunks_exact(INDEX_ENTRY).enumerate() {
             let n = u32::from_le_bytes(entry[..4].try_into().expect("4 bytes")) as usize;
+            let crc = u32::from_le_bytes(entry[4..].try_into().expect("4 bytes"));
             compressed.resize(n, 0);
             read_at(&old, old_tmp, &mut compressed, at)?;
             at += n as u64;
+            if crc32fast::hash(&compressed) != crc {
+                return Err(Error::BlockChecksum {
+                    path: old_tmp.to_owned(),
+                    block: block as u64,
+                });
+            }
             raw.clear();
             dctx.decompress_to_buffer(compressed.as_slice(), &mut raw)
                 .map_err(|e| Error::io(old_tmp, e))?;
+            if raw.len() != full {
+                return Err(Error::corrupt(
+                    old_tmp,
+                    format!(
+                        "block {block} decompressed to {} bytes, not {full}",
+                        raw.len()
+                    ),
+                ));
+            }
             for r in raw.chunks_exact(2) {
                 wide.push(widen_bits(old_tmp, [r[0], r[1]])?)?;
             }
