@@ -361,6 +361,11 @@ impl Manifest {
             .and_then(|l| l.strip_prefix("game "))
             .ok_or_else(|| bad("no game line"))?
             .to_owned();
+        // A name no writer would store: tier headers could not hold it
+        // (a name past 65,535 bytes would even be cut in its header).
+        if let Err(Error::InvalidName { why, .. }) = check_name(&game) {
+            return Err(bad(&format!("the game's name is {why}")));
+        }
         let rules_hash = lines
             .next()
             .and_then(|l| l.strip_prefix("rules "))
@@ -551,6 +556,32 @@ mod tests {
         ] {
             let e = Manifest::parse(Path::new("m"), fix(&bad).as_bytes()).unwrap_err();
             assert!(matches!(e, Error::Corrupt { .. }), "{e}");
+        }
+    }
+
+    /// A manifest (its checksum right) naming a game no tier header can
+    /// hold was taken: `Database::open_any` opened it, and every tier then
+    /// written failed its own check as a damaged header (`HeaderChecksum`
+    /// on a name of 300 bytes; one of 70,000 had its length cut to 16
+    /// bits in the header).
+    #[test]
+    fn a_manifest_naming_an_impossible_game_is_refused() {
+        for (name, why) in [
+            ("x".repeat(300), "longer than 255 bytes"),
+            ("x".repeat(70_000), "longer than 255 bytes"),
+            ("tab\there".into(), "contains a control character"),
+            ("trailing ".into(), "starts or ends with white space"),
+        ] {
+            let m = Manifest {
+                game: name,
+                rules_hash: 1,
+                tiers: Default::default(),
+            };
+            let e = Manifest::parse(Path::new("m"), m.to_text().as_bytes()).unwrap_err();
+            assert!(
+                matches!(&e, Error::Corrupt { fault, .. } if fault.contains(why)),
+                "{e}"
+            );
         }
     }
 
