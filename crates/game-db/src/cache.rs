@@ -62,10 +62,11 @@ impl<V: Weight> Lru<V> {
     }
 
     /// Keeps the entry unless it alone exceeds the capacity. Returns an
-    /// evicted entry no one else holds, for its buffer to be reused.
+    /// evicted entry no one else holds, or the entry itself if it was not
+    /// kept and no one else holds it, for its buffer to be reused.
     pub fn insert(&mut self, key: Key, data: Arc<V>) -> Option<V> {
         if data.weight() > self.capacity {
-            return None;
+            return Arc::try_unwrap(data).ok();
         }
         let mut spare = None;
         if let Some((stamp, old)) = self.map.remove(&key) {
@@ -137,6 +138,24 @@ mod tests {
         let mut z = Lru::<Vec<u8>>::new(0);
         z.insert((0, 1), block(1));
         assert!(z.get((0, 1)).is_none());
+    }
+
+    /// A block larger than the whole cache was not kept, and not handed
+    /// back either: a lookup moves its block buffer into the cache, so
+    /// with a cache smaller than a block (`cache_bytes` 4096, blocks of
+    /// 16 KiB) every lookup allocated a new block buffer. It comes back
+    /// now, to be read into again.
+    #[test]
+    fn an_entry_too_large_to_keep_is_handed_back() {
+        let mut c = Lru::<Vec<u8>>::new(5);
+        let data = block(10);
+        let at = data.as_ptr();
+        let back = c.insert((0, 1), data).expect("the buffer back");
+        assert_eq!((back.as_ptr(), back.len()), (at, 10));
+        // Not while someone else holds it.
+        let shared = block(10);
+        assert!(c.insert((0, 2), Arc::clone(&shared)).is_none());
+        assert_eq!(c.len(), 0);
     }
 
     #[test]

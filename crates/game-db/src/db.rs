@@ -654,7 +654,8 @@ impl Database {
             let value = f.decode_at(&s.raw, within)?;
             if self.options.cache_bytes > 0 {
                 // The block moves into the cache; an evicted block's
-                // buffer (if no lookup still holds it) is reused next time.
+                // buffer (if no lookup still holds it), or the block's own
+                // if the cache cannot keep it, is reused next time.
                 let data = Arc::new(std::mem::take(&mut s.raw));
                 if let Some(spare) = lock(&self.cache).insert(key, data) {
                     s.raw = spare;
