@@ -134,6 +134,21 @@ pub(crate) fn temp_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// Creates the temporary file `tmp` afresh, for writing: whatever is at
+/// the path (a crash's leftover, or anything else) is removed first, and
+/// the file is created only if the path is then free. `File::create`
+/// opened what it found: a FIFO left there waited for a reader for ever,
+/// and a symbolic link had the file it points to (anywhere) truncated and
+/// overwritten.
+pub(crate) fn create_temp(tmp: &Path) -> Result<File> {
+    let _ = std::fs::remove_file(tmp);
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(tmp)
+        .map_err(|e| Error::io(tmp, e))
+}
+
 /// Renames `from` over `to` and syncs their directory.
 pub(crate) fn rename_durably(from: &Path, to: &Path) -> Result<()> {
     std::fs::rename(from, to).map_err(|e| Error::io(to, e))?;
@@ -145,7 +160,7 @@ pub(crate) fn rename_durably(from: &Path, to: &Path) -> Result<()> {
 /// the new one, never a mix.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = temp_path(path);
-    let mut f = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+    let mut f = create_temp(&tmp)?;
     f.write_all(bytes)
         .and_then(|()| f.sync_all())
         .map_err(|e| Error::io(&tmp, e))?;

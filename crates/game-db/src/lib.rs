@@ -118,8 +118,10 @@
 //!   sync). A tier is finished only once the manifest lists it, so a crash
 //!   at any point leaves either a finished tier or an unfinished one (a
 //!   left-over temporary file, or a renamed file the manifest does not
-//!   list), which the next writer of the tier simply overwrites. Rewriting
-//!   a finished tier first removes it from the manifest.
+//!   list), which the next writer of the tier simply replaces (whatever is
+//!   at a temporary file's path is removed, never opened: not a link
+//!   followed nor a FIFO waited on). Rewriting a finished tier first
+//!   removes it from the manifest.
 //! * **Determinism.** Files hold no timestamps and blocks are compressed
 //!   with fixed parameters: the same records give byte-identical files
 //!   (with the same zstd library version and options).

@@ -20,7 +20,7 @@ use crate::{Error, RecordWidth, Result, TierInfo};
 ///
 /// Dropping a writer without finishing it removes its temporary file; a
 /// crash leaves the temporary file behind, which is never taken for a
-/// finished tier and is overwritten by the next writer of the tier.
+/// finished tier and is replaced by the next writer of the tier.
 ///
 /// Obtained from [`Database::writer`].
 #[derive(Debug)]
@@ -78,7 +78,7 @@ impl Sink {
         level: i32,
         header_len: usize,
     ) -> Result<Sink> {
-        let file = File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        let file = crate::fsio::create_temp(&tmp)?;
         let mut file = BufWriter::with_capacity(1 << 16, file);
         // Room for the header, written last.
         file.write_all(&vec![0u8; header_len])

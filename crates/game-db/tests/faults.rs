@@ -663,3 +663,60 @@ fn widening_checks_the_blocks_it_reads_back() {
         "{e}"
     );
 }
+
+/// A symbolic link at a temporary file's path (`tier-0.gsdb.tmp` pointing
+/// to a file elsewhere) had that file truncated and overwritten by the
+/// tier's bytes: `File::create` follows links. The link is now removed and
+/// the temporary file created afresh.
+#[cfg(unix)]
+#[test]
+fn a_link_at_a_temporary_path_is_replaced_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let victim = outside.path().join("precious");
+    std::fs::write(&victim, b"not a tier").unwrap();
+    let db = Database::create_with(dir.path(), GAME, RULES, options()).unwrap();
+    let tmp = dir.path().join("tier-0.gsdb.tmp");
+    std::os::unix::fs::symlink(&victim, &tmp).unwrap();
+    let path = db.write_tier(0, table()).unwrap().path;
+    assert!(
+        std::fs::read(&victim).unwrap() == b"not a tier",
+        "the file the link points to was overwritten"
+    );
+    assert!(std::fs::symlink_metadata(&path).unwrap().is_file());
+    assert!(!tmp.exists());
+    assert_eq!(open(dir.path()).unwrap().lookup(0, 5).unwrap(), table()[5]);
+}
+
+/// A FIFO at the manifest's temporary path made a writer wait for a
+/// reader for ever (`File::create` opens what it finds). It is now removed
+/// and the temporary file created afresh.
+#[cfg(unix)]
+#[test]
+fn a_fifo_at_a_temporary_path_is_replaced_not_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    Database::create_with(dir.path(), GAME, RULES, options()).unwrap();
+    let fifo = dir.path().join(format!("{MANIFEST_FILE}.tmp"));
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        return;
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let d = dir.path().to_owned();
+    std::thread::spawn(move || {
+        let db = Database::open_with(&d, GAME, RULES, options()).unwrap();
+        let _ = tx.send(db.write_tier(1, table()).map(|i| i.records));
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(10)) {
+        Ok(written) => assert_eq!(written.unwrap(), RECORDS as u64),
+        Err(_) => {
+            // Let the writer go (it waits for a reader), then fail.
+            let _ = std::fs::File::open(&fifo);
+            panic!("the writer waited on the FIFO at {}", fifo.display());
+        }
+    }
+    assert_eq!(open(dir.path()).unwrap().finished_tiers(), [1]);
+}
