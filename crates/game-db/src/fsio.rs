@@ -115,9 +115,16 @@ fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> std::io::R
 
 /// Makes a rename or file creation in `dir` durable. On systems where a
 /// directory cannot be opened (Windows) the rename itself is relied on.
+/// The empty path (the parent `Path::parent` gives a bare file name) is
+/// the current directory.
 pub(crate) fn sync_dir(dir: &Path) -> Result<()> {
     #[cfg(unix)]
     {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
         File::open(dir)
             .and_then(|d| d.sync_all())
             .map_err(|e| Error::io(dir, e))?;
