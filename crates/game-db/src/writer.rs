@@ -254,7 +254,9 @@ impl<'db> TierWriter<'db> {
             self.level,
             self.sink.header_len,
         )?;
-        let old = File::open(old_tmp).map_err(|e| Error::io(old_tmp, e))?;
+        // Opened again by its path: whatever is there now must be a plain
+        // file (a FIFO put in its place would wait for a writer for ever).
+        let old = crate::fsio::open_regular(old_tmp).map_err(|e| Error::io(old_tmp, e))?;
         let mut dctx = zstd::bulk::Decompressor::new().map_err(|e| Error::io(old_tmp, e))?;
         let mut compressed = Vec::new();
         let mut raw = Vec::with_capacity(self.block_bytes);

@@ -720,3 +720,54 @@ fn a_fifo_at_a_temporary_path_is_replaced_not_opened() {
     }
     assert_eq!(open(dir.path()).unwrap().finished_tiers(), [1]);
 }
+
+/// Widening opens the narrow temporary file again by its path. A FIFO put
+/// in its place meanwhile made the push wait for a writer for ever; it is
+/// now refused as no plain file, and nothing is left behind.
+#[cfg(unix)]
+#[test]
+fn widening_refuses_a_fifo_in_place_of_its_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tier-0.gsdb.tmp");
+    let d = dir.path().to_owned();
+    let fifo = tmp.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (made_tx, made_rx) = std::sync::mpsc::channel();
+    let (go_tx, go_rx) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        let db = Database::create_with(&d, GAME, RULES, options()).unwrap();
+        let mut w = db.writer(0).unwrap();
+        w.write(&table()[..300]).unwrap();
+        made_tx.send(()).unwrap();
+        go_rx.recv().unwrap();
+        let e = w.push(Some(Value::win(20_000))).map_err(|e| e.to_string());
+        drop(w);
+        let _ = tx.send(e);
+    });
+    made_rx.recv().unwrap();
+    std::fs::remove_file(&tmp).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        return;
+    }
+    go_tx.send(()).unwrap();
+    match rx.recv_timeout(std::time::Duration::from_secs(10)) {
+        Ok(pushed) => {
+            let e = pushed.unwrap_err();
+            assert!(e.contains("not a regular file"), "{e}");
+        }
+        Err(_) => {
+            // Let the writer go (it waits for a writer), then fail.
+            let _ = std::fs::OpenOptions::new().write(true).open(&fifo);
+            panic!("widening waited on the FIFO at {}", fifo.display());
+        }
+    }
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, [MANIFEST_FILE], "only the manifest");
+}
