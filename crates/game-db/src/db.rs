@@ -179,7 +179,9 @@ impl TierInfo {
 /// [`Database::finish_sharded`]), or a whole tier (`shard` is `None`).
 /// Plain data, so that whoever wrote a shard can hand it to whoever lists
 /// the tier (another thread, process or host);
-/// [`Database::finish_sharded`] checks every field against the file.
+/// [`Database::finish_sharded`] checks every field against the file but
+/// `file_crc32`, which would take reading the whole file: a wrong one is
+/// listed, and [`Database::verify`] then refuses the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ShardEntry {
     /// The tier.
@@ -369,8 +371,8 @@ impl Database {
         Database::open_with(dir, game, rules, Options::default())
     }
 
-    /// [`Database::open`] with options (the cache size; the rest apply to
-    /// tiers written from now on).
+    /// [`Database::open`] with options (the cache size and the open files
+    /// at once; the rest apply to tiers written from now on).
     ///
     /// # Errors
     /// As [`Database::open`], and [`Error::InvalidOptions`].

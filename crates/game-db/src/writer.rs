@@ -15,8 +15,8 @@ use crate::{Error, RecordWidth, Result, TierInfo};
 /// Writes one tier: takes its records in index order, in chunks of any
 /// size, and compresses them block by block into a temporary file; only
 /// [`TierWriter::finish`] makes the tier visible (renamed into place and
-/// listed in the manifest). Memory stays at about one block whatever the
-/// tier's size.
+/// listed in the manifest). Memory stays at about one block, plus the
+/// block index (8 bytes a block) until the file is finished.
 ///
 /// Dropping a writer without finishing it removes its temporary file; a
 /// crash leaves the temporary file behind, which is never taken for a
