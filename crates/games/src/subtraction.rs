@@ -37,21 +37,86 @@ pub struct Subtraction {
 
 impl Subtraction {
     /// The game with a finite subtraction set (any order, repeats ignored).
+    /// The elements are read one by one, their memory checked against the
+    /// memory really available as it grows; [`Subtraction::finite_with`]
+    /// sets a budget.
     ///
     /// # Errors
-    /// [`Error::EmptySet`] for an empty set, [`Error::ZeroInSet`] if it holds 0.
+    /// [`Error::EmptySet`] for an empty set, [`Error::ZeroInSet`] if it holds 0,
+    /// [`Error::TooLarge`] if its distinct elements do not fit.
     pub fn finite(set: impl IntoIterator<Item = u64>) -> Result<Self, Error> {
-        let mut set: Vec<u64> = set.into_iter().collect();
-        if set.is_empty() {
-            return Err(Error::EmptySet);
+        Self::finite_with(set, &Budget::available())
+    }
+
+    /// [`Subtraction::finite`] within `budget`'s memory. Repeats are
+    /// dropped as the elements are read (whenever the buffer fills), so
+    /// only distinct elements count; the buffer doubles only when they
+    /// fill half of it, and each doubling is checked against the budget
+    /// first (both copies live while it moves) and taken fallibly.
+    ///
+    /// # Errors
+    /// As [`Subtraction::finite`]; [`Error::ZeroInSet`] comes before
+    /// [`Error::TooLarge`] when a 0 was read before the refusal.
+    ///
+    /// ```
+    /// use game_core::Budget;
+    /// use games::{Error, Subtraction};
+    /// let budget = Budget::unlimited().with_memory(1 << 20);
+    /// let err = Subtraction::finite_with(1..u64::MAX, &budget).unwrap_err();
+    /// assert!(matches!(err, Error::TooLarge(_)), "{err}");
+    /// // A million repeats of two elements hold two.
+    /// let g = Subtraction::finite_with(std::iter::repeat(3).take(1 << 20).chain([1]), &budget)?;
+    /// assert_eq!(g.max_take(), Some(3));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn finite_with(set: impl IntoIterator<Item = u64>, budget: &Budget) -> Result<Self, Error> {
+        let mut elements: Vec<u64> = Vec::new();
+        let mut zero = false;
+        for s in set {
+            if s == 0 {
+                zero = true;
+                continue;
+            }
+            if elements.len() == elements.capacity() {
+                elements.sort_unstable();
+                elements.dedup();
+                let (len, cap) = (elements.len(), elements.capacity());
+                if cap - len < cap / 2 || cap == 0 {
+                    let target = (cap as u64).saturating_mul(2).max(16);
+                    let bytes = target.saturating_add(cap as u64).saturating_mul(8);
+                    let refuse = || {
+                        if zero {
+                            return Error::ZeroInSet;
+                        }
+                        budget
+                            .memory_error(
+                                format!("a subtraction set of more than {len} distinct elements"),
+                                bytes,
+                            )
+                            .into()
+                    };
+                    if bytes > budget.memory() {
+                        return Err(refuse());
+                    }
+                    let more = usize::try_from(target).unwrap_or(usize::MAX) - len;
+                    if elements.try_reserve_exact(more).is_err() {
+                        return Err(refuse());
+                    }
+                }
+            }
+            elements.push(s);
         }
-        if set.contains(&0) {
+        if zero {
             return Err(Error::ZeroInSet);
         }
-        set.sort_unstable();
-        set.dedup();
+        if elements.is_empty() {
+            return Err(Error::EmptySet);
+        }
+        elements.sort_unstable();
+        elements.dedup();
+        elements.shrink_to_fit();
         Ok(Subtraction {
-            set: SubtractionSet::Finite(set),
+            set: SubtractionSet::Finite(elements),
             limit: 1 << 20,
         })
     }

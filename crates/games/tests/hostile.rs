@@ -2,8 +2,12 @@
 //! is an error, `None` or an index outside the game, never a panic (these
 //! run with overflow checks on) or another position's answer.
 
-use game_core::{Indexed, IndexedUnmoves, Unmoves};
-use games::{Fingers, FingersPosition, FingersRules, PowerGame, Subtraction, Teeko, TeekoMove};
+use game_core::budget::Resource;
+use game_core::{Budget, Indexed, IndexedUnmoves, Unmoves};
+use games::{
+    Error, Fingers, FingersPosition, FingersRules, PowerGame, Subtraction, SubtractionSet, Teeko,
+    TeekoMove,
+};
 
 /// A square's rank byte far past '5' made `rank * 5` overflow a byte.
 #[test]
@@ -61,4 +65,29 @@ fn subtraction_has_no_position_past_its_size() {
     let s = Subtraction::finite([1, 2]).unwrap().with_limit(10);
     assert_eq!(s.position(s.size() - 1), Some(10));
     assert_eq!(s.position(s.size()), None);
+}
+
+/// A finite subtraction set was collected whole before it was looked
+/// at: `1..u64::MAX` panicked (capacity overflow). It is read within a
+/// memory budget, repeats dropped as they come.
+#[test]
+fn a_huge_subtraction_set_is_refused_within_the_budget() {
+    let budget = Budget::unlimited().with_memory(1 << 20);
+    match Subtraction::finite_with(1..u64::MAX, &budget) {
+        Err(Error::TooLarge(e)) => {
+            assert_eq!(e.resource, Resource::Memory);
+            assert!(e.needed > 1 << 20, "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // A 0 read before the refusal is named, as for a set read whole.
+    assert_eq!(
+        Subtraction::finite_with(0..u64::MAX, &budget),
+        Err(Error::ZeroInSet)
+    );
+    // Repeats take no room: 2^20 elements, two distinct, in 1 MiB.
+    let g =
+        Subtraction::finite_with(std::iter::repeat_n(4, 1 << 20).chain([1, 4]), &budget).unwrap();
+    assert_eq!(g.set(), &SubtractionSet::Finite(vec![1, 4]));
+    assert_eq!(Subtraction::finite_with([], &budget), Err(Error::EmptySet));
 }
