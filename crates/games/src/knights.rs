@@ -166,18 +166,66 @@ impl Game for Knights {
     type Position = (usize, usize);
     type Move = (i64, i64);
 
+    /// The steps that stay on the board, computed in unsigned arithmetic:
+    /// a coordinate past `i64::MAX` (a board of `usize::MAX` squares a
+    /// side) is a square like any other.
     fn moves(&self, &(x, y): &(usize, usize), out: &mut Vec<(i64, i64)>) {
+        let on = |v: usize, d: i64| {
+            v.checked_add_signed(d as isize)
+                .is_some_and(|w| (1..=self.n).contains(&w))
+        };
         for (dx, dy) in STEPS {
-            let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-            if nx >= 1 && ny >= 1 && nx as usize <= self.n && ny as usize <= self.n {
+            if on(x, dx) && on(y, dy) {
                 out.push((dx, dy));
             }
         }
     }
 
     fn play(&self, &(x, y): &(usize, usize), &(dx, dy): &(i64, i64)) -> (usize, usize) {
-        ((x as i64 + dx) as usize, (y as i64 + dy) as usize)
+        (
+            x.wrapping_add_signed(dx as isize),
+            y.wrapping_add_signed(dy as isize),
+        )
     }
 }
 
 impl Impartial for Knights {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Squares past `i64::MAX` on a board of `usize::MAX` squares a side:
+    /// their coordinates turned negative as `i64`, so (usize::MAX,
+    /// usize::MAX) had no move (a Grundy value of 0, silently) and
+    /// (2⁶³ + 5, 3) lost its steps back.
+    #[test]
+    fn squares_past_i64_max_keep_their_moves() {
+        let k = Knights::new(usize::MAX).unwrap();
+        let mut out = Vec::new();
+        let far = (usize::MAX, usize::MAX);
+        k.moves(&far, &mut out);
+        assert_eq!(out, [(-2, -1), (-1, -2)]);
+        let to: Vec<_> = out.iter().map(|m| k.play(&far, m)).collect();
+        assert_eq!(
+            to,
+            [
+                (usize::MAX - 2, usize::MAX - 1),
+                (usize::MAX - 1, usize::MAX - 2)
+            ]
+        );
+        out.clear();
+        let x = (1usize << 63) + 5;
+        k.moves(&(x, 3), &mut out);
+        assert_eq!(out, STEPS);
+        assert_eq!(k.play(&(x, 3), &(-1, -2)), (x - 1, 1));
+        // On a small board the edges still stop the knight.
+        let small = Knights::new(3).unwrap();
+        out.clear();
+        small.moves(&(3, 3), &mut out);
+        assert_eq!(out, [(-2, -1), (-1, -2)]);
+        out.clear();
+        small.moves(&(1, 1), &mut out);
+        assert!(out.is_empty());
+    }
+}
