@@ -478,7 +478,7 @@ impl Indexed for Fingers {
     fn index(&self, pos: &FingersPosition) -> u64 {
         // A hand of F or more is no hand of this game: outside 0..size
         // (solvers report it), where the pair table has no entry.
-        if pos.me.iter().chain(&pos.opp).any(|&x| x >= self.f) {
+        if !self.holds(pos) {
             return u64::MAX;
         }
         let h = self.pairs.len() as u64;
@@ -548,7 +548,13 @@ impl Fingers {
 }
 
 impl Unmoves for Fingers {
+    /// No parent for a position with a hand of F or more
+    /// ([`FingersPosition::new`] builds one unchecked): no move of the
+    /// game makes such a hand.
     fn unmoves(&self, child: &FingersPosition, out: &mut Vec<FingersPosition>) {
+        if !self.holds(child) {
+            return;
+        }
         // Touch: the mover's hands were `child.opp`, the opponent's were
         // `child.me` with one hand before the touch.
         self.touch_parents(child, |opp| {
@@ -609,13 +615,18 @@ impl Unmoves for Fingers {
         }
     }
 
+    /// In closed form; a position with a hand of F or more, which the
+    /// closed forms do not cover, by its moves.
     #[inline]
     fn child_count(
         &self,
         pos: &FingersPosition,
-        _moves: &mut Vec<FingersMove>,
-        _children: &mut Vec<FingersPosition>,
+        moves: &mut Vec<FingersMove>,
+        children: &mut Vec<FingersPosition>,
     ) -> usize {
+        if !self.holds(pos) {
+            return self.child_count_by_moves(pos, moves, children);
+        }
         if self.default_shape {
             self.default_child_count(pos)
         } else {
@@ -625,6 +636,31 @@ impl Unmoves for Fingers {
 }
 
 impl Fingers {
+    /// Whether every hand of `pos` shows fewer than F fingers: a position
+    /// of this game, not one built past it with [`FingersPosition::new`].
+    #[inline]
+    fn holds(&self, pos: &FingersPosition) -> bool {
+        pos.me.iter().chain(&pos.opp).all(|&x| x < self.f)
+    }
+
+    /// Distinct children by playing every move, in the caller's buffers.
+    #[cold]
+    #[inline(never)]
+    fn child_count_by_moves(
+        &self,
+        pos: &FingersPosition,
+        moves: &mut Vec<FingersMove>,
+        children: &mut Vec<FingersPosition>,
+    ) -> usize {
+        moves.clear();
+        children.clear();
+        self.moves(pos, moves);
+        children.extend(moves.iter().map(|m| self.play(pos, m)));
+        children.sort_unstable();
+        children.dedup();
+        children.len()
+    }
+
     /// Distinct children under any rules, by enumeration.
     #[cold]
     #[inline(never)]

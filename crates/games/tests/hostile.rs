@@ -3,7 +3,7 @@
 //! run with overflow checks on) or another position's answer.
 
 use game_core::budget::Resource;
-use game_core::{Budget, Indexed, IndexedUnmoves, Unmoves};
+use game_core::{Budget, Game, Indexed, IndexedUnmoves, Unmoves};
 use games::{
     Error, Fingers, FingersPosition, FingersRules, PowerGame, Subtraction, SubtractionSet, Teeko,
     TeekoMove,
@@ -90,4 +90,48 @@ fn a_huge_subtraction_set_is_refused_within_the_budget() {
         Subtraction::finite_with(std::iter::repeat_n(4, 1 << 20).chain([1, 4]), &budget).unwrap();
     assert_eq!(g.set(), &SubtractionSet::Finite(vec![1, 4]));
     assert_eq!(Subtraction::finite_with([], &budget), Err(Error::EmptySet));
+}
+
+/// Positions built past the rules with `FingersPosition::new` (a hand of
+/// F or more): unmoves and the closed-form child count underflowed
+/// (`F - 6` fingers, `s/2 - lo`), a panic with overflow checks and
+/// garbage parents or counts without. Now they have no parent (no move
+/// makes such a hand) and count the children their moves give.
+#[test]
+fn fingers_positions_past_the_rules_have_no_parents_and_true_counts() {
+    let (mut moves, mut kids, mut parents) = (Vec::new(), Vec::new(), Vec::new());
+    for bits in 0..128u32 {
+        let on = |k: u32| bits & (1 << k) != 0;
+        let rules = FingersRules {
+            fingers: if on(6) { 5 } else { 3 },
+            rollover: on(0),
+            transfers: on(1),
+            revive: on(2),
+            empty: on(3),
+            allow_swap: on(4),
+            allow_transfer_overflow: on(5),
+        };
+        let g = Fingers::new(rules).unwrap();
+        for (me, opp) in [
+            ([0, 1], [0, 6]),
+            ([0, 0], [0, 255]),
+            ([200, 255], [1, 2]),
+            ([1, 7], [9, 2]),
+        ] {
+            let p = FingersPosition::new(me, opp);
+            parents.clear();
+            g.unmoves(&p, &mut parents);
+            assert!(parents.is_empty(), "{rules:?} {p}: {parents:?}");
+            moves.clear();
+            g.moves(&p, &mut moves);
+            let mut children: Vec<FingersPosition> = moves.iter().map(|m| g.play(&p, m)).collect();
+            children.sort_unstable();
+            children.dedup();
+            assert_eq!(
+                g.child_count(&p, &mut moves, &mut kids),
+                children.len(),
+                "{rules:?} {p}"
+            );
+        }
+    }
 }
