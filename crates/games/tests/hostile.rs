@@ -3,10 +3,10 @@
 //! run with overflow checks on) or another position's answer.
 
 use game_core::budget::Resource;
-use game_core::{Budget, Game, Indexed, IndexedUnmoves, Unmoves};
+use game_core::{Budget, Game, Indexed, IndexedUnmoves, Tiered, Unmoves};
 use games::{
-    Error, Fingers, FingersPosition, FingersRules, PowerGame, Subtraction, SubtractionSet, Teeko,
-    TeekoMove,
+    ConnectFour, Error, Fingers, FingersPosition, FingersRules, PowerGame, Subtraction,
+    SubtractionSet, Teeko, TeekoMove,
 };
 
 /// A square's rank byte far past '5' made `rank * 5` overflow a byte.
@@ -134,4 +134,49 @@ fn fingers_positions_past_the_rules_have_no_parents_and_true_counts() {
             );
         }
     }
+}
+
+/// A Connect Four position made on a board of another size: its index
+/// read past the tier offsets (20 pieces on a 4×4 board: a panic) or
+/// named another position (a 7×6 piece on column 2 sits on the sentinel
+/// of column 1 of a 6×7 board). Its index and tier index are now
+/// outside the game unless it is a board of this game too, when they
+/// are its own.
+#[test]
+fn connect_four_positions_of_another_board_are_outside() {
+    let boards = [(7, 6), (6, 7), (8, 7), (4, 4), (1, 31), (32, 1)];
+    let games: Vec<ConnectFour> = boards
+        .iter()
+        .map(|&(w, h)| ConnectFour::new(w, h).unwrap())
+        .collect();
+    let mut outside = 0;
+    for from in &games {
+        for line in [
+            "1",
+            "12",
+            "21",
+            "1111",
+            "123123",
+            "4455667",
+            "1212343456565",
+            "12345671234567123456",
+        ] {
+            let Ok(p) = from.position_from_moves(line) else {
+                continue;
+            };
+            for g in &games {
+                let i = g.index(&p);
+                let t = g.tier(&p);
+                let ti = g.tier_index(&p);
+                if i >= g.size() {
+                    outside += 1;
+                    assert!(ti >= g.tier_size(t), "{line}: {ti}");
+                } else {
+                    assert_eq!(g.position(i), Some(p), "{line} on {g:?}");
+                    assert_eq!(g.tier_position(t, ti), Some(p), "{line} on {g:?}");
+                }
+            }
+        }
+    }
+    assert!(outside > 50, "{outside}");
 }

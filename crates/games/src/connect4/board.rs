@@ -47,6 +47,21 @@ impl ConnectFour {
         self.four_starts(bits) != 0
     }
 
+    /// Whether `pos` is a board of this game: its pieces on the board's
+    /// cells, each column filled from the bottom with no gap (`x + 1` of
+    /// a column `x = 2^h − 1` shares no bit with it; no carry leaves a
+    /// column, the sentinel above stops it), and the player to move
+    /// holding ⌊n/2⌋ of the n pieces. A position made on a board of
+    /// another size (or by a move into a full column) is not.
+    #[inline]
+    pub(super) fn holds(&self, pos: &ConnectFourPosition) -> bool {
+        let o = pos.occupied;
+        o & !self.board == 0
+            && (o + self.bottom) & o == 0
+            && pos.mover & !o == 0
+            && pos.mover.count_ones() == o.count_ones() / 2
+    }
+
     /// Whether every cell is occupied.
     #[inline]
     pub(super) fn is_full(&self, pos: &ConnectFourPosition) -> bool {

@@ -167,8 +167,13 @@ impl Tiered for ConnectFour {
         }
     }
 
+    /// `u64::MAX`, outside every tier, for a position that is no board
+    /// of this game (one made on another board).
     #[inline]
     fn tier_index(&self, pos: &ConnectFourPosition) -> u64 {
+        if !self.holds(pos) {
+            return u64::MAX;
+        }
         self.tier_index_by_pieces(pos)
     }
 
@@ -221,9 +226,15 @@ impl Indexed for ConnectFour {
         self.offsets[self.offsets.len() - 1]
     }
 
-    /// The tier's offset plus the index inside the tier.
+    /// The tier's offset plus the index inside the tier; `u64::MAX`,
+    /// outside the game, for a position that is no board of this game
+    /// (one made on another board read past the offsets, or aliased
+    /// another position's index).
     fn index(&self, pos: &ConnectFourPosition) -> u64 {
-        self.offsets[pos.pieces() as usize] + self.tier_index(pos)
+        if !self.holds(pos) {
+            return u64::MAX;
+        }
+        self.offsets[pos.pieces() as usize] + self.tier_index_by_pieces(pos)
     }
 
     fn position(&self, index: u64) -> Option<ConnectFourPosition> {

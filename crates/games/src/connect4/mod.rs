@@ -83,6 +83,8 @@ pub struct ConnectFour {
     stride: u32,
     /// Every cell of the board.
     board: u64,
+    /// The bottom cell of every column.
+    bottom: u64,
     /// The four directions as (bit shift, mask): shifts 1 (vertical),
     /// H+1 (horizontal), H and H+2 (the diagonals); a direction in which
     /// four cannot fit on this board has shift 1 and mask 0.
@@ -171,6 +173,7 @@ impl ConnectFour {
             height,
             stride,
             board,
+            bottom,
             directions,
             mirror_pairs,
             mirror_middle,

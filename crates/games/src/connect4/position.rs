@@ -6,7 +6,9 @@
 ///
 /// The player to move is the first player (`X`) when the number of pieces
 /// is even. A position only makes sense with the [`super::ConnectFour`]
-/// board it was made for; build one with
+/// board it was made for (on a board of another size its index and tier
+/// index are outside the game, unless it is a board of that game too);
+/// build one with
 /// [`super::ConnectFour::position_from_moves`], by playing moves from
 /// [`super::ConnectFour::start`], or from an index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
