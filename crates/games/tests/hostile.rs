@@ -180,3 +180,18 @@ fn connect_four_positions_of_another_board_are_outside() {
     }
     assert!(outside > 50, "{outside}");
 }
+
+/// Connect Four's column height of a column past the board shifted the
+/// bitboard by `c · (H + 1)` bits: 70 for column 10 of a 7×6 board (a
+/// panic with overflow checks, another column's bits without), and
+/// `u32::MAX · 7` overflowed. A column past the board holds no piece.
+#[test]
+fn connect_four_columns_past_the_board_hold_nothing() {
+    let g = ConnectFour::new(7, 6).unwrap();
+    let pos = g.position_from_moves("1234567123").unwrap();
+    assert_eq!(g.column_height(&pos, 0), 2);
+    assert_eq!(g.column_height(&pos, 6), 1);
+    for c in [7, 9, 10, 63, u32::MAX] {
+        assert_eq!(g.column_height(&pos, c), 0, "column {c}");
+    }
+}

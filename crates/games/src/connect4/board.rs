@@ -89,9 +89,21 @@ impl ConnectFour {
         }
     }
 
-    /// The height of column `c` (its number of pieces).
+    /// The height of column `c` (its number of pieces, from 0); 0 for a
+    /// column past the board, which holds none.
+    ///
+    /// ```
+    /// let game = games::ConnectFour::new(7, 6)?;
+    /// let pos = game.position_from_moves("4454")?;
+    /// assert_eq!((game.column_height(&pos, 3), game.column_height(&pos, 4)), (3, 1));
+    /// assert_eq!(game.column_height(&pos, 7), 0);
+    /// # Ok::<(), games::Error>(())
+    /// ```
     #[must_use]
     pub fn column_height(&self, pos: &ConnectFourPosition, c: u32) -> u32 {
+        if c >= self.width {
+            return 0;
+        }
         self.column_of(pos.occupied, c).trailing_ones()
     }
 
