@@ -374,10 +374,7 @@ fn files_that_are_not_plain_files_are_refused() {
     let manifest = dir.path().join(MANIFEST_FILE);
     let saved = std::fs::read(&manifest).unwrap();
     let fifo = dir.path().join("fifo");
-    let fifos = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .is_ok_and(|s| s.success());
+    let fifos = mkfifo(&fifo);
     let mut odd = vec![PathBuf::from("/dev/zero")];
     if fifos {
         odd.push(fifo.clone());
@@ -688,6 +685,16 @@ fn a_link_at_a_temporary_path_is_replaced_not_followed() {
     assert_eq!(open(dir.path()).unwrap().lookup(0, 5).unwrap(), table()[5]);
 }
 
+/// Makes a FIFO at `path` with the system's `mkfifo`; false where there
+/// is none (the test is then skipped).
+#[cfg(unix)]
+fn mkfifo(path: &std::path::Path) -> bool {
+    std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 /// A FIFO at the manifest's temporary path made a writer wait for a
 /// reader for ever (`File::create` opens what it finds). It is now removed
 /// and the temporary file created afresh.
@@ -697,11 +704,7 @@ fn a_fifo_at_a_temporary_path_is_replaced_not_opened() {
     let dir = tempfile::tempdir().unwrap();
     Database::create_with(dir.path(), GAME, RULES, options()).unwrap();
     let fifo = dir.path().join(format!("{MANIFEST_FILE}.tmp"));
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .is_ok_and(|s| s.success());
-    if !made {
+    if !mkfifo(&fifo) {
         return;
     }
     let (tx, rx) = std::sync::mpsc::channel();
@@ -746,11 +749,7 @@ fn widening_refuses_a_fifo_in_place_of_its_temporary_file() {
     });
     made_rx.recv().unwrap();
     std::fs::remove_file(&tmp).unwrap();
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .is_ok_and(|s| s.success());
-    if !made {
+    if !mkfifo(&fifo) {
         return;
     }
     go_tx.send(()).unwrap();
