@@ -115,6 +115,14 @@ pub fn orbit_size<G: Symmetric + ?Sized>(
 /// (through [`crate::Unmoves`]) the classes of one member's parents,
 /// counted once each.
 ///
+/// The game's [`Symmetric`] is trusted, as the game's moves are: a
+/// `canonical` that is not one fixed member of the class (one that gives
+/// another member for each member, or a position outside the class) makes
+/// the solvers' values wrong, and they cannot tell — found on a small game,
+/// `solver_retro::solve_unmoves` called every position a draw. Check a
+/// new implementation with `solver_retro::GameCheck` (`gamesolve <game>
+/// check` for the built-in games), which tests both promises.
+///
 /// ```
 /// use game_core::{Canonical, Game, Symmetric};
 ///
