@@ -173,7 +173,23 @@ where
             if fault.is_some() {
                 return;
             }
-            let cell = &mut cells[(i - lo) as usize];
+            // A game may give an index outside the range asked for: a
+            // broken promise, not an index out of bounds.
+            let Some(cell) = i
+                .checked_sub(lo)
+                .and_then(|j| usize::try_from(j).ok())
+                .and_then(|j| cells.get_mut(j))
+            else {
+                fault = Some(
+                    solver_retro::Error::Broken(format!(
+                        "visit_tier of tier {} gave index {i}, outside the range {lo}..{hi} it \
+                         was asked for",
+                        game.tier_name(tier)
+                    ))
+                    .into(),
+                );
+                return;
+            };
             if let Err(e) = seed_position(game, tier, leaves, kids, i, &pos, cell, seeds, s) {
                 fault = Some(e);
             }
