@@ -228,56 +228,206 @@ fn connect(
         }
         out[j] = Some(stream);
     }
+    // Connections not yet greeted, read as they send: a stranger (a
+    // port scanner, a health check) that holds its connection or sends
+    // something else is dropped and named only if the cluster does not
+    // start, and never holds up the processes that do connect.
+    let mut pending: Vec<Pending> = Vec::new();
+    let mut strangers = Strangers::default();
     let mut missing = addresses.len() - id - 1;
     while missing > 0 {
+        let mut busy = false;
         match listener.accept() {
-            Ok((mut stream, from)) => {
+            Ok((stream, from)) => {
+                busy = true;
                 stream
-                    .set_nonblocking(false)
+                    .set_nonblocking(true)
                     .map_err(|e| fail(e.to_string()))?;
-                let theirs = read_hello(&mut stream, Some(Duration::from_secs(10)))
-                    .map_err(|e| fail(format!("{from} connected but sent no greeting: {e}")))?
-                    .ok_or_else(|| {
-                        fail(format!(
-                            "{from} connected and is not a process of a cluster solve"
-                        ))
-                    })?;
-                let j = usize::try_from(theirs.process).unwrap_or(usize::MAX);
-                if j <= id || j >= addresses.len() || out[j].is_some() {
-                    return Err(fail(format!(
-                        "{from} connected as process {j}, not expected"
-                    )));
+                if pending.len() >= MAX_PENDING {
+                    let old = pending.remove(0);
+                    strangers.note(format!("{} held its connection", old.from));
                 }
-                // Answer whatever the peer's settings: it reports the
-                // mismatch as this process does.
-                stream
-                    .write_all(&me.to_bytes())
-                    .map_err(|e| fail(format!("greeting process {j}: {e}")))?;
-                if let Some(m) = me.mismatch(&theirs) {
-                    return Err(fail(m));
-                }
-                stream.set_nodelay(true).map_err(|e| fail(e.to_string()))?;
-                out[j] = Some(stream);
-                missing -= 1;
+                pending.push(Pending {
+                    stream,
+                    from,
+                    since: Instant::now(),
+                    got: Vec::with_capacity(8 * Hello::WORDS),
+                });
             }
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                if late() {
-                    let absent: Vec<String> = (id + 1..addresses.len())
-                        .filter(|&j| out[j].is_none())
-                        .map(|j| j.to_string())
-                        .collect();
-                    return Err(fail(format!(
-                        "process(es) {} did not connect within {} s",
-                        absent.join(", "),
-                        wait.as_secs()
-                    )));
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
             Err(e) => return Err(fail(format!("accepting a connection: {e}"))),
+        }
+        let mut k = 0;
+        while k < pending.len() {
+            let p = &mut pending[k];
+            let heard = match p.read_some() {
+                Ok(n) => {
+                    busy |= n > 0;
+                    None
+                }
+                Err(e) => Some(Err(format!("{} {e}", p.from))),
+            }
+            .or_else(|| p.hello().map(|h| h.ok_or_else(|| p.stranger())))
+            .or_else(|| {
+                (p.since.elapsed() >= GREETING).then(|| {
+                    Err(format!(
+                        "{} sent no greeting within {} s",
+                        p.from,
+                        GREETING.as_secs()
+                    ))
+                })
+            });
+            let Some(heard) = heard else {
+                k += 1;
+                continue;
+            };
+            let p = pending.swap_remove(k);
+            let theirs = match heard {
+                Ok(h) => h,
+                Err(m) => {
+                    strangers.note(m);
+                    continue;
+                }
+            };
+            let (mut stream, from) = (p.stream, p.from);
+            let j = usize::try_from(theirs.process).unwrap_or(usize::MAX);
+            if j <= id || j >= addresses.len() || out[j].is_some() {
+                return Err(fail(format!(
+                    "{from} connected as process {j}, not expected"
+                )));
+            }
+            stream
+                .set_nonblocking(false)
+                .map_err(|e| fail(e.to_string()))?;
+            // Answer whatever the peer's settings: it reports the
+            // mismatch as this process does.
+            stream
+                .write_all(&me.to_bytes())
+                .map_err(|e| fail(format!("greeting process {j}: {e}")))?;
+            if let Some(m) = me.mismatch(&theirs) {
+                return Err(fail(m));
+            }
+            stream.set_nodelay(true).map_err(|e| fail(e.to_string()))?;
+            out[j] = Some(stream);
+            missing -= 1;
+        }
+        if missing > 0 && late() {
+            let absent: Vec<String> = (id + 1..addresses.len())
+                .filter(|&j| out[j].is_none())
+                .map(|j| j.to_string())
+                .collect();
+            for p in &pending {
+                strangers.note(format!("{} sent no greeting", p.from));
+            }
+            let others = strangers.said();
+            return Err(fail(format!(
+                "process(es) {} did not connect within {} s{others}",
+                absent.join(", "),
+                wait.as_secs()
+            )));
+        }
+        if !busy {
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
     Ok(out)
+}
+
+/// How long a connection may take to greet this process before it is
+/// dropped as a stranger (a process of the cluster greets at once).
+const GREETING: Duration = Duration::from_secs(10);
+
+/// The most connections waited on for their greeting at once: past them
+/// the oldest is dropped (strangers connecting in a loop hold no more).
+const MAX_PENDING: usize = 64;
+
+/// The names of strangers kept for the error, at most.
+const MAX_STRANGERS: usize = 8;
+
+/// The connections dropped as strangers: the first few named, the rest
+/// counted.
+#[derive(Default)]
+struct Strangers {
+    named: Vec<String>,
+    more: u64,
+}
+
+impl Strangers {
+    /// Notes a stranger, by what it did.
+    fn note(&mut self, what: String) {
+        if self.named.len() < MAX_STRANGERS {
+            self.named.push(what);
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// What to add to the error when the cluster does not start.
+    fn said(&self) -> String {
+        if self.named.is_empty() {
+            return String::new();
+        }
+        let more = if self.more > 0 {
+            format!(" and {} more", self.more)
+        } else {
+            String::new()
+        };
+        format!(
+            "; connections dropped, no process of this cluster: {}{more}",
+            self.named.join("; ")
+        )
+    }
+}
+
+/// A connection accepted and not yet greeted: what it sent so far.
+struct Pending {
+    stream: TcpStream,
+    from: std::net::SocketAddr,
+    since: Instant,
+    got: Vec<u8>,
+}
+
+impl Pending {
+    /// Reads what has come of the greeting (never past it), without
+    /// waiting: the bytes read. A connection closed before its greeting is
+    /// an error.
+    fn read_some(&mut self) -> std::io::Result<usize> {
+        let mut buf = [0u8; 8 * Hello::WORDS];
+        let want = buf.len() - self.got.len();
+        if want == 0 {
+            return Ok(0);
+        }
+        match self.stream.read(&mut buf[..want]) {
+            Ok(0) => Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "closed its connection without a greeting",
+            )),
+            Ok(n) => {
+                self.got.extend_from_slice(&buf[..n]);
+                Ok(n)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => Ok(0),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => Ok(0),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The greeting once whole (`Some(None)`: it is not one); as soon as
+    /// its first word is not [`MAGIC`], `Some(None)`.
+    fn hello(&self) -> Option<Option<Hello>> {
+        let magic = MAGIC.to_le_bytes();
+        let n = self.got.len().min(magic.len());
+        if self.got[..n] != magic[..n] {
+            return Some(None);
+        }
+        let bytes: &[u8; 8 * Hello::WORDS] = self.got.as_slice().try_into().ok()?;
+        Some(Hello::from_bytes(bytes))
+    }
+
+    /// What to say of this connection once it proved to be no process.
+    fn stranger(&self) -> String {
+        format!("{} is not a process of a cluster solve", self.from)
+    }
 }
 
 /// A connection to `addr` (any of the addresses it names) by `deadline`
@@ -353,6 +503,74 @@ mod tests {
         let zero = connect(&addresses, &hello(0, 2), Duration::MAX).map(|s| s.len());
         assert_eq!(zero.unwrap(), 2);
         assert_eq!(one.join().unwrap().unwrap(), 2);
+    }
+
+    /// Strangers at process 0's port — one that connects and says
+    /// nothing, one that sends something else — before process 1
+    /// connects. Before, process 0 read the silent one's greeting for 10 s
+    /// (no other connection accepted meanwhile) and then refused to start,
+    /// as it did at once for the other: now both are dropped and the two
+    /// processes connect as if they had not come.
+    #[test]
+    fn strangers_do_not_stop_the_start() {
+        let addresses: Vec<String> = (0..2)
+            .map(|_| {
+                let free = TcpListener::bind("127.0.0.1:0").unwrap();
+                free.local_addr().unwrap().to_string()
+            })
+            .collect();
+        let theirs = addresses.clone();
+        let started = Instant::now();
+        let zero = std::thread::spawn(move || {
+            connect(&theirs, &hello(0, 2), Duration::from_secs(30)).map(|s| s.len())
+        });
+        let stranger = || loop {
+            match TcpStream::connect(&addresses[0]) {
+                Ok(s) => break s,
+                Err(_) => std::thread::sleep(Duration::from_millis(10)),
+            }
+        };
+        let silent = stranger();
+        let mut talker = stranger();
+        talker.write_all(b"GET / HTTP/1.1\r\n\r\n").unwrap();
+        // Both strangers are queued at process 0 before process 1 comes.
+        std::thread::sleep(Duration::from_millis(200));
+        let one = connect(&addresses, &hello(1, 2), Duration::from_secs(30)).map(|s| s.len());
+        assert_eq!(one.unwrap(), 2);
+        assert_eq!(zero.join().unwrap().unwrap(), 2);
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        drop((silent, talker));
+    }
+
+    /// A process waiting for others that never come names the strangers
+    /// it dropped meanwhile.
+    #[test]
+    fn strangers_are_named_when_the_start_fails() {
+        let free = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addresses = vec![free.local_addr().unwrap().to_string(), "127.0.0.1:1".into()];
+        drop(free);
+        let theirs = addresses.clone();
+        let zero = std::thread::spawn(move || {
+            connect(&theirs, &hello(0, 2), Duration::from_millis(1500)).map(|s| s.len())
+        });
+        let mut talker = loop {
+            match TcpStream::connect(&addresses[0]) {
+                Ok(s) => break s,
+                Err(_) => std::thread::sleep(Duration::from_millis(10)),
+            }
+        };
+        talker.write_all(b"SSH-2.0-OpenSSH_9.6\r\n").unwrap();
+        match zero.join().unwrap() {
+            Err(Error::Start(m)) => {
+                assert!(m.contains("process(es) 1 did not connect"), "{m}");
+                assert!(m.contains("is not a process of a cluster solve"), "{m}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     /// A host that drops connection requests (here a listener whose

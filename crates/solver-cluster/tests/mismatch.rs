@@ -95,7 +95,9 @@ fn a_silent_listener_at_a_peer_address_is_not_a_peer() {
 }
 
 /// Something that is no process connects to process 0 and sends bytes
-/// of its own: process 0 says so.
+/// of its own, and process 1 never comes: process 0 names the stranger
+/// when it gives up. (A stranger alone no longer stops the start: it is
+/// dropped, and the processes that come connect.)
 #[test]
 fn a_stranger_connecting_is_named() {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -103,7 +105,9 @@ fn a_stranger_connecting_is_named() {
     let text = std::fs::read_to_string(&path).expect("hosts");
     let zero = text.lines().next().expect("a line").to_string();
     let args = ["-n", "2", "-p", "0", "-h", path.to_str().expect("utf-8")];
-    let c = ClusterConfig::from_args(args).expect("flags");
+    let c = ClusterConfig::from_args(args)
+        .expect("flags")
+        .connect_timeout(Duration::from_secs(2));
     let run = std::thread::spawn(move || solve(rules(5, false), c));
     let mut stranger = loop {
         match std::net::TcpStream::connect(&zero) {
@@ -114,7 +118,10 @@ fn a_stranger_connecting_is_named() {
     use std::io::Write;
     let _ = stranger.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n, and more bytes to come");
     match run.join().expect("process 0") {
-        Err(Error::Start(m)) => assert!(m.contains("not a process of a cluster solve"), "{m}"),
+        Err(Error::Start(m)) => {
+            assert!(m.contains("did not connect within 2 s"), "{m}");
+            assert!(m.contains("not a process of a cluster solve"), "{m}");
+        }
         other => panic!("{other:?}"),
     }
 }
