@@ -1,20 +1,25 @@
-//! Turning a dead peer into an error on every process.
+//! Turning a failure into an error on every process.
 //!
-//! timely's TCP threads panic when a peer's connection closes or fails
-//! ("timely communication error: reading data: ..."), and the workers that
-//! wait for the peer's progress would otherwise wait forever. While a
-//! cluster run is on, a panic hook records the first failure of any
-//! of timely's threads and parks that thread (so that it never
-//! unwinds into a clean shutdown, which a peer would take for the end of
-//! the run); workers check the record between steps and stop; the caller
-//! sees it within a tenth of a second and returns [`crate::Error::Failed`].
-//! A worker that fails by itself records its error the same way and parks
-//! holding its connections, so its process exits without a clean shutdown
-//! and every peer sees the connection close.
+//! A run's failure is recorded once, in the run's [`Fault`]: by a worker
+//! that fails (it then parks holding its connections, so its process
+//! exits without a clean shutdown and every peer sees the connection
+//! close), and by the connection to a peer that closes, fails, falls
+//! silent or sends what timely cannot take (`link.rs`: it parks timely's
+//! network thread itself, so timely never panics for it). Workers check
+//! the record between steps and stop; the caller sees it within a tenth
+//! of a second and returns [`crate::Error::Failed`].
+//!
+//! What is left to the panic hook is a panic on one of timely's threads
+//! (a bug, or a game that panics inside a worker): the hook records it
+//! for every run under way, which cannot say whose it is, and parks that
+//! thread, so that it never unwinds (timely's unwinding poisons the
+//! process's channels, and a second panic while unwinding aborts the
+//! process). A thread parked in the hook keeps the standard library's
+//! hook lock: after such a panic, `std::panic::set_hook` and `take_hook`
+//! never return in that process.
 //!
 //! Each run has a record of its own, so runs side by side in one process
-//! (tests) do not fail each other; a panic of timely's threads, which
-//! cannot say whose they are, fails every run under way.
+//! (tests) do not fail each other, but for such a panic.
 
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 

@@ -170,13 +170,18 @@
 //!
 //! A worker that fails, or a process that dies, stops every process with
 //! [`Error::Failed`] within a fraction of a second of the failure being
-//! seen: timely's network threads panic when a peer's connection closes;
-//! a panic hook records it and every worker checks between steps (see
-//! `fault.rs`). A failing process never shuts its connections down
+//! seen: the connection a timely network thread uses records a peer's
+//! connection closing (or failing, or carrying a message timely could not
+//! take) as the run's failure and parks that thread, never letting timely
+//! panic (see `link.rs`); every worker checks for a failure between steps
+//! (see `fault.rs`). A failing process never shuts its connections down
 //! cleanly: it cuts them as it returns the error, so its peers see the
 //! failure whether or not it exits, even once they are done and wait only
-//! for its end of stream. A host that vanishes
-//! without closing its connections is not detected (no heartbeat).
+//! for its end of stream. A process that stops as a whole (stopped by a
+//! signal, or its host gone without closing its connections) is found by
+//! its silence: every process sends each peer a heartbeat when it has
+//! sent nothing for a while, and a peer heard from not at all for
+//! [`ClusterConfig::peer_timeout`] fails the run (see `link.rs`).
 //!
 //! Processes started with other settings never start solving: when they
 //! connect, each greets the other with its `-n`, `-w` and a hash of the
@@ -239,6 +244,7 @@ mod cell;
 mod error;
 mod fault;
 mod layout;
+mod link;
 mod local;
 mod net;
 mod solution;
@@ -353,6 +359,7 @@ pub struct ClusterConfig {
     processes: usize,
     progress: Option<worker::ProgressFn>,
     connect: Duration,
+    peer_timeout: Duration,
     memory: Option<u64>,
     list_cap: Option<u64>,
     round_bytes: Option<u64>,
@@ -430,6 +437,7 @@ impl ClusterConfig {
             processes,
             progress: None,
             connect: Duration::from_secs(60),
+            peer_timeout: Duration::from_secs(60),
             memory: None,
             list_cap: None,
             round_bytes: None,
@@ -450,6 +458,20 @@ impl ClusterConfig {
     #[must_use]
     pub fn connect_timeout(mut self, wait: Duration) -> Self {
         self.connect = wait;
+        self
+    }
+
+    /// How long a peer process may send nothing before the run fails with
+    /// [`Error::Failed`] (60 s by default; at least 40 ms). Every process
+    /// sends each peer a heartbeat whenever it has sent nothing for a
+    /// quarter of this, whatever its workers are doing, so only a process
+    /// that stopped as a whole (a signal, a host gone without closing its
+    /// connections, a network that drops everything) is silent that long;
+    /// a peer that takes nothing sent to it for as long fails the run the
+    /// same way. Every process of a cluster should be given the same.
+    #[must_use]
+    pub fn peer_timeout(mut self, wait: Duration) -> Self {
+        self.peer_timeout = wait;
         self
     }
 
@@ -907,8 +929,13 @@ fn run<S: Space, G: Tiered>(
     let (tx, rx) = mpsc::channel::<Result<Traffic, Error>>();
     let tx = Mutex::new(tx);
     let c = Arc::clone(&ctx);
-    let (builders, others, links) =
-        net::build(config.timely.communication.clone(), config.connect, solve)?;
+    let (builders, others, links) = net::build(
+        config.timely.communication.clone(),
+        config.connect,
+        solve,
+        config.peer_timeout,
+        &fault,
+    )?;
     let worker_config = config.timely.worker.clone();
     let guards = timely::execute::execute_from(builders, others, worker_config, move |w| {
         let r = worker::work(w, &c);

@@ -12,6 +12,8 @@ use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::communication::Hooks;
 use timely::CommunicationConfig;
 
+use crate::fault::Fault;
+use crate::link::Link;
 use crate::Error;
 
 /// The allocators of this process's workers, the guard of its network
@@ -119,10 +121,14 @@ impl Hello {
 
 /// Builds the communication `config` asks for, connecting to every other
 /// process within `wait`; `solve` is [`Hello::solve`] for this process.
+/// timely's threads reach each peer through a [`Link`] that fails
+/// `fault`'s run when the peer fails or is silent for `peer_timeout`.
 pub(crate) fn build(
     config: CommunicationConfig,
     wait: Duration,
     solve: u64,
+    peer_timeout: Duration,
+    fault: &Fault,
 ) -> Result<Built, Error> {
     let CommunicationConfig::Cluster {
         threads,
@@ -149,6 +155,19 @@ pub(crate) fn build(
         .map(TcpStream::try_clone)
         .collect::<std::io::Result<Vec<_>>>()
         .map(Links)
+        .map_err(|e| Error::Start(format!("process {process}: {e}")))?;
+    // timely's threads use the sockets through links: a peer's failure,
+    // silence or garbage is recorded as the run's, never a panic.
+    let first = (threads * process) as u64;
+    let workers = first..first + threads as u64;
+    let sockets = sockets
+        .into_iter()
+        .enumerate()
+        .map(|(j, s)| {
+            s.map(|s| Link::new(s, j, workers.clone(), peer_timeout, fault.clone()))
+                .transpose()
+        })
+        .collect::<std::io::Result<Vec<_>>>()
         .map_err(|e| Error::Start(format!("process {process}: {e}")))?;
     let hooks = Hooks::default();
     let local =

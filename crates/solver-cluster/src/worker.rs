@@ -367,6 +367,8 @@ struct Io {
     round: u64,
     /// A crash to simulate at this round (tests of faults).
     abort_at: Option<u64>,
+    /// A stop (`SIGSTOP`) to simulate at this round (tests of faults).
+    stop_at: Option<u64>,
     /// The run's failure record.
     fault: crate::fault::Fault,
 }
@@ -401,7 +403,14 @@ impl Io {
             got_summary: Rc::default(),
             got_entries: Rc::default(),
             round: 0,
-            abort_at: abort_at(worker.index() / ctx.per_process.max(1)),
+            abort_at: at_round(
+                "SOLVER_CLUSTER_ABORT_AT",
+                worker.index() / ctx.per_process.max(1),
+            ),
+            stop_at: at_round(
+                "SOLVER_CLUSTER_STOP_AT",
+                worker.index() / ctx.per_process.max(1),
+            ),
             fault: ctx.shared.local.fault.clone(),
         };
         let (gu, gm, ge) = (
@@ -461,6 +470,14 @@ impl Io {
             eprintln!("solver-cluster: SOLVER_CLUSTER_ABORT_AT: this process crashes at round {r}");
             std::process::abort();
         }
+        if self.stop_at == Some(r) {
+            // Stopped as a whole, its connections open, as a host that
+            // vanished: only its silence tells.
+            eprintln!("solver-cluster: SOLVER_CLUSTER_STOP_AT: this process stops at round {r}");
+            let _ = std::process::Command::new("kill")
+                .args(["-STOP", &std::process::id().to_string()])
+                .status();
+        }
         r
     }
 
@@ -498,10 +515,13 @@ impl Io {
 }
 
 /// `SOLVER_CLUSTER_ABORT_AT=P:R` makes process `P` crash (abort, as a
-/// killed process) when it reaches round `R`: how the tests and the
-/// fault demonstration kill a process at a chosen point of a solve.
-fn abort_at(process: usize) -> Option<u64> {
-    let v = std::env::var("SOLVER_CLUSTER_ABORT_AT").ok()?;
+/// killed process) when it reaches round `R`, and
+/// `SOLVER_CLUSTER_STOP_AT=P:R` makes it stop (`SIGSTOP`, as a host that
+/// vanished): how the tests and the fault demonstration fail a process
+/// at a chosen point of a solve. The round of the variable `var` for
+/// process `process`, if any.
+fn at_round(var: &str, process: usize) -> Option<u64> {
+    let v = std::env::var(var).ok()?;
     let (p, r) = v.split_once(':')?;
     (p.parse::<usize>().ok()? == process).then_some(())?;
     r.parse().ok()

@@ -1,0 +1,588 @@
+//! The connection to one peer process as timely's network threads use it:
+//! a TCP stream that never makes them panic, and a heartbeat.
+//!
+//! timely's send and receive threads panic when their stream fails or
+//! ends without its clean end ("timely communication error"); a panic
+//! hook would have to stop them there, before they unwind (their unwinding
+//! poisons the process's channels, and the workers' own unwinding then
+//! panics again, which aborts the process), and a hook that never returns
+//! keeps the standard library's hook lock for good: no later
+//! `std::panic::set_hook` or `take_hook` in the process ever returns, nor,
+//! once one waits, any later panic. So a [`Link`] never reports a failure
+//! to timely: it records it as the run's failure ([`Fault`]) and parks the
+//! thread itself, outside any hook.
+//!
+//! It also follows timely's framing (a 48-byte header of six big-endian
+//! words — channel, source, first and end target worker, payload length,
+//! sequence number — then the payload; a header of length 0 ends the
+//! stream). That lets it
+//! * check every header a peer sends before timely reads it: targets
+//!   among this process's workers, a payload length that cannot overflow;
+//! * send a heartbeat, a header timely never sees (channel `u64::MAX`,
+//!   length 0), between messages whenever the connection has been idle
+//!   for a quarter of the peer timeout ([`crate::ClusterConfig::peer_timeout`]),
+//!   and drop the heartbeats it receives;
+//! * fail the run when a peer sends nothing at all for the peer timeout
+//!   (a process stopped, a host gone without closing its connections), or
+//!   takes none of what is sent to it for as long.
+
+use std::io::{self, Read, Write};
+use std::net::{Shutdown, TcpStream};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use timely::communication::allocator::zero_copy::stream::Stream;
+
+use crate::fault::{self, Fault};
+
+/// Bytes of a header.
+const HEADER: usize = 48;
+/// The channel of a heartbeat.
+const HEART: u64 = u64::MAX;
+/// The longest payload a header may announce (no message of a solve
+/// comes near it; past it the sum with the header could overflow).
+const MAX_PAYLOAD: u64 = 1 << 48;
+/// Bytes read from the socket at once into a link's own buffer.
+const READ: usize = 1 << 16;
+
+/// A header's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Header {
+    channel: u64,
+    target_lower: u64,
+    target_upper: u64,
+    length: u64,
+}
+
+impl Header {
+    fn parse(b: &[u8; HEADER]) -> Header {
+        let word = |k: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[8 * k..8 * k + 8]);
+            u64::from_be_bytes(w)
+        };
+        Header {
+            channel: word(0),
+            target_lower: word(2),
+            target_upper: word(3),
+            length: word(4),
+        }
+    }
+
+    /// The heartbeat on the wire.
+    fn heartbeat() -> [u8; HEADER] {
+        let mut b = [0u8; HEADER];
+        b[..8].copy_from_slice(&HEART.to_be_bytes());
+        b
+    }
+}
+
+/// Where a stream of messages is: in a header (bytes of it so far) or in
+/// a payload (bytes of it left).
+#[derive(Debug)]
+struct Framing {
+    header: [u8; HEADER],
+    have: usize,
+    rest: u64,
+}
+
+impl Default for Framing {
+    fn default() -> Self {
+        Framing {
+            header: [0; HEADER],
+            have: 0,
+            rest: 0,
+        }
+    }
+}
+
+impl Framing {
+    /// Between two messages?
+    fn at_boundary(&self) -> bool {
+        self.have == 0 && self.rest == 0
+    }
+
+    /// Follows `bytes` written: `true` once they hold the end of stream.
+    fn wrote(&mut self, mut bytes: &[u8]) -> bool {
+        let mut ended = false;
+        while !bytes.is_empty() {
+            if self.rest > 0 {
+                let n = usize::try_from(self.rest)
+                    .unwrap_or(usize::MAX)
+                    .min(bytes.len());
+                self.rest -= n as u64;
+                bytes = &bytes[n..];
+                continue;
+            }
+            let n = (HEADER - self.have).min(bytes.len());
+            self.header[self.have..self.have + n].copy_from_slice(&bytes[..n]);
+            self.have += n;
+            bytes = &bytes[n..];
+            if self.have == HEADER {
+                self.have = 0;
+                let h = Header::parse(&self.header);
+                ended |= h.length == 0 && h.channel != HEART;
+                self.rest = h.length;
+            }
+        }
+        ended
+    }
+}
+
+/// What the receiving side keeps.
+struct Reading {
+    /// Bytes read from the socket and not yet handed on: `buf[at..end]`.
+    buf: Vec<u8>,
+    at: usize,
+    end: usize,
+    framing: Framing,
+    /// A whole header to hand on, from `emit`.
+    emit: Option<usize>,
+    /// The end of stream was received.
+    ended: bool,
+    /// When the peer last sent anything.
+    heard: Instant,
+}
+
+/// What the sending side keeps (shared with the heartbeat).
+struct Writing {
+    framing: Framing,
+    /// The end of stream was sent: no heartbeat may follow.
+    ended: bool,
+    /// When anything was last sent.
+    sent: Instant,
+}
+
+/// What the handles of one link share.
+struct Shared {
+    /// The peer's process id.
+    peer: usize,
+    /// The targets a peer's message may name: this process's workers.
+    workers: std::ops::Range<u64>,
+    /// How long the peer may send nothing (or take nothing).
+    timeout: Duration,
+    fault: Fault,
+    reading: Mutex<Reading>,
+    writing: Mutex<Writing>,
+}
+
+/// A connection to one peer process, for timely's network threads (see
+/// the module docs).
+pub(crate) struct Link {
+    stream: TcpStream,
+    shared: Arc<Shared>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Link {
+    /// The link to process `peer` over `stream`, for a process whose
+    /// workers are `workers`, failing `fault`'s run when the peer is
+    /// silent for `timeout`; starts its heartbeat.
+    pub(crate) fn new(
+        stream: TcpStream,
+        peer: usize,
+        workers: std::ops::Range<u64>,
+        timeout: Duration,
+        fault: Fault,
+    ) -> io::Result<Link> {
+        let timeout = timeout.max(Duration::from_millis(40));
+        let beat = timeout / 4;
+        stream.set_read_timeout(Some(beat))?;
+        stream.set_write_timeout(Some(timeout))?;
+        let now = Instant::now();
+        let shared = Arc::new(Shared {
+            peer,
+            workers,
+            timeout,
+            fault,
+            reading: Mutex::new(Reading {
+                buf: vec![0; READ],
+                at: 0,
+                end: 0,
+                framing: Framing::default(),
+                emit: None,
+                ended: false,
+                heard: now,
+            }),
+            writing: Mutex::new(Writing {
+                framing: Framing::default(),
+                ended: false,
+                sent: now,
+            }),
+        });
+        let link = Link { stream, shared };
+        let heart = link.try_clone()?;
+        std::thread::Builder::new()
+            .name(format!("solver-cluster:heartbeat-{peer}"))
+            .spawn(move || heart.beat(beat))?;
+        Ok(link)
+    }
+
+    /// Records `what` as the run's failure and parks the calling thread
+    /// (one of timely's network threads) for good.
+    fn fail(&self, what: &str) -> ! {
+        self.record(what);
+        fault::park_forever()
+    }
+
+    /// Records `what` as the run's failure.
+    fn record(&self, what: &str) {
+        self.shared.fault.set(format!(
+            "the connection to peer process {} failed ({what}): it died, was killed, stalled or \
+             the network broke",
+            self.shared.peer
+        ));
+    }
+
+    /// Sends a heartbeat whenever nothing was sent for `beat`, until the
+    /// end of stream is sent or the run fails.
+    fn beat(mut self, beat: Duration) {
+        loop {
+            std::thread::sleep(beat);
+            if self.shared.fault.get().is_some() {
+                return;
+            }
+            let shared = Arc::clone(&self.shared);
+            let mut w = lock(&shared.writing);
+            if w.ended {
+                return;
+            }
+            if w.framing.at_boundary() && w.sent.elapsed() >= beat {
+                if let Err(e) = self.stream.write_all(&Header::heartbeat()) {
+                    drop(w);
+                    self.record(&format!("sending a heartbeat: {e}"));
+                    return;
+                }
+                w.sent = Instant::now();
+            }
+        }
+    }
+
+    /// Reads from the socket into `buf`, waiting as long as the peer is
+    /// heard from within the timeout: 0 only at its end of stream.
+    fn recv(&mut self, r: &mut Reading, buf: &mut [u8]) -> usize {
+        loop {
+            match self.stream.read(buf) {
+                Ok(n) => {
+                    r.heard = Instant::now();
+                    return n;
+                }
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    if r.heard.elapsed() >= self.shared.timeout {
+                        self.fail(&format!(
+                            "it sent nothing, not even a heartbeat, for {:?}",
+                            self.shared.timeout
+                        ));
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => self.fail(&format!("reading: {e}")),
+            }
+        }
+    }
+
+    /// Fills the link's own buffer (it is empty): the peer closing its
+    /// connection here is a failure.
+    fn fill(&mut self, r: &mut Reading) {
+        let mut buf = std::mem::take(&mut r.buf);
+        let n = self.recv(r, &mut buf);
+        r.buf = buf;
+        if n == 0 {
+            self.fail("it closed the connection before the end of the run");
+        }
+        (r.at, r.end) = (0, n);
+    }
+
+    /// Checks a header the peer sent: `Some(error)` if timely cannot take
+    /// it.
+    fn check(&self, h: &Header) -> Option<String> {
+        let w = &self.shared.workers;
+        if h.length > MAX_PAYLOAD {
+            return Some(format!(
+                "it sent a message of {} bytes, more than {MAX_PAYLOAD}",
+                h.length
+            ));
+        }
+        if h.length > 0
+            && (h.target_lower > h.target_upper
+                || h.target_lower < w.start
+                || h.target_upper > w.end)
+        {
+            return Some(format!(
+                "it sent a message for workers {}..{}, not this process's {}..{}",
+                h.target_lower, h.target_upper, w.start, w.end
+            ));
+        }
+        None
+    }
+}
+
+impl Read for Link {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        let shared = Arc::clone(&self.shared);
+        let mut guard = lock(&shared.reading);
+        let r = &mut *guard;
+        loop {
+            if let Some(from) = r.emit {
+                let n = (HEADER - from).min(out.len());
+                out[..n].copy_from_slice(&r.framing.header[from..from + n]);
+                r.emit = (from + n < HEADER).then_some(from + n);
+                return Ok(n);
+            }
+            let buffered = r.end - r.at;
+            if r.framing.rest > 0 {
+                let rest = usize::try_from(r.framing.rest).unwrap_or(usize::MAX);
+                if buffered > 0 {
+                    let n = rest.min(buffered).min(out.len());
+                    out[..n].copy_from_slice(&r.buf[r.at..r.at + n]);
+                    r.at += n;
+                    r.framing.rest -= n as u64;
+                    return Ok(n);
+                }
+                if out.len() >= READ {
+                    // A long payload goes straight to timely's buffer.
+                    let n = rest.min(out.len());
+                    let got = self.recv(r, &mut out[..n]);
+                    if got == 0 {
+                        self.fail("it closed the connection in the middle of a message");
+                    }
+                    r.framing.rest -= got as u64;
+                    return Ok(got);
+                }
+                self.fill(r);
+                continue;
+            }
+            if r.ended {
+                // Nothing may follow the end of stream.
+                if buffered == 0 && self.recv(r, out) == 0 {
+                    return Ok(0);
+                }
+                self.fail("it sent data after its end of stream");
+            }
+            if buffered == 0 {
+                self.fill(r);
+                continue;
+            }
+            let f = &mut r.framing;
+            let n = (HEADER - f.have).min(buffered);
+            f.header[f.have..f.have + n].copy_from_slice(&r.buf[r.at..r.at + n]);
+            f.have += n;
+            r.at += n;
+            if f.have < HEADER {
+                continue;
+            }
+            f.have = 0;
+            let h = Header::parse(&f.header);
+            if h.channel == HEART && h.length == 0 {
+                continue;
+            }
+            if let Some(m) = self.check(&h) {
+                self.fail(&m);
+            }
+            r.ended = h.length == 0;
+            r.framing.rest = h.length;
+            r.emit = Some(0);
+        }
+    }
+}
+
+impl Write for Link {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let shared = Arc::clone(&self.shared);
+        let mut w = lock(&shared.writing);
+        let failed = loop {
+            match self.stream.write(buf) {
+                Ok(n) => {
+                    w.sent = Instant::now();
+                    w.ended |= w.framing.wrote(&buf[..n]);
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    break format!("it took nothing sent to it for {:?}", shared.timeout);
+                }
+                Err(e) => break format!("writing: {e}"),
+            }
+        };
+        // The heartbeat must not wait on this lock for ever.
+        drop(w);
+        self.fail(&failed)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Stream for Link {
+    fn try_clone(&self) -> io::Result<Self> {
+        Ok(Link {
+            stream: self.stream.try_clone()?,
+            shared: Arc::clone(&self.shared),
+        })
+    }
+
+    fn set_nonblocking(&self, nonblocking: bool) -> io::Result<()> {
+        self.stream.set_nonblocking(nonblocking)
+    }
+
+    fn shutdown(&self, how: Shutdown) -> io::Result<()> {
+        if how != Shutdown::Read {
+            lock(&self.shared.writing).ended = true;
+        }
+        self.stream.shutdown(how)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+
+    /// A header of the given words (source and sequence number 0).
+    fn header(channel: u64, lower: u64, upper: u64, length: u64) -> Vec<u8> {
+        [channel, 0, lower, upper, length, 0]
+            .iter()
+            .flat_map(|w| w.to_be_bytes())
+            .collect()
+    }
+
+    /// A link (for the workers `workers` of this process) and the peer's
+    /// end of its connection.
+    fn pair(workers: std::ops::Range<u64>, timeout: Duration) -> (Link, TcpStream, Fault) {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let peer = TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (mine, _) = l.accept().unwrap();
+        let fault = Fault::new();
+        let link = Link::new(mine, 1, workers, timeout, fault.clone()).unwrap();
+        (link, peer, fault)
+    }
+
+    /// Reads `link` to its end in a thread: what it read, when it has
+    /// (never if the thread was parked, the run's failure recorded).
+    fn read_all(mut link: Link) -> std::sync::mpsc::Receiver<Vec<u8>> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let mut buf = [0u8; 7];
+            loop {
+                match link.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => out.extend_from_slice(&buf[..n]),
+                    Err(e) => panic!("a link returned an error: {e}"),
+                }
+            }
+            let _ = tx.send(out);
+        });
+        rx
+    }
+
+    /// The waits of a test's failures: the run's failure, once recorded.
+    fn failure(fault: &Fault) -> String {
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(5) {
+            if let Some(m) = fault.get() {
+                return m;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("no failure recorded");
+    }
+
+    #[test]
+    fn heartbeats_are_dropped_and_messages_pass_whole() {
+        let (link, mut peer, fault) = pair(0..2, Duration::from_secs(10));
+        let beat = Header::heartbeat().to_vec();
+        let mut want = header(3, 0, 2, 5);
+        want.extend_from_slice(b"hello");
+        want.extend(header(0, 0, 0, 0));
+        let mut sent = beat.clone();
+        sent.extend_from_slice(&want[..20]);
+        sent.extend_from_slice(&want[20..53]);
+        sent.extend_from_slice(&beat);
+        sent.extend_from_slice(&want[53..]);
+        for piece in sent.chunks(11) {
+            peer.write_all(piece).unwrap();
+            peer.flush().unwrap();
+        }
+        peer.shutdown(Shutdown::Write).unwrap();
+        let got = read_all(link).recv_timeout(Duration::from_secs(5));
+        assert_eq!(got.expect("read to the end"), want);
+        assert_eq!(fault.get(), None);
+    }
+
+    /// A peer's message for workers of another process used to make
+    /// timely's receiving thread index past its targets (a panic); now
+    /// the run fails naming it, and timely never reads it.
+    #[test]
+    fn a_message_for_other_workers_fails_the_run() {
+        let (link, mut peer, fault) = pair(2..4, Duration::from_secs(10));
+        let mut sent = header(3, 2, 4, 1);
+        sent.push(7);
+        sent.extend(header(3, 5, 6, 1));
+        sent.push(7);
+        peer.write_all(&sent).unwrap();
+        let read = read_all(link);
+        let m = failure(&fault);
+        assert!(read.try_recv().is_err(), "the reader went on");
+        assert!(
+            m.contains("peer process 1") && m.contains("for workers 5..6, not this process's 2..4"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn a_peer_closing_before_its_end_fails_the_run() {
+        let (link, mut peer, fault) = pair(0..1, Duration::from_secs(10));
+        let mut sent = header(3, 0, 1, 4);
+        sent.extend_from_slice(b"ab");
+        peer.write_all(&sent).unwrap();
+        drop(peer);
+        let read = read_all(link);
+        assert!(failure(&fault).contains("closed the connection"));
+        assert!(read.try_recv().is_err(), "the reader went on");
+    }
+
+    /// A peer that sends nothing, not even heartbeats: the run fails
+    /// after the timeout; one whose link sends heartbeats does not.
+    #[test]
+    fn silence_fails_the_run_and_heartbeats_keep_it() {
+        let (link, _peer, fault) = pair(0..1, Duration::from_millis(300));
+        let read = read_all(link);
+        assert!(failure(&fault).contains("sent nothing"));
+        assert!(read.try_recv().is_err(), "the reader went on");
+
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let a = TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (b, _) = l.accept().unwrap();
+        let fault = Fault::new();
+        let timeout = Duration::from_millis(300);
+        let mut one = Link::new(a, 1, 0..1, timeout, fault.clone()).unwrap();
+        let mut other = Link::new(b, 0, 0..1, timeout, fault.clone()).unwrap();
+        // Both sides idle for several timeouts; then one ends its stream.
+        std::thread::sleep(4 * timeout);
+        one.write_all(&header(0, 0, 0, 0)).unwrap();
+        one.shutdown(Shutdown::Write).unwrap();
+        let mut got = [0u8; HEADER];
+        other.read_exact(&mut got).unwrap();
+        assert_eq!(got.to_vec(), header(0, 0, 0, 0));
+        assert_eq!(other.read(&mut got).unwrap(), 0);
+        assert_eq!(fault.get(), None);
+    }
+}
