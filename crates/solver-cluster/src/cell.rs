@@ -18,14 +18,18 @@ use game_core::Value;
 /// that a solved tier becomes a [`solver_retro::Table`] by a copy.
 pub(crate) use solver_retro::Cell;
 
-/// The cell of a value read from a database (`None`: no position).
+/// The cell of a value read from a database (`None`: no position), or
+/// `None` for a remoteness past what a cell holds
+/// ([`Cell::MAX_REMOTENESS`]; a database holds up to 2³⁰ − 3, which
+/// would spill into a cell's outcome bits).
 #[inline]
-pub(crate) fn from_value(v: Option<Value>) -> u32 {
+pub(crate) fn from_value(v: Option<Value>) -> Option<u32> {
     match v {
-        None => u32::INVALID,
+        None => Some(u32::INVALID),
         Some(v) => match v.remoteness() {
-            None => u32::counter(0),
-            Some(r) => u32::resolved(v.outcome(), u64::from(r)),
+            None => Some(u32::counter(0)),
+            Some(r) if u64::from(r) > u32::MAX_REMOTENESS => None,
+            Some(r) => Some(u32::resolved(v.outcome(), u64::from(r))),
         },
     }
 }
@@ -259,14 +263,17 @@ mod tests {
                 let c = u32::resolved(o, r);
                 assert_eq!(c.open(), None);
                 assert_eq!(c.value(), Some(Value::new(o, r as u32)));
-                assert_eq!(from_value(c.value()), c);
+                assert_eq!(from_value(c.value()), Some(c));
             }
         }
         assert_eq!(u32::INVALID.value(), None);
         assert_eq!(u32::INVALID.open(), None);
         assert_eq!(u32::counter(7).value(), Some(Value::DRAW));
         assert_eq!(u32::counter(u32::UNCOUNTED).open(), Some(u32::UNCOUNTED));
-        assert_eq!(from_value(None), u32::INVALID);
+        assert_eq!(from_value(None), Some(u32::INVALID));
+        // Past a cell's remoteness, the outcome would change: refused.
+        let deep = Value::new(Outcome::Lose, u32::MAX_REMOTENESS as u32 + 1);
+        assert_eq!(from_value(Some(deep)), None);
     }
 
     #[test]

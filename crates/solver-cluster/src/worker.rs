@@ -694,24 +694,42 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                 pieces.push(Piece::invalid((hi - lo) as usize, false)?);
             }
             let (lo, hi) = lay.shard_range(me);
+            // The first record no cell can hold, if any.
+            let mut too_deep = None;
             db.for_each_block_in(c, lo..hi, |at, values| {
                 let mut at = at;
                 let mut values = values;
-                while !values.is_empty() {
+                while !values.is_empty() && too_deep.is_none() {
                     let b = lay.block_of(at);
                     let (blo, bhi) = lay.block_range(b);
                     let n = ((bhi - at) as usize).min(values.len());
                     if let Some(View::Wide(piece)) = pieces.get_mut(b - mine.start).map(Piece::view)
                     {
                         let off = (at - blo) as usize;
-                        for (dst, v) in piece[off..off + n].iter_mut().zip(&values[..n]) {
-                            *dst = cell::from_value(*v);
+                        for (k, (dst, v)) in
+                            piece[off..off + n].iter_mut().zip(&values[..n]).enumerate()
+                        {
+                            match cell::from_value(*v) {
+                                Some(x) => *dst = x,
+                                None => {
+                                    too_deep = Some((at + k as u64, *v));
+                                    break;
+                                }
+                            }
                         }
                     }
                     at += n as u64;
                     values = &values[n..];
                 }
             })?;
+            if let Some((i, v)) = too_deep {
+                return Err(Error::Db(format!(
+                    "tier {} holds {v:?} at index {i}, a remoteness past the {} a cell holds: \
+                     the database is damaged or was not written by this solver",
+                    space.name(c),
+                    u32::MAX_REMOTENESS
+                )));
+            }
             let parts: Vec<(usize, &Piece)> = mine.clone().zip(pieces.iter()).collect();
             gather(&mut io, &parts, &lay, c, me, pp, processes, &mut traffic);
             for (b, piece) in mine.zip(pieces) {
