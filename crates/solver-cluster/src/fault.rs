@@ -9,8 +9,10 @@
 //! the record between steps and stop; the caller sees it within a tenth
 //! of a second and returns [`crate::Error::Failed`].
 //!
-//! What is left to the panic hook is a panic on one of timely's threads
-//! (a bug, or a game that panics inside a worker): the hook records it
+//! A panic in a worker's own code (a game that panics, or a bug) unwinds
+//! to the worker's [`catching`] and fails its run alone, the worker then
+//! parked as for an error. What is left to the panic hook is a panic
+//! inside timely's own steps or threads ([`outside`]): the hook records it
 //! for every run under way, which cannot say whose it is, and parks that
 //! thread, so that it never unwinds (timely's unwinding poisons the
 //! process's channels, and a second panic while unwinding aborts the
@@ -74,6 +76,48 @@ fn set_all(msg: &str) {
     }
 }
 
+std::thread_local! {
+    /// This worker thread runs its solve inside [`catching`], outside
+    /// timely's own steps: a panic here may unwind to it.
+    static CATCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// What the hook made of the last panic caught on this thread.
+    static CAUGHT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` (a worker's solve) so that a panic inside it, out of
+/// timely's steps ([`outside`]), comes back as its message: the hook lets
+/// it unwind instead of parking the thread (and keeping the hook's lock),
+/// and records it for no run (the caller's run fails with it).
+pub(crate) fn catching<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    let was = CATCHING.with(|c| c.replace(true));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    CATCHING.with(|c| c.set(was));
+    r.map_err(|payload| {
+        CAUGHT
+            .with(|c| c.borrow_mut().take())
+            .unwrap_or_else(|| format!("a worker thread panicked: {}", message(payload.as_ref())))
+    })
+}
+
+/// Runs `f` (one of timely's steps, whose state a panic would leave
+/// half-changed) with a panic parked by the hook, as on timely's own
+/// threads, even inside [`catching`].
+pub(crate) fn outside<T>(f: impl FnOnce() -> T) -> T {
+    let was = CATCHING.with(|c| c.replace(false));
+    let r = f();
+    CATCHING.with(|c| c.set(was));
+    r
+}
+
+/// A panic's payload as words.
+fn message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a thread panicked".into())
+}
+
 /// Parks the calling thread for good.
 pub(crate) fn park_forever() -> ! {
     loop {
@@ -97,12 +141,7 @@ fn install() {
                 previous(info);
                 return;
             }
-            let payload = info
-                .payload()
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_string())
-                .or_else(|| info.payload().downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a thread panicked".into());
+            let payload = message(info.payload());
             let msg = if payload.starts_with("timely communication error") {
                 format!(
                     "the connection to a peer process failed (it died, was killed or the \
@@ -115,6 +154,12 @@ fn install() {
                     .unwrap_or_default();
                 format!("a worker thread panicked{at}: {payload}")
             };
+            if CATCHING.with(std::cell::Cell::get) {
+                // A worker's own code: it unwinds to `catching`, which
+                // fails the worker's run alone.
+                CAUGHT.with(|c| *c.borrow_mut() = Some(msg));
+                return;
+            }
             set_all(&msg);
             park_forever();
         }));

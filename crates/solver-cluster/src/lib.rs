@@ -938,7 +938,9 @@ fn run<S: Space, G: Tiered>(
     )?;
     let worker_config = config.timely.worker.clone();
     let guards = timely::execute::execute_from(builders, others, worker_config, move |w| {
-        let r = worker::work(w, &c);
+        // A panic in the worker's own code (a game's, say) fails this run
+        // alone, as an error.
+        let r = fault::catching(|| worker::work(w, &c)).unwrap_or_else(|m| Err(Error::Failed(m)));
         let failed = r.is_err();
         if let Err(e) = &r {
             c.shared.local.fault.set(e.to_string());

@@ -427,37 +427,43 @@ impl Io {
             entries,
             ..
         } = &mut io;
-        worker.dataflow::<u64, _, _>(|scope| {
-            scope
-                .input_from(updates)
-                .exchange(|x: &(u64, Vec<u64>)| x.0)
-                .inspect_core(gu)
-                .probe_with(&probe);
-            scope
-                .input_from(summary)
-                .exchange(|x: &(u64, u64, u64)| x.0)
-                .inspect_core(gm)
-                .probe_with(&probe);
-            scope
-                .input_from(gather)
-                .exchange(|x: &GatherMsg| x.0)
-                .inspect_core(move |ev| {
-                    if let Ok((_, data)) = ev {
-                        for (_, tier, first, narrow, cells) in data {
-                            if let Err(e) =
-                                shared.put_cells(*tier, space.size(*tier), *first, *narrow, cells)
-                            {
-                                shared.local.fault.set(e.to_string());
+        crate::fault::outside(|| {
+            worker.dataflow::<u64, _, _>(|scope| {
+                scope
+                    .input_from(updates)
+                    .exchange(|x: &(u64, Vec<u64>)| x.0)
+                    .inspect_core(gu)
+                    .probe_with(&probe);
+                scope
+                    .input_from(summary)
+                    .exchange(|x: &(u64, u64, u64)| x.0)
+                    .inspect_core(gm)
+                    .probe_with(&probe);
+                scope
+                    .input_from(gather)
+                    .exchange(|x: &GatherMsg| x.0)
+                    .inspect_core(move |ev| {
+                        if let Ok((_, data)) = ev {
+                            for (_, tier, first, narrow, cells) in data {
+                                if let Err(e) = shared.put_cells(
+                                    *tier,
+                                    space.size(*tier),
+                                    *first,
+                                    *narrow,
+                                    cells,
+                                ) {
+                                    shared.local.fault.set(e.to_string());
+                                }
                             }
                         }
-                    }
-                })
-                .probe_with(&probe);
-            scope
-                .input_from(entries)
-                .exchange(|x: &EntryMsg| x.0)
-                .inspect_core(ge)
-                .probe_with(&probe);
+                    })
+                    .probe_with(&probe);
+                scope
+                    .input_from(entries)
+                    .exchange(|x: &EntryMsg| x.0)
+                    .inspect_core(ge)
+                    .probe_with(&probe);
+            })
         });
         io
     }
@@ -504,11 +510,14 @@ impl Io {
                 return Err(Error::Failed(msg));
             }
             spins += 1;
-            if spins < 1000 {
-                worker.step();
-            } else {
-                worker.step_or_park(Some(Duration::from_millis(50)));
-            }
+            // A panic in timely's step (or the inspectors it runs) parks.
+            crate::fault::outside(|| {
+                if spins < 1000 {
+                    worker.step();
+                } else {
+                    worker.step_or_park(Some(Duration::from_millis(50)));
+                }
+            });
         }
         Ok(())
     }

@@ -43,9 +43,87 @@ fn main() {
         std::process::exit(0);
     }
     a_broken_promise_stops_every_process();
+    a_game_that_panics_fails_its_run_alone();
     the_panic_hook_is_free_after_a_failure();
     a_stopped_peer_fails_the_run();
     std::process::exit(0);
+}
+
+/// [`common::TieredChain`] whose moves panic from a pile of 5.
+#[derive(Clone)]
+struct Boom(common::TieredChain);
+
+impl game_core::Game for Boom {
+    type Position = u64;
+    type Move = u64;
+    fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+        assert!(*n != 5, "boom at pile 5");
+        self.0.moves(n, out);
+    }
+    fn play(&self, n: &u64, t: &u64) -> u64 {
+        self.0.play(n, t)
+    }
+}
+
+impl game_core::Tiered for Boom {
+    fn tiers(&self) -> Vec<game_core::Tier> {
+        self.0.tiers()
+    }
+    fn tier(&self, n: &u64) -> game_core::Tier {
+        *n
+    }
+    fn child_tiers(&self, t: game_core::Tier, out: &mut Vec<game_core::Tier>) {
+        self.0.child_tiers(t, out);
+    }
+    fn tier_size(&self, t: game_core::Tier) -> u64 {
+        self.0.tier_size(t)
+    }
+    fn tier_index(&self, n: &u64) -> u64 {
+        self.0.tier_index(n)
+    }
+    fn tier_position(&self, t: game_core::Tier, i: u64) -> Option<u64> {
+        self.0.tier_position(t, i)
+    }
+    fn leaves_tier(&self, _: game_core::Tier) -> bool {
+        true
+    }
+}
+
+/// A game that panics inside a worker, beside an honest run: the panic
+/// fails its own run with `Error::Failed` naming it, the honest run
+/// solves. Before, the hook parked the worker inside itself (keeping the
+/// hook's lock, below) and recorded the panic as every run's failure.
+fn a_game_that_panics_fails_its_run_alone() {
+    let config = ClusterConfig::from_args(["-w", "2"]).expect("flags");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let c = config.clone();
+    let tx2 = tx.clone();
+    std::thread::spawn(move || {
+        let game = Boom(common::TieredChain(8));
+        let _ = tx.send((0, solver_cluster::solve_tiers(game, &c, None).map(|_| ())));
+    });
+    std::thread::spawn(move || {
+        // Long enough to be under way when the other run fails.
+        let game = Fingers::new(FingersRules::default()).expect("rules");
+        let r = solver_cluster::solve_unmoves(game, &config, None).map(|_| ());
+        let _ = tx2.send((1, r));
+    });
+    let mut got = [None, None];
+    for _ in 0..2 {
+        match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok((k, r)) => got[k] = Some(r),
+            Err(_) => fail("a run still waits".into()),
+        }
+    }
+    match &got[0] {
+        Some(Err(Error::Failed(m)))
+            if m.contains("a worker thread panicked") && m.contains("boom at pile 5") => {}
+        other => fail(format!("the panicking game: {other:?}")),
+    }
+    if !matches!(got[1], Some(Ok(()))) {
+        fail(format!("the honest run beside it: {:?}", got[1]));
+    }
+    println!("test a_game_that_panics_fails_its_run_alone ... ok");
 }
 
 /// Every run above failed: the panic hook can still be taken and set.
