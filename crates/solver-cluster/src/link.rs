@@ -164,6 +164,8 @@ struct Shared {
     fault: Fault,
     reading: Mutex<Reading>,
     writing: Mutex<Writing>,
+    /// Wakes the heartbeat when the end of stream is sent.
+    ended: std::sync::Condvar,
 }
 
 /// A connection to one peer process, for timely's network threads (see
@@ -212,6 +214,7 @@ impl Link {
                 ended: false,
                 sent: now,
             }),
+            ended: std::sync::Condvar::new(),
         });
         let link = Link { stream, shared };
         let heart = link.try_clone()?;
@@ -240,13 +243,19 @@ impl Link {
     /// Sends a heartbeat whenever nothing was sent for `beat`, until the
     /// end of stream is sent or the run fails.
     fn beat(mut self, beat: Duration) {
+        let shared = Arc::clone(&self.shared);
+        let mut w = lock(&shared.writing);
         loop {
-            std::thread::sleep(beat);
-            if self.shared.fault.get().is_some() {
+            if w.ended || self.shared.fault.get().is_some() {
                 return;
             }
-            let shared = Arc::clone(&self.shared);
-            let mut w = lock(&shared.writing);
+            // Woken early by the end of stream: the thread ends with it,
+            // not a beat later.
+            w = shared
+                .ended
+                .wait_timeout(w, beat)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
             if w.ended {
                 return;
             }
@@ -405,7 +414,10 @@ impl Write for Link {
             match self.stream.write(buf) {
                 Ok(n) => {
                     w.sent = Instant::now();
-                    w.ended |= w.framing.wrote(&buf[..n]);
+                    if w.framing.wrote(&buf[..n]) {
+                        w.ended = true;
+                        shared.ended.notify_all();
+                    }
                     return Ok(n);
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -445,6 +457,7 @@ impl Stream for Link {
     fn shutdown(&self, how: Shutdown) -> io::Result<()> {
         if how != Shutdown::Read {
             lock(&self.shared.writing).ended = true;
+            self.shared.ended.notify_all();
         }
         self.stream.shutdown(how)
     }
@@ -503,6 +516,25 @@ mod tests {
             std::thread::sleep(Duration::from_millis(10));
         }
         panic!("no failure recorded");
+    }
+
+    /// The heartbeat ends with the end of stream. Before, it slept out its
+    /// beat first (15 s at the default peer timeout), holding the socket
+    /// and a thread after every run.
+    #[test]
+    fn the_heartbeat_ends_with_the_stream() {
+        let (mut link, _peer, fault) = pair(0..1, Duration::from_secs(60));
+        assert!(Arc::strong_count(&link.shared) > 1, "a heartbeat runs");
+        link.write_all(&header(0, 0, 0, 0)).unwrap();
+        let t = Instant::now();
+        while Arc::strong_count(&link.shared) > 1 {
+            assert!(
+                t.elapsed() < Duration::from_secs(2),
+                "the heartbeat still runs"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(fault.get(), None);
     }
 
     #[test]
