@@ -464,11 +464,12 @@ impl ClusterConfig {
     /// How long a peer process may send nothing before the run fails with
     /// [`Error::Failed`] (60 s by default; at least 40 ms). Every process
     /// sends each peer a heartbeat whenever it has sent nothing for a
-    /// quarter of this, whatever its workers are doing, so only a process
-    /// that stopped as a whole (a signal, a host gone without closing its
-    /// connections, a network that drops everything) is silent that long;
-    /// a peer that takes nothing sent to it for as long fails the run the
-    /// same way. Every process of a cluster should be given the same.
+    /// second (or a quarter of this, if less), whatever its workers are
+    /// doing, so only a process that stopped as a whole (a signal, a host
+    /// gone without closing its connections, a network that drops
+    /// everything) is silent that long; a peer that takes nothing sent to
+    /// it for as long fails the run the same way. Processes given other
+    /// timeouts (of a few seconds or more) serve each other alike.
     #[must_use]
     pub fn peer_timeout(mut self, wait: Duration) -> Self {
         self.peer_timeout = wait;

@@ -20,8 +20,9 @@
 //!   among this process's workers, a payload length that cannot overflow;
 //! * send a heartbeat, a header timely never sees (channel `u64::MAX`,
 //!   length 0), between messages whenever the connection has been idle
-//!   for a quarter of the peer timeout ([`crate::ClusterConfig::peer_timeout`]),
-//!   and drop the heartbeats it receives;
+//!   for [`MAX_BEAT`] or a quarter of the peer timeout
+//!   ([`crate::ClusterConfig::peer_timeout`]), whichever is less, and drop
+//!   the heartbeats it receives;
 //! * fail the run when a peer sends nothing at all for the peer timeout
 //!   (a process stopped, a host gone without closing its connections), or
 //!   takes none of what is sent to it for as long.
@@ -42,6 +43,10 @@ const HEART: u64 = u64::MAX;
 /// The longest payload a header may announce (no message of a solve
 /// comes near it; past it the sum with the header could overflow).
 const MAX_PAYLOAD: u64 = 1 << 48;
+/// The longest a link is idle before it sends a heartbeat: short enough
+/// for a peer given a shorter timeout than this process (down to a few
+/// seconds), and 48 bytes a second cost nothing.
+const MAX_BEAT: Duration = Duration::from_secs(1);
 /// Bytes read from the socket at once into a link's own buffer.
 const READ: usize = 1 << 16;
 
@@ -191,7 +196,7 @@ impl Link {
         fault: Fault,
     ) -> io::Result<Link> {
         let timeout = timeout.max(Duration::from_millis(40));
-        let beat = timeout / 4;
+        let beat = (timeout / 4).min(MAX_BEAT);
         stream.set_read_timeout(Some(beat))?;
         stream.set_write_timeout(Some(timeout))?;
         let now = Instant::now();
@@ -516,6 +521,23 @@ mod tests {
             std::thread::sleep(Duration::from_millis(10));
         }
         panic!("no failure recorded");
+    }
+
+    /// Two processes given other peer timeouts (60 s and 2 s), idle for
+    /// longer than the shorter: neither fails. Before, the heartbeat came
+    /// every quarter of the sender's own timeout (15 s), and the peer with
+    /// 2 s took the idle connection for a dead one.
+    #[test]
+    fn heartbeats_serve_a_peer_with_a_shorter_timeout() {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let a = TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (b, _) = l.accept().unwrap();
+        let fault = Fault::new();
+        let long = Link::new(a, 1, 0..1, Duration::from_secs(60), fault.clone()).unwrap();
+        let short = Link::new(b, 0, 0..1, Duration::from_secs(2), fault.clone()).unwrap();
+        let (_long, _short) = (read_all(long), read_all(short));
+        std::thread::sleep(Duration::from_secs(3));
+        assert_eq!(fault.get(), None);
     }
 
     /// The heartbeat ends with the end of stream. Before, it slept out its
