@@ -13,6 +13,12 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
+/// The in-process groups allocate as the `gamesolve` binary does (see
+/// `src/main.rs`), so that they measure what the command runs.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Builds `name.cpp` from the shared baselines; `None` if that fails.
 fn baseline(name: &str) -> Option<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
