@@ -1984,3 +1984,76 @@ impl crate::TierStore for Saved {
         Ok(())
     }
 }
+
+/// [`Countdown`] to tier 8192 (the first that needs 4-byte cells), with
+/// one more tier, [`Island::ISLAND`] of [`Island::SIZE`] lost positions
+/// that no tier reads, solved just before tier 8192.
+struct Island;
+
+impl Island {
+    const TOP: u64 = 8192;
+    const ISLAND: u64 = 1 << 20;
+    const SIZE: u64 = Countdown::WIDTH / 2;
+}
+
+impl Game for Island {
+    type Position = (u64, u64);
+    type Move = ();
+    fn moves(&self, p: &(u64, u64), out: &mut Vec<()>) {
+        if p.0 != Self::ISLAND {
+            Countdown.moves(p, out);
+        }
+    }
+    fn play(&self, p: &(u64, u64), m: &()) -> (u64, u64) {
+        Countdown.play(p, m)
+    }
+}
+
+impl game_core::Tiered for Island {
+    fn tiers(&self) -> Vec<u64> {
+        let mut t: Vec<u64> = (0..Self::TOP).collect();
+        t.extend([Self::ISLAND, Self::TOP]);
+        t
+    }
+    fn tier(&self, p: &(u64, u64)) -> u64 {
+        p.0
+    }
+    fn child_tiers(&self, t: u64, out: &mut Vec<u64>) {
+        if t != Self::ISLAND {
+            Countdown.child_tiers(t, out);
+        }
+    }
+    fn tier_size(&self, t: u64) -> u64 {
+        if t == Self::ISLAND {
+            Self::SIZE
+        } else {
+            Countdown.tier_size(t)
+        }
+    }
+    fn tier_index(&self, p: &(u64, u64)) -> u64 {
+        p.1
+    }
+    fn tier_position(&self, t: u64, i: u64) -> Option<(u64, u64)> {
+        (i < self.tier_size(t) && (t <= Self::TOP || t == Self::ISLAND)).then_some((t, i))
+    }
+    fn leaves_tier(&self, _: u64) -> bool {
+        true
+    }
+}
+
+/// A table no tier still reads, kept because it fitted beside the next
+/// tier by the estimate before its solve (2-byte cells, no seeds), is
+/// dropped when that tier does not fit beside it after all, and the tier
+/// solved again, rather than the solve refused. With W = 512, [`Island`]
+/// fits from about 11W bytes once such tables go; before, it was refused
+/// at every limit from 11W to 17W but 15W-16W (the island's listed seeds
+/// beside tiers 8190 and 8191, or tier 8192 in 4-byte cells beside the
+/// island's table).
+#[test]
+fn a_table_no_tier_reads_gives_way_to_a_tier_that_does_not_fit_beside_it() {
+    let w = Countdown::WIDTH;
+    let config = Config::default().threads(1).memory_limit(12 * w);
+    let sol = crate::solve_tiers_with(&Island, &config, &mut crate::NoStore).unwrap();
+    let top = u32::try_from(Island::TOP).unwrap();
+    assert_eq!(sol.value(&(Island::TOP, 7)), Some(Value::lose(top)));
+}

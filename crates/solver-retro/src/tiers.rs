@@ -125,8 +125,10 @@ where
 /// against the memory limit and the first that cannot fit is refused, by
 /// name; a tier that needs 4-byte cells (or beside tables that have them)
 /// is checked again before its cells are taken. Tables no tier still
-/// reads are dropped when the next tier would not fit beside them (or
-/// when they pass half the limit); the store keeps them.
+/// reads are dropped when the next tier would not fit beside them (by
+/// the estimate before its solve, or its own check, after which it is
+/// solved again without them), or when they pass half the limit; the
+/// store keeps them.
 ///
 /// # Errors
 /// [`Error::TooLarge`] naming the tier; [`Error::Broken`] when a child lies
@@ -420,19 +422,25 @@ where
             bits_bytes,
             config,
         );
+        let keep_start = only.filter(|o| o.keep == Keep::Start).map(|o| o.start);
         if held.saturating_add(alone) > limit {
-            let keep_start = only.filter(|o| o.keep == Keep::Start).map(|o| o.start);
-            tables.retain(|c, table| {
-                let read = needed_by.get(c).is_some_and(|&last| last >= k);
-                if read || Some(*c) == keep_start {
-                    return true;
-                }
-                held -= table.bytes();
-                false
-            });
+            drop_unread(&mut tables, &mut held, &needed_by, k, keep_start);
         }
-        let (table, tier_counts) = config
-            .install(|| solve_tier(game, t, &tables, config, stored, make, only, &mut spare))?;
+        // The tier may still not fit beside them (its seeds, or 4-byte
+        // cells, which the estimate above leaves out): it is solved again
+        // without them before it is refused.
+        let (table, tier_counts) = match config
+            .install(|| solve_tier(game, t, &tables, config, stored, make, only, &mut spare))
+        {
+            Err(Error::TooLarge(_))
+                if drop_unread(&mut tables, &mut held, &needed_by, k, keep_start) =>
+            {
+                config.install(|| {
+                    solve_tier(game, t, &tables, config, stored, make, only, &mut spare)
+                })?
+            }
+            r => r?,
+        };
         counts.insert(t, tier_counts);
         store.save(t, &table)?;
         config.report(crate::config::Progress::Tier {
@@ -538,6 +546,28 @@ fn group_bytes<C: Cell>(
         .saturating_add(posts)
         .saturating_add(children)
         .saturating_add(bits)
+}
+
+/// Drops the tables no tier from position `k` of the order on reads
+/// (`needed_by`: the last position that reads a tier), but `keep`'s,
+/// taking their bytes off `held`: `true` if any was dropped.
+fn drop_unread(
+    tables: &mut FxHashMap<Tier, Table>,
+    held: &mut u64,
+    needed_by: &FxHashMap<Tier, usize>,
+    k: usize,
+    keep: Option<Tier>,
+) -> bool {
+    let before = tables.len();
+    tables.retain(|c, table| {
+        let read = needed_by.get(c).is_some_and(|&last| last >= k);
+        if read || Some(*c) == keep {
+            return true;
+        }
+        *held -= table.bytes();
+        false
+    });
+    tables.len() < before
 }
 
 /// For each position `k` of `order`, the bytes of the solved tiers held
