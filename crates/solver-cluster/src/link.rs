@@ -254,11 +254,13 @@ impl Link {
             if w.ended || self.shared.fault.get().is_some() {
                 return;
             }
-            // Woken early by the end of stream: the thread ends with it,
-            // not a beat later.
+            // Until a beat after the last send (a fixed period would let
+            // up to two beats pass without one); woken early by the end of
+            // stream: the thread ends with it, not a beat later.
+            let wait = beat.saturating_sub(w.sent.elapsed()).max(beat / 8);
             w = shared
                 .ended
-                .wait_timeout(w, beat)
+                .wait_timeout(w, wait)
                 .unwrap_or_else(PoisonError::into_inner)
                 .0;
             if w.ended {
@@ -556,6 +558,27 @@ mod tests {
             );
             std::thread::sleep(Duration::from_millis(5));
         }
+        assert_eq!(fault.get(), None);
+    }
+
+    /// A link that sent a message just after its heartbeat woke sends the
+    /// next heartbeat a beat (1 s here) after that message. Before, the
+    /// heartbeat woke every beat and skipped a wake that came less than a
+    /// beat after the message: 1.9 s of silence, close to a peer's 2 s.
+    #[test]
+    fn a_heartbeat_follows_the_last_message_by_a_beat() {
+        let (mut link, mut peer, fault) = pair(0..1, Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(100));
+        let mut message = header(3, 0, 1, 1);
+        message.push(7);
+        link.write_all(&message).unwrap();
+        let sent = Instant::now();
+        let mut got = vec![0u8; message.len() + HEADER];
+        peer.read_exact(&mut got).unwrap();
+        let gap = sent.elapsed();
+        assert_eq!(got[..message.len()], message[..]);
+        assert_eq!(got[message.len()..], Header::heartbeat()[..]);
+        assert!(gap < Duration::from_millis(1500), "{gap:?}");
         assert_eq!(fault.get(), None);
     }
 
