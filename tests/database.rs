@@ -485,6 +485,15 @@ fn a_refused_solve_leaves_no_database_it_created() {
         assert!(!out.status.success(), "{limit:?}");
         assert!(!new.exists(), "{limit:?} left {:?}", files(&new));
     }
+    // Parents the database's creation made go too.
+    let deep = root.join("a").join("b");
+    let deep_s = deep.display().to_string();
+    let out = run(&["--memory", "1", "fingers", "solve", "--db", &deep_s]);
+    assert!(!out.status.success());
+    assert!(
+        !root.join("a").exists(),
+        "the parent a/ the solve made stays"
+    );
     // A directory that was there stays, empty as it was.
     std::fs::create_dir_all(&new).unwrap();
     let out = run(&["--memory", "1", "fingers", "solve", "--db", &new_s]);

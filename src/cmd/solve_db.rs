@@ -28,8 +28,9 @@ pub struct SolveDb {
 struct Made {
     /// The database's directory.
     dir: PathBuf,
-    /// Whether the directory itself was new.
-    dir_too: bool,
+    /// The directories opening created (the database's, then each new
+    /// parent up to the first that was there), removed in that order.
+    dirs: Vec<PathBuf>,
 }
 
 impl SolveDb {
@@ -40,18 +41,24 @@ impl SolveDb {
     /// As [`open_db`].
     pub fn open(dir: &Path, game: &str, rules: &str) -> Result<SolveDb, Error> {
         let new = !dir.join(MANIFEST_FILE).exists();
-        let dir_too = !dir.exists();
+        // Creating the database creates every missing parent too.
+        let dirs: Vec<PathBuf> = dir
+            .ancestors()
+            .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+            .map(Path::to_path_buf)
+            .collect();
         let db = open_db(dir, game, rules, true)?;
         let made = new.then(|| Made {
             dir: dir.to_path_buf(),
-            dir_too,
+            dirs,
         });
         Ok(SolveDb { db, made })
     }
 
     /// Runs `solve` on the database; when it fails and the database is one
     /// this command created with no finished tier, removes it again (its
-    /// manifest, and its directory when that was new and is left empty).
+    /// manifest, and its directory and the parents it made when they were
+    /// new and are left empty).
     /// The error is returned either way.
     ///
     /// # Errors
@@ -75,8 +82,12 @@ impl SolveDb {
             return;
         }
         drop(self.db);
-        if std::fs::remove_file(made.dir.join(MANIFEST_FILE)).is_ok() && made.dir_too {
-            let _ = std::fs::remove_dir(&made.dir);
+        if std::fs::remove_file(made.dir.join(MANIFEST_FILE)).is_ok() {
+            for d in &made.dirs {
+                if std::fs::remove_dir(d).is_err() {
+                    break;
+                }
+            }
         }
     }
 }
