@@ -956,7 +956,13 @@ fn run<S: Space, G: Tiered>(
             fault::park_forever();
         }
     })
-    .map_err(Error::Start)?;
+    .map_err(|e| {
+        // As a failure to connect (net::build): the links' heartbeats stop
+        // and the peers see the connections cut, not a live process.
+        fault.set(e.clone());
+        links.cut();
+        Error::Start(e)
+    })?;
     let mut traffic = Traffic::default();
     let mut got = 0;
     let fail = |e: Error, guards| {

@@ -156,6 +156,15 @@ pub(crate) fn build(
         .collect::<std::io::Result<Vec<_>>>()
         .map(Links)
         .map_err(|e| Error::Start(format!("process {process}: {e}")))?;
+    // From here a failure to start must stop the links' heartbeats and cut
+    // the connections: the peers, who heard this process greet them,
+    // would otherwise keep hearing from it and wait for ever.
+    let failed = |e: std::io::Error| {
+        let msg = format!("process {process}: {e}");
+        fault.set(msg.clone());
+        links.cut();
+        Error::Start(msg)
+    };
     // timely's threads use the sockets through links: a peer's failure,
     // silence or garbage is recorded as the run's, never a panic.
     let first = (threads * process) as u64;
@@ -168,13 +177,13 @@ pub(crate) fn build(
                 .transpose()
         })
         .collect::<std::io::Result<Vec<_>>>()
-        .map_err(|e| Error::Start(format!("process {process}: {e}")))?;
+        .map_err(failed)?;
     let hooks = Hooks::default();
     let local =
         ProcessBuilder::new_typed_vector(threads, hooks.refill.clone(), hooks.spill.clone());
     let (builders, guard) =
         initialize_networking_from_sockets(local, sockets, process, threads, hooks)
-            .map_err(|e| Error::Start(format!("process {process}: {e}")))?;
+            .map_err(failed)?;
     Ok((
         builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
         Box::new(guard),
