@@ -2057,3 +2057,41 @@ fn a_table_no_tier_reads_gives_way_to_a_tier_that_does_not_fit_beside_it() {
     let top = u32::try_from(Island::TOP).unwrap();
     assert_eq!(sol.value(&(Island::TOP, 7)), Some(Value::lose(top)));
 }
+
+/// The tiered certificate checks every table a solution holds, each once:
+/// a table held for a tier missing from the solution's order answered
+/// queries unchecked (pile 1 given as lost, truly won in 1, and both
+/// certificates said `Ok`), and a tier listed twice was counted twice.
+#[test]
+fn the_tiered_certificate_checks_every_held_table_once() {
+    let game = TieredPile::honest();
+    let one = |v: Value| {
+        let mut t = crate::Table::new(1, false).unwrap();
+        t.set(0, Some(v)).unwrap();
+        t
+    };
+    let forged = crate::TieredSolution {
+        game: &game,
+        tables: crate::TierTables::new(
+            vec![0],
+            [(0, one(Value::lose(0))), (1, one(Value::lose(0)))],
+        ),
+    };
+    assert_eq!(forged.value(&1), Some(Value::lose(0)));
+    let r = crate::certify_tiers(&forged).unwrap_err();
+    assert_eq!((r.position, r.flaw), (1, crate::Flaw::Lose));
+    let r = certify(&forged).unwrap_err();
+    assert_eq!((r.position, r.flaw), (1, crate::Flaw::Lose));
+
+    let twice = crate::TieredSolution {
+        game: &game,
+        tables: crate::TierTables::new(
+            vec![0, 1, 0],
+            [(0, one(Value::lose(0))), (1, one(Value::win(1)))],
+        ),
+    };
+    assert_eq!(twice.tiers(), &[0, 1]);
+    assert_eq!(crate::certify_tiers(&twice).unwrap().positions, 2);
+    assert_eq!(certify(&twice).unwrap().positions, 2);
+    assert_eq!(twice.len(), 2);
+}

@@ -46,11 +46,25 @@ impl std::fmt::Debug for TierTables {
 
 impl TierTables {
     /// The tiers of `order` (children first), with the `tables` held.
+    ///
+    /// The order is what every visit of the held positions follows
+    /// ([`Solved::for_each`], the certificates), so it is made to name
+    /// each held table once: a tier listed again is dropped from its later
+    /// places, and a tier held but not listed is added at the end (in
+    /// increasing order). Without that, a table held for a tier left out
+    /// of the order answered [`Solved::value`] without ever being checked.
     pub fn new(order: Vec<Tier>, tables: impl IntoIterator<Item = (Tier, Table)>) -> Self {
-        TierTables {
-            tables: tables.into_iter().collect(),
-            order,
-        }
+        let tables: FxHashMap<Tier, Table> = tables.into_iter().collect();
+        let mut listed = rustc_hash::FxHashSet::default();
+        let mut order: Vec<Tier> = order.into_iter().filter(|&t| listed.insert(t)).collect();
+        let mut left_out: Vec<Tier> = tables
+            .keys()
+            .copied()
+            .filter(|t| !listed.contains(t))
+            .collect();
+        left_out.sort_unstable();
+        order.extend(left_out);
+        TierTables { tables, order }
     }
 
     /// The table of `tier`, if held.

@@ -478,7 +478,7 @@ where
     Ok((
         TieredSolution {
             game,
-            tables: TierTables { tables, order },
+            tables: TierTables::new(order, tables),
         },
         counts,
     ))
