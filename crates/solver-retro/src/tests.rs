@@ -2095,3 +2095,73 @@ fn the_tiered_certificate_checks_every_held_table_once() {
     assert_eq!(certify(&twice).unwrap().positions, 2);
     assert_eq!(twice.len(), 2);
 }
+
+/// A count from 0 up to 5, where 5 is lost, all in one loopy tier of
+/// `size` indices whose `tier_position` decodes any index (as a lazy game
+/// may); `twice` makes `visit_tier` give every position twice.
+struct Climb {
+    size: u64,
+    twice: bool,
+}
+
+impl Game for Climb {
+    type Position = u64;
+    type Move = ();
+    fn moves(&self, n: &u64, out: &mut Vec<()>) {
+        if *n < 5 {
+            out.push(());
+        }
+    }
+    fn play(&self, n: &u64, (): &()) -> u64 {
+        n + 1
+    }
+}
+
+impl game_core::Tiered for Climb {
+    fn tiers(&self) -> Vec<u64> {
+        vec![0]
+    }
+    fn tier(&self, _: &u64) -> u64 {
+        0
+    }
+    fn child_tiers(&self, _: u64, _: &mut Vec<u64>) {}
+    fn tier_size(&self, _: u64) -> u64 {
+        self.size
+    }
+    fn tier_index(&self, n: &u64) -> u64 {
+        *n
+    }
+    fn tier_position(&self, _: u64, i: u64) -> Option<u64> {
+        Some(i)
+    }
+    fn visit_tier(&self, _: u64, range: std::ops::Range<u64>, f: &mut dyn FnMut(u64, u64)) {
+        for i in range.start..range.end.min(self.size) {
+            f(i, i);
+            if self.twice {
+                f(i, i);
+            }
+        }
+    }
+}
+
+/// The tier walk refuses a move inside a tier to an index past the
+/// tier's size: before, an index below the bitmap's last word was marked,
+/// decoded and counted (6 positions reached in a tier of 3 indices, `Ok`).
+#[test]
+fn the_tier_walk_refuses_an_index_past_the_tier() {
+    let config = Config::default().threads(1);
+    let walk = |g: &Climb| crate::reachable_tiers(g, &0, &mut |_| Ok(None), &|_| 1, &config);
+    let honest = Climb {
+        size: 6,
+        twice: false,
+    };
+    assert_eq!(walk(&honest).unwrap().count, 6);
+    let short = Climb {
+        size: 3,
+        twice: false,
+    };
+    assert_eq!(
+        walk(&short).unwrap_err(),
+        Error::BadIndex { index: 3, size: 3 }
+    );
+}

@@ -430,14 +430,16 @@ where
                 mine,
             )
         };
-        // The bitmaps a move may mark: this tier's and its declared child
-        // tiers', found once here, not in the map for every move.
-        let maps: Vec<(Tier, &[AtomicU64])> = std::iter::once((t, &mine[..]))
-            .chain(
-                kids.iter()
-                    .filter_map(|&c| Some((c, bits.get(&c)?.as_slice()))),
-            )
-            .collect();
+        // The bitmaps a move may mark, with their tiers' sizes: this
+        // tier's and its declared child tiers', found once here, not in
+        // the map for every move.
+        let maps: Vec<(Tier, &[AtomicU64], u64)> =
+            std::iter::once((t, &mine[..], game.tier_size(t)))
+                .chain(
+                    kids.iter()
+                        .filter_map(|&c| Some((c, bits.get(&c)?.as_slice(), game.tier_size(c)))),
+                )
+                .collect();
         let step = Step {
             game,
             tier: t,
@@ -590,8 +592,9 @@ struct Step<'a, G: Tiered> {
     tier: Tier,
     /// Whether every move leaves the tier (then its own bitmap is empty).
     leaves: bool,
-    /// The bitmaps of this tier (first) and of its declared child tiers.
-    maps: &'a [(Tier, &'a [AtomicU64])],
+    /// The bitmaps of this tier (first) and of its declared child tiers,
+    /// with each tier's size.
+    maps: &'a [(Tier, &'a [AtomicU64], u64)],
     table: Option<&'a crate::Table>,
     weight: &'a (dyn Fn(&G::Position) -> u64 + Sync),
 }
@@ -623,18 +626,19 @@ impl<G: Tiered> Step<'_, G> {
                     game.tier_name(ct)
                 )));
             }
-            let Some(&(_, map)) = self.maps.iter().find(|m| m.0 == ct) else {
+            let Some(&(_, map, size)) = self.maps.iter().find(|m| m.0 == ct) else {
                 return Err(Error::Broken(format!(
                     "a move from tier {} reaches tier {}, which is not among its declared child tiers",
                     game.tier_name(self.tier),
                     game.tier_name(ct)
                 )));
             };
-            let Some(word) = map.get((ci / 64) as usize) else {
-                return Err(Error::BadIndex {
-                    index: ci,
-                    size: game.tier_size(ct),
-                });
+            // Checked against the size, not the bitmap: an index past the
+            // size but inside the last word would be marked, decoded and
+            // counted.
+            let word = map.get((ci / 64) as usize).filter(|_| ci < size);
+            let Some(word) = word else {
+                return Err(Error::BadIndex { index: ci, size });
             };
             let bit = 1u64 << (ci % 64);
             if word.load(Ordering::Relaxed) & bit == 0
