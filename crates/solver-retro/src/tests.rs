@@ -2165,3 +2165,23 @@ fn the_tier_walk_refuses_an_index_past_the_tier() {
         Error::BadIndex { index: 3, size: 3 }
     );
 }
+
+/// A `visit_tier` that gives a position twice is an error of the tier
+/// walk naming it: before, the walk subtracted the positions it was given
+/// from those it reached and overflowed (a panic in a debug build; in a
+/// release build an error that named some 2⁶⁴ indices, or none when the
+/// repeat made up for an index left out, and the position was counted
+/// twice).
+#[test]
+fn a_tier_visited_twice_is_an_error_of_the_walk() {
+    let config = Config::default().threads(1);
+    let twice = Climb {
+        size: 6,
+        twice: true,
+    };
+    let err = crate::reachable_tiers(&twice, &0, &mut |_| Ok(None), &|_| 1, &config).unwrap_err();
+    assert!(
+        matches!(&err, Error::Broken(m) if m.contains("visit_tier of tier 0 gave index 0 after index 0")),
+        "{err}"
+    );
+}

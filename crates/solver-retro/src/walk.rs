@@ -459,6 +459,9 @@ where
                 let first = (b * 256 * 64) as u64;
                 let mut fault = None;
                 let mut seen = 0u64;
+                // The index visited last: each comes once, in order, so
+                // that a position is never counted twice.
+                let mut last = None;
                 // In index order through the game's own walk, which is
                 // much cheaper than decoding each index.
                 let len = words.len() * 64;
@@ -470,6 +473,15 @@ where
                         fault = Some(crate::tiers::visited_outside(game, t, i, first, len));
                         return;
                     };
+                    if let Some(before) = last.filter(|&before| i <= before) {
+                        fault = Some(Error::Broken(format!(
+                            "visit_tier of tier {} gave index {i} after index {before}: it \
+                             must give each position once, in index order",
+                            game.tier_name(t)
+                        )));
+                        return;
+                    }
+                    last = Some(i);
                     if words[j / 64] >> (j % 64) & 1 == 0 {
                         return;
                     }
@@ -479,6 +491,8 @@ where
                     }
                 });
                 let reached: u64 = words.iter().map(|w| u64::from(w.count_ones())).sum();
+                // Each index came once, and only reached ones were seen:
+                // `seen` is at most `reached`.
                 if fault.is_none() && reached != seen {
                     fault = Some(Error::Broken(format!(
                         "{} indices of tier {} were reached but visit_tier gave no position there",
