@@ -2185,3 +2185,22 @@ fn a_tier_visited_twice_is_an_error_of_the_walk() {
         "{err}"
     );
 }
+
+/// The tier walk counts a position's weight at once, whatever it is:
+/// before, it added the outcome once for each unit of weight, so a class
+/// of 2⁶⁰ positions (a weight the caller may give) did not finish.
+#[test]
+fn the_tier_walk_counts_a_heavy_position_at_once() {
+    let config = Config::default().threads(1);
+    let heavy = 1u64 << 60;
+    let reach = crate::reachable_tiers(
+        &TieredPile::honest(),
+        &3,
+        &mut |_| Ok(None),
+        &|_| heavy,
+        &config,
+    )
+    .unwrap();
+    assert_eq!((reach.count, reach.canonical), (4 * heavy, 4));
+    assert_eq!(reach.counts.draw, 4 * heavy);
+}

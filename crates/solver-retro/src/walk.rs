@@ -624,9 +624,7 @@ impl<G: Tiered> Step<'_, G> {
             .table
             .and_then(|tb| tb.value(i))
             .map_or(game_core::Outcome::Draw, |v| v.outcome());
-        for _ in 0..k {
-            acc.counts.add(o);
-        }
+        acc.counts.add_many(o, k);
         if game.outcome(pos).is_some() {
             return Ok(());
         }
