@@ -2204,3 +2204,74 @@ fn the_tier_walk_counts_a_heavy_position_at_once() {
     assert_eq!((reach.count, reach.canonical), (4 * heavy, 4));
     assert_eq!(reach.counts.draw, 4 * heavy);
 }
+
+/// Two tiers, 0 and 1, each a countdown from 99 to 0 by ones (0 is lost,
+/// having no move); a position is its tier and count.
+struct TwoCountdowns;
+
+impl Game for TwoCountdowns {
+    type Position = (u64, u64);
+    type Move = ();
+    fn moves(&self, p: &(u64, u64), out: &mut Vec<()>) {
+        if p.1 > 0 {
+            out.push(());
+        }
+    }
+    fn play(&self, &(t, n): &(u64, u64), (): &()) -> (u64, u64) {
+        (t, n - 1)
+    }
+}
+
+impl game_core::Tiered for TwoCountdowns {
+    fn tiers(&self) -> Vec<u64> {
+        vec![0, 1]
+    }
+    fn tier(&self, p: &(u64, u64)) -> u64 {
+        p.0
+    }
+    fn child_tiers(&self, _: u64, _: &mut Vec<u64>) {}
+    fn tier_size(&self, _: u64) -> u64 {
+        100
+    }
+    fn tier_index(&self, p: &(u64, u64)) -> u64 {
+        p.1
+    }
+    fn tier_position(&self, t: u64, i: u64) -> Option<(u64, u64)> {
+        (t < 2 && i < 100).then_some((t, i))
+    }
+}
+
+/// The certificate of a tiered solution names the first broken position
+/// in the solution's order whatever the number of threads: before, each
+/// part held a slice of every tier, so with 2 threads (16 parts) it named
+/// count 5 of tier 1, with 1 thread (8 parts) count 10 of tier 0.
+#[test]
+fn a_tiered_rejection_is_the_first_in_order_on_any_threads() {
+    let game = TwoCountdowns;
+    let table = |wrong: u64| {
+        let mut t = crate::Table::new(100, false).unwrap();
+        for n in 0..100u64 {
+            let v = if (n % 2 == 1) != (n == wrong) {
+                Value::win(n as u32)
+            } else {
+                Value::lose(n as u32)
+            };
+            t.set(n, Some(v)).unwrap();
+        }
+        t
+    };
+    let sol = crate::TieredSolution {
+        game: &game,
+        tables: crate::TierTables::new(vec![0, 1], [(0, table(10)), (1, table(5))]),
+    };
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let r = pool.install(|| certify(&sol)).unwrap_err();
+        assert_eq!(r.position, (0, 10), "{threads} threads");
+        let r = pool.install(|| crate::certify_tiers(&sol)).unwrap_err();
+        assert_eq!(r.position, (0, 10), "{threads} threads");
+    }
+}

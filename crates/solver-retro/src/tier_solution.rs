@@ -189,12 +189,27 @@ impl<T: HoldsTiers> Solved for T {
         parts: usize,
         mut f: impl FnMut(&<T::Game as Game>::Position, Value),
     ) {
+        // The part is one stretch of the held tables' indices laid end to
+        // end in the order solved, so that the parts in turn visit the
+        // positions in that order (a slice of every tier a part put a
+        // later tier's position before an earlier one's, and what came
+        // first depended on the number of parts).
         let (game, held) = (self.tiered_game(), self.tier_tables());
-        for &t in held.tiers() {
-            let Some(table) = held.table(t) else {
+        let tables = || {
+            held.tiers()
+                .iter()
+                .filter_map(|&t| Some((t, held.table(t)?)))
+        };
+        let total = tables().fold(0u64, |n, (_, table)| n.saturating_add(table.len() as u64));
+        let mine = crate::solution::share(total, part, parts);
+        let mut at = 0u64;
+        for (t, table) in tables() {
+            let (from, len) = (at, table.len() as u64);
+            at = at.saturating_add(len);
+            let range = mine.start.max(from) - from..mine.end.min(at).max(from) - from;
+            if range.is_empty() {
                 continue;
-            };
-            let range = crate::solution::share(table.len() as u64, part, parts);
+            }
             game.visit_tier(t, range, &mut |i, p| {
                 if let Some(v) = table.value(i) {
                     f(&p, v);
