@@ -48,6 +48,11 @@ pub enum Flaw {
     Tie,
     /// A draw with a lost or tied child, or without a drawn child.
     Draw,
+    /// The position has a value in the solution, but the game's
+    /// [`Tiered::visit_tier`](game_core::Tiered::visit_tier) did not give
+    /// it where it was asked to (it left it out, or gave indices out of
+    /// order): its value would go unchecked.
+    Unvisited,
 }
 
 /// A position the checker rejects.
@@ -73,6 +78,9 @@ impl<P: fmt::Debug> fmt::Display for Rejection<P> {
             Flaw::Lose => "not every child is won with the slowest one ply closer".to_string(),
             Flaw::Tie => "no tied child one ply closer, or a lost child".to_string(),
             Flaw::Draw => "a lost or tied child, or no drawn child".to_string(),
+            Flaw::Unvisited => {
+                "the game's visit_tier left it out, so its value would go unchecked".to_string()
+            }
         };
         write!(
             f,
@@ -414,8 +422,10 @@ enum Ahead {
 /// tier by tier: each position's children come from
 /// [`Tiered::child_tier_indices`](game_core::Tiered::child_tier_indices)
 /// and their values from the tables of their tiers; each position's own
-/// tier index is checked to be the one it was visited at. Blocks of each
-/// tier run on the current thread pool.
+/// tier index is checked to be the one it was visited at, and an index
+/// with a value that [`Tiered::visit_tier`](game_core::Tiered::visit_tier)
+/// passes over is decoded and rejected ([`Flaw::Unvisited`]) when it is a
+/// position. Blocks of each tier run on the current thread pool.
 ///
 /// # Errors
 /// The first position (by tier, then index) that breaks a rule; a child in
@@ -443,7 +453,26 @@ where
                 let mut cert = Certificate::default();
                 let (mut kids, mut moves) = (Vec::new(), Vec::new());
                 let mut failure = None;
-                game.visit_tier(t, b * BLOCK..size.min((b + 1) * BLOCK), &mut |i, pos| {
+                let block = b * BLOCK..size.min((b + 1) * BLOCK);
+                // The next index visit_tier should give: one it passes
+                // over that holds a value and decodes to a position is
+                // rejected, so that no value the solution answers goes
+                // unchecked.
+                let mut next = block.start;
+                game.visit_tier(t, block.clone(), &mut |i, pos| {
+                    if failure.is_some() {
+                        return;
+                    }
+                    if i < next {
+                        failure = table.value(i).map(|value| Rejection {
+                            position: pos.clone(),
+                            value,
+                            flaw: Flaw::Unvisited,
+                        });
+                        return;
+                    }
+                    failure = passed_over(game, t, table, next..i.min(block.end));
+                    next = i.saturating_add(1);
                     if failure.is_some() {
                         return;
                     }
@@ -491,6 +520,9 @@ where
                         reject(flaw);
                     }
                 });
+                if failure.is_none() && next < block.end {
+                    failure = passed_over(game, t, table, next..block.end);
+                }
                 match failure {
                     Some(r) => Err(r),
                     None => Ok(cert),
@@ -500,4 +532,23 @@ where
         total += results.into_iter().sum::<Result<Certificate, _>>()?;
     }
     Ok(total)
+}
+
+/// The first index of `range` in `tier` that holds a value in `table` and
+/// decodes to a position, which `visit_tier` passed over: its rejection.
+/// (An index that decodes to none is no position's: no query reads it.)
+fn passed_over<G: game_core::Tiered>(
+    game: &G,
+    tier: game_core::Tier,
+    table: &crate::Table,
+    range: std::ops::Range<u64>,
+) -> Option<Rejection<G::Position>> {
+    range.into_iter().find_map(|k| {
+        let value = table.value(k)?;
+        Some(Rejection {
+            position: game.tier_position(tier, k)?,
+            value,
+            flaw: Flaw::Unvisited,
+        })
+    })
 }

@@ -2275,3 +2275,74 @@ fn a_tiered_rejection_is_the_first_in_order_on_any_threads() {
         assert_eq!(r.position, (0, 10), "{threads} threads");
     }
 }
+
+/// A countdown from 7 to 0 in one tier whose `visit_tier` leaves out
+/// count 7 when asked for more than one index (a fast stepping that
+/// stops short; asked for one index at a time, as `GameCheck` asks, it
+/// gives it).
+struct StopsShort;
+
+impl Game for StopsShort {
+    type Position = u64;
+    type Move = ();
+    fn moves(&self, n: &u64, out: &mut Vec<()>) {
+        if *n > 0 {
+            out.push(());
+        }
+    }
+    fn play(&self, n: &u64, (): &()) -> u64 {
+        n - 1
+    }
+}
+
+impl game_core::Tiered for StopsShort {
+    fn tiers(&self) -> Vec<u64> {
+        vec![0]
+    }
+    fn tier(&self, _: &u64) -> u64 {
+        0
+    }
+    fn child_tiers(&self, _: u64, _: &mut Vec<u64>) {}
+    fn tier_size(&self, _: u64) -> u64 {
+        8
+    }
+    fn tier_index(&self, n: &u64) -> u64 {
+        *n
+    }
+    fn tier_position(&self, t: u64, i: u64) -> Option<u64> {
+        (t == 0 && i < 8).then_some(i)
+    }
+    fn visit_tier(&self, _: u64, range: std::ops::Range<u64>, f: &mut dyn FnMut(u64, u64)) {
+        let wide = range.end - range.start > 1;
+        for i in range.start..range.end.min(8) {
+            if !(wide && i == 7) {
+                f(i, i);
+            }
+        }
+    }
+}
+
+/// The tiered certificate checks a position with a value that
+/// `visit_tier` left out: before, count 7 given as lost at once (truly
+/// won in 7) was never looked at, and the certificate said `Ok` while
+/// the solution answered it.
+#[test]
+fn the_tiered_certificate_checks_what_visit_tier_leaves_out() {
+    crate::GameCheck::new(&StopsShort, 100).tiered().unwrap();
+    let mut table = crate::Table::new(8, false).unwrap();
+    for n in 0..8u64 {
+        let v = match (n, n % 2) {
+            (7, _) => Value::lose(0),
+            (_, 1) => Value::win(n as u32),
+            _ => Value::lose(n as u32),
+        };
+        table.set(n, Some(v)).unwrap();
+    }
+    let sol = crate::TieredSolution {
+        game: &StopsShort,
+        tables: crate::TierTables::new(vec![0], [(0, table)]),
+    };
+    assert_eq!(sol.value(&7), Some(Value::lose(0)));
+    let r = crate::certify_tiers(&sol).unwrap_err();
+    assert_eq!((r.position, r.flaw), (7, crate::Flaw::Unvisited));
+}
