@@ -2346,3 +2346,27 @@ fn the_tiered_certificate_checks_what_visit_tier_leaves_out() {
     let r = crate::certify_tiers(&sol).unwrap_err();
     assert_eq!((r.position, r.flaw), (7, crate::Flaw::Unvisited));
 }
+
+/// Every held position is visited by a tiered solution's `for_each`, so
+/// the plain certificate checks it too: before, count 7 of [`StopsShort`],
+/// which its `visit_tier` leaves out, was never visited, and `certify`
+/// said `Ok` to it given as lost at once (truly won in 7).
+#[test]
+fn a_tiered_solution_visits_what_visit_tier_leaves_out() {
+    let mut table = crate::Table::new(8, false).unwrap();
+    for n in 0..8u64 {
+        let v = match (n, n % 2) {
+            (7, _) => Value::lose(0),
+            (_, 1) => Value::win(n as u32),
+            _ => Value::lose(n as u32),
+        };
+        table.set(n, Some(v)).unwrap();
+    }
+    let sol = crate::TieredSolution {
+        game: &StopsShort,
+        tables: crate::TierTables::new(vec![0], [(0, table)]),
+    };
+    assert_eq!(sol.counts().total(), 8);
+    let r = certify(&sol).unwrap_err();
+    assert_eq!((r.position, r.flaw), (7, crate::Flaw::Lose));
+}

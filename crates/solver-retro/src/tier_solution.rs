@@ -210,11 +210,32 @@ impl<T: HoldsTiers> Solved for T {
             if range.is_empty() {
                 continue;
             }
+            // Every index with a value once, in order, whatever the game's
+            // visit_tier does: an index it passes over is decoded here
+            // (else the certificate would never see a value the solution
+            // answers), one it gives again or out of order is skipped.
+            let mut next = range.start;
+            let end = range.end;
+            let passed = |from: u64, to: u64, f: &mut dyn FnMut(&_, Value)| {
+                for k in from..to {
+                    if let Some(v) = table.value(k) {
+                        if let Some(p) = game.tier_position(t, k) {
+                            f(&p, v);
+                        }
+                    }
+                }
+            };
             game.visit_tier(t, range, &mut |i, p| {
+                if i < next || i >= end {
+                    return;
+                }
+                passed(next, i, &mut f);
+                next = i + 1;
                 if let Some(v) = table.value(i) {
                     f(&p, v);
                 }
             });
+            passed(next, end, &mut f);
         }
     }
 }
