@@ -36,7 +36,9 @@ pub enum Flaw {
     /// A child of the position has no value in the solution.
     UnknownChild,
     /// The game's index gives the position (or a child) the id of another
-    /// position: the table cannot tell them apart.
+    /// position: the table cannot tell them apart; or the solution visits
+    /// the position with a value other than the one it answers for it (a
+    /// game that visits it at another's index).
     Index,
     /// A win without a lost child one ply closer, or with a faster one.
     Win,
@@ -156,7 +158,10 @@ fn certify_part<S: Solved>(
         }
         cert.positions += 1;
         cert.counts.add(value.outcome());
-        if !solution.keyed(pos) {
+        // The value judged must be the one the solution answers for the
+        // position: a game that visits a position at another's index
+        // would have that index's value judged in its place.
+        if !solution.keyed(pos) || solution.value(pos) != Some(value) {
             failure = Some(Rejection {
                 position: pos.clone(),
                 value,

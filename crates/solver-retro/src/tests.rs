@@ -2370,3 +2370,83 @@ fn a_tiered_solution_visits_what_visit_tier_leaves_out() {
     let r = certify(&sol).unwrap_err();
     assert_eq!((r.position, r.flaw), (7, crate::Flaw::Lose));
 }
+
+/// A countdown from 63 to 0 in one tier whose `visit_tier`, asked for
+/// more than one index, gives count 63 at index 62 and count 62 at index
+/// 63.
+struct Swapped;
+
+impl Game for Swapped {
+    type Position = u64;
+    type Move = ();
+    fn moves(&self, n: &u64, out: &mut Vec<()>) {
+        StopsShort.moves(n, out);
+    }
+    fn play(&self, n: &u64, (): &()) -> u64 {
+        n - 1
+    }
+}
+
+impl game_core::Tiered for Swapped {
+    fn tiers(&self) -> Vec<u64> {
+        vec![0]
+    }
+    fn tier(&self, _: &u64) -> u64 {
+        0
+    }
+    fn child_tiers(&self, _: u64, _: &mut Vec<u64>) {}
+    fn tier_size(&self, _: u64) -> u64 {
+        64
+    }
+    fn tier_index(&self, n: &u64) -> u64 {
+        *n
+    }
+    fn tier_position(&self, t: u64, i: u64) -> Option<u64> {
+        (t == 0 && i < 64).then_some(i)
+    }
+    fn visit_tier(&self, _: u64, range: std::ops::Range<u64>, f: &mut dyn FnMut(u64, u64)) {
+        let wide = range.end - range.start > 1;
+        for i in range.start..range.end.min(64) {
+            let p = match i {
+                62 | 63 if wide => 125 - i,
+                _ => i,
+            };
+            f(i, p);
+        }
+    }
+}
+
+/// The plain certificate judges a position with the value the solution
+/// answers for it: before, it took the value of the index `for_each` gave
+/// the position at, so with [`Swapped`] count 63 was judged with index
+/// 62's value and count 62 with index 63's, and a table answering a draw
+/// for 62 (truly lost in 62) and lost in 62 for 63 (truly won in 63) was
+/// certified.
+#[test]
+fn the_certificate_judges_the_value_the_solution_answers() {
+    let mut table = crate::Table::new(64, false).unwrap();
+    for n in 0..64u64 {
+        let v = match (n, n % 2) {
+            (62, _) => Value::DRAW,
+            (63, _) => Value::lose(62),
+            (_, 1) => Value::win(n as u32),
+            _ => Value::lose(n as u32),
+        };
+        table.set(n, Some(v)).unwrap();
+    }
+    let sol = crate::TieredSolution {
+        game: &Swapped,
+        tables: crate::TierTables::new(vec![0], [(0, table)]),
+    };
+    assert_eq!(sol.value(&63), Some(Value::lose(62)));
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let r = pool.install(|| certify(&sol)).unwrap_err();
+        assert_eq!((r.position, r.flaw), (63, crate::Flaw::Index));
+        let r = pool.install(|| crate::certify_tiers(&sol)).unwrap_err();
+        assert_eq!((r.position, r.flaw), (63, crate::Flaw::Index));
+    }
+}
