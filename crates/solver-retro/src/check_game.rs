@@ -161,6 +161,10 @@ where
     }
 }
 
+/// Indices on each side of a sampled one that [`GameCheck::tiered`] also
+/// asks `visit_tier` for.
+const WINDOW: u64 = 2;
+
 /// The splitmix64 generator's step.
 const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 
@@ -495,7 +499,8 @@ where
     /// every tier, the tier and the index round-trip, the index is below the
     /// tier's size, every child lies in the tier or a declared child tier
     /// (never in the tier when it is declared to be left), the fast
-    /// `child_tier_indices` and `visit_tier` agree with the plain ones.
+    /// `child_tier_indices` and `visit_tier` agree with the plain ones
+    /// (`visit_tier` at the index alone and over a few indices around it).
     ///
     /// # Errors
     /// The first broken promise.
@@ -607,6 +612,23 @@ where
                         "Tiered: visit_tier visits the positions of tier_position",
                         &p,
                         format!("visit_tier at index {i} gave {visited:?}"),
+                    ));
+                }
+                // And over a few indices around it: a game's own stepping
+                // from one position to the next may go wrong only there
+                // (stop short, skip, swap).
+                let around = i.saturating_sub(WINDOW)..i.saturating_add(WINDOW + 1).min(size);
+                visited.clear();
+                game.visit_tier(t, around.clone(), &mut |j, q| visited.push((j, q)));
+                let decoded: Vec<(u64, G::Position)> = around
+                    .clone()
+                    .filter_map(|j| Some((j, game.tier_position(t, j)?)))
+                    .collect();
+                if visited != decoded {
+                    return Err(broken(
+                        "Tiered: visit_tier visits the positions of tier_position",
+                        &p,
+                        format!("visit_tier over {around:?} gave {visited:?}, tier_position {decoded:?}"),
                     ));
                 }
             }

@@ -2278,8 +2278,7 @@ fn a_tiered_rejection_is_the_first_in_order_on_any_threads() {
 
 /// A countdown from 7 to 0 in one tier whose `visit_tier` leaves out
 /// count 7 when asked for more than one index (a fast stepping that
-/// stops short; asked for one index at a time, as `GameCheck` asks, it
-/// gives it).
+/// stops short; asked for one index at a time it gives it).
 struct StopsShort;
 
 impl Game for StopsShort {
@@ -2328,7 +2327,6 @@ impl game_core::Tiered for StopsShort {
 /// the solution answered it.
 #[test]
 fn the_tiered_certificate_checks_what_visit_tier_leaves_out() {
-    crate::GameCheck::new(&StopsShort, 100).tiered().unwrap();
     let mut table = crate::Table::new(8, false).unwrap();
     for n in 0..8u64 {
         let v = match (n, n % 2) {
@@ -2449,4 +2447,22 @@ fn the_certificate_judges_the_value_the_solution_answers() {
         let r = pool.install(|| crate::certify_tiers(&sol)).unwrap_err();
         assert_eq!((r.position, r.flaw), (63, crate::Flaw::Index));
     }
+}
+
+/// `GameCheck::tiered` asks `visit_tier` for a few indices around each
+/// sampled one: before, it asked for the index alone, and passed games
+/// whose stepping goes wrong only over wider ranges ([`StopsShort`],
+/// [`Swapped`]).
+#[test]
+fn the_game_check_finds_a_visit_tier_wrong_over_wider_ranges() {
+    for err in [
+        crate::GameCheck::new(&StopsShort, 100).tiered().map(|_| ()),
+        crate::GameCheck::new(&Swapped, 100).tiered().map(|_| ()),
+    ] {
+        let err = err.unwrap_err();
+        assert!(err.detail.contains("visit_tier over"), "{err}");
+    }
+    crate::GameCheck::new(&TwoCountdowns, 1000)
+        .tiered()
+        .unwrap();
 }
