@@ -8,6 +8,9 @@ use solver_cluster::{ClusterConfig, Error};
 use solver_retro::fixtures::{Liar, Lie};
 use solver_retro::Error as RetroError;
 
+mod common;
+use common::Pile;
+
 fn config(workers: usize) -> ClusterConfig {
     ClusterConfig::from_args(["-w".to_string(), workers.to_string()]).expect("flags")
 }
@@ -52,61 +55,6 @@ fn the_honest_graph_solves() {
     }
 }
 
-/// Take one from a pile of at most 3, the pile its tier (one index
-/// each), whose `visit_tier` also gives an index past the range it was
-/// asked for (`outside`).
-#[derive(Clone)]
-struct OutsidePile {
-    outside: bool,
-}
-
-impl game_core::Game for OutsidePile {
-    type Position = u64;
-    type Move = ();
-    fn moves(&self, n: &u64, out: &mut Vec<()>) {
-        if *n > 0 {
-            out.push(());
-        }
-    }
-    fn play(&self, n: &u64, (): &()) -> u64 {
-        n - 1
-    }
-}
-
-impl game_core::Tiered for OutsidePile {
-    fn tiers(&self) -> Vec<u64> {
-        vec![0, 1, 2, 3]
-    }
-    fn tier(&self, n: &u64) -> u64 {
-        *n
-    }
-    fn child_tiers(&self, t: u64, out: &mut Vec<u64>) {
-        if t > 0 {
-            out.push(t - 1);
-        }
-    }
-    fn tier_size(&self, _: u64) -> u64 {
-        1
-    }
-    fn tier_index(&self, _: &u64) -> u64 {
-        0
-    }
-    fn tier_position(&self, t: u64, i: u64) -> Option<u64> {
-        (i == 0 && t <= 3).then_some(t)
-    }
-    fn leaves_tier(&self, _: u64) -> bool {
-        true
-    }
-    fn visit_tier(&self, t: u64, range: std::ops::Range<u64>, f: &mut dyn FnMut(u64, u64)) {
-        if self.outside && t == 2 {
-            f(range.end + 4, t);
-        }
-        if range.contains(&0) && t <= 3 {
-            f(0, t);
-        }
-    }
-}
-
 /// A tiered game whose `visit_tier` gives an index outside the range it
 /// was asked for is a broken promise named as such. Before, seeding
 /// indexed its cells with it: an index out of bounds panic in a worker
@@ -114,13 +62,11 @@ impl game_core::Tiered for OutsidePile {
 #[test]
 fn a_visit_outside_the_range_is_a_broken_promise() {
     for workers in [1, 2] {
-        let sol =
-            solver_cluster::solve_tiers(OutsidePile { outside: false }, &config(workers), None)
-                .expect("the honest pile solves");
+        let sol = solver_cluster::solve_tiers(Pile { outside: false }, &config(workers), None)
+            .expect("the honest pile solves");
         assert_eq!(sol.value_at(3, 0), Some(Value::win(3)), "{workers} workers");
-        let err =
-            solver_cluster::solve_tiers(OutsidePile { outside: true }, &config(workers), None)
-                .expect_err("a lying pile");
+        let err = solver_cluster::solve_tiers(Pile { outside: true }, &config(workers), None)
+            .expect_err("a lying pile");
         assert!(
             matches!(&err, Error::Retro(RetroError::Broken(m))
                 if m.contains("visit_tier of tier 2 gave index 5, outside the range 0..1")),

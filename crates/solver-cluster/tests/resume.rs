@@ -8,48 +8,8 @@ use game_core::Value;
 use game_db::Database;
 use solver_cluster::{ClusterConfig, Error};
 
-/// Take one from a pile of at most 3, the pile its tier (one index each).
-#[derive(Clone)]
-struct Pile;
-
-impl game_core::Game for Pile {
-    type Position = u64;
-    type Move = ();
-    fn moves(&self, n: &u64, out: &mut Vec<()>) {
-        if *n > 0 {
-            out.push(());
-        }
-    }
-    fn play(&self, n: &u64, (): &()) -> u64 {
-        n - 1
-    }
-}
-
-impl game_core::Tiered for Pile {
-    fn tiers(&self) -> Vec<u64> {
-        vec![0, 1, 2, 3]
-    }
-    fn tier(&self, n: &u64) -> u64 {
-        *n
-    }
-    fn child_tiers(&self, t: u64, out: &mut Vec<u64>) {
-        if t > 0 {
-            out.push(t - 1);
-        }
-    }
-    fn tier_size(&self, _: u64) -> u64 {
-        1
-    }
-    fn tier_index(&self, _: &u64) -> u64 {
-        0
-    }
-    fn tier_position(&self, t: u64, i: u64) -> Option<u64> {
-        (i == 0 && t <= 3).then_some(t)
-    }
-    fn leaves_tier(&self, _: u64) -> bool {
-        true
-    }
-}
+mod common;
+use common::Pile;
 
 /// A database holding tier 0 finished as `v`; the cluster solves the rest.
 fn resume(v: Value, workers: usize) -> Result<Option<Value>, Error> {
@@ -57,7 +17,7 @@ fn resume(v: Value, workers: usize) -> Result<Option<Value>, Error> {
     let db = Database::create(dir.path(), "pile", "").expect("a database");
     db.write_tier(0, [Some(v)]).expect("tier 0 written");
     let config = ClusterConfig::from_args(["-w".to_string(), workers.to_string()]).expect("flags");
-    let sol = solver_cluster::solve_tiers(Pile, &config, Some(Arc::new(db)))?;
+    let sol = solver_cluster::solve_tiers(Pile::default(), &config, Some(Arc::new(db)))?;
     Ok(sol.value_at(3, 0))
 }
 

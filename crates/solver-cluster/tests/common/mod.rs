@@ -244,3 +244,58 @@ impl IndexedUnmoves for Star {
         self.listed
     }
 }
+
+/// Take one from a pile of at most 3, the pile its tier (one index each).
+/// With `outside`, its `visit_tier` of tier 2 also gives an index past
+/// the range it was asked for (a broken promise).
+#[derive(Clone, Default)]
+pub struct Pile {
+    pub outside: bool,
+}
+
+impl Game for Pile {
+    type Position = u64;
+    type Move = ();
+    fn moves(&self, n: &u64, out: &mut Vec<()>) {
+        if *n > 0 {
+            out.push(());
+        }
+    }
+    fn play(&self, n: &u64, (): &()) -> u64 {
+        n - 1
+    }
+}
+
+impl Tiered for Pile {
+    fn tiers(&self) -> Vec<Tier> {
+        vec![0, 1, 2, 3]
+    }
+    fn tier(&self, n: &u64) -> Tier {
+        *n
+    }
+    fn child_tiers(&self, t: Tier, out: &mut Vec<Tier>) {
+        if t > 0 {
+            out.push(t - 1);
+        }
+    }
+    fn tier_size(&self, _: Tier) -> u64 {
+        1
+    }
+    fn tier_index(&self, _: &u64) -> u64 {
+        0
+    }
+    fn tier_position(&self, t: Tier, i: u64) -> Option<u64> {
+        (i == 0 && t <= 3).then_some(t)
+    }
+    fn leaves_tier(&self, _: Tier) -> bool {
+        true
+    }
+    fn visit_tier(&self, t: Tier, range: std::ops::Range<u64>, f: &mut dyn FnMut(u64, u64)) {
+        if self.outside && t == 2 {
+            f(range.end + 4, t);
+        }
+        if range.contains(&0) && t <= 3 {
+            f(0, t);
+        }
+    }
+}
