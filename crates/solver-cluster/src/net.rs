@@ -513,17 +513,22 @@ mod tests {
         }
     }
 
+    /// `n` loopback addresses whose ports were free a moment ago.
+    fn free_addresses(n: usize) -> Vec<String> {
+        (0..n)
+            .map(|_| {
+                let free = TcpListener::bind("127.0.0.1:0").unwrap();
+                free.local_addr().unwrap().to_string()
+            })
+            .collect()
+    }
+
     /// A wait too long for the clock (`Duration::MAX`) panicked adding it
     /// to the start time; it now means no deadline. Two processes on
     /// loopback, as threads, connect with it.
     #[test]
     fn a_wait_past_the_clock_has_no_deadline() {
-        let addresses: Vec<String> = (0..2)
-            .map(|_| {
-                let free = TcpListener::bind("127.0.0.1:0").unwrap();
-                free.local_addr().unwrap().to_string()
-            })
-            .collect();
+        let addresses = free_addresses(2);
         let theirs = addresses.clone();
         let one = std::thread::spawn(move || {
             connect(&theirs, &hello(1, 2), Duration::MAX).map(|s| s.len())
@@ -541,12 +546,7 @@ mod tests {
     /// processes connect as if they had not come.
     #[test]
     fn strangers_do_not_stop_the_start() {
-        let addresses: Vec<String> = (0..2)
-            .map(|_| {
-                let free = TcpListener::bind("127.0.0.1:0").unwrap();
-                free.local_addr().unwrap().to_string()
-            })
-            .collect();
+        let addresses = free_addresses(2);
         let theirs = addresses.clone();
         let started = Instant::now();
         let zero = std::thread::spawn(move || {
