@@ -2466,3 +2466,71 @@ fn the_game_check_finds_a_visit_tier_wrong_over_wider_ranges() {
         .tiered()
         .unwrap();
 }
+
+/// Tiers 0 and 1 of [`Ends::N`] lost positions each; tier 2's one
+/// position moves into tier 0, tier 3's into tier 1: tier 0's table is
+/// held while tier 1 is seeded.
+struct Ends;
+
+impl Ends {
+    const N: u64 = 1000;
+}
+
+impl Game for Ends {
+    type Position = (u64, u64);
+    type Move = ();
+    fn moves(&self, &(t, _): &(u64, u64), out: &mut Vec<()>) {
+        if t >= 2 {
+            out.push(());
+        }
+    }
+    fn play(&self, &(t, _): &(u64, u64), (): &()) -> (u64, u64) {
+        (t - 2, 0)
+    }
+}
+
+impl game_core::Tiered for Ends {
+    fn tiers(&self) -> Vec<u64> {
+        (0..4).collect()
+    }
+    fn tier(&self, p: &(u64, u64)) -> u64 {
+        p.0
+    }
+    fn child_tiers(&self, t: u64, out: &mut Vec<u64>) {
+        if t >= 2 {
+            out.push(t - 2);
+        }
+    }
+    fn tier_size(&self, t: u64) -> u64 {
+        if t < 2 {
+            Self::N
+        } else {
+            1
+        }
+    }
+    fn tier_index(&self, p: &(u64, u64)) -> u64 {
+        p.1
+    }
+    fn tier_position(&self, t: u64, i: u64) -> Option<(u64, u64)> {
+        (t < 4 && i < self.tier_size(t)).then_some((t, i))
+    }
+    fn leaves_tier(&self, _: u64) -> bool {
+        true
+    }
+}
+
+/// A tier refused for its seeds names what it needed in all, the tables
+/// held beside it included: tier 1 of [`Ends`], seeded beside tier 0's
+/// table under a limit of 19N, was said to need 18N or so (its seeds
+/// twice and its own table), less than the limit it was refused under.
+#[test]
+fn a_refusal_for_seeds_counts_the_tables_held() {
+    let n = Ends::N;
+    let config = Config::default().threads(1).memory_limit(19 * n);
+    let err = crate::solve_tiers_with(&Ends, &config, &mut crate::NoStore).unwrap_err();
+    let Error::TooLarge(e) = &err else {
+        panic!("{err:?}")
+    };
+    assert!(e.what.starts_with("the seeds and events"), "{err}");
+    assert!(e.needed > e.available, "{err}");
+}

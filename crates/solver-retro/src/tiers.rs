@@ -713,11 +713,11 @@ where
     // What the seeds may grow to: the limit less the tables, and for a
     // loopy tier less what the engine and the stored graph's offsets will
     // take besides the cells.
-    let room = config
-        .limit()
-        .saturating_sub(size.saturating_mul(per_index(leaves, stored) - 2))
-        .saturating_sub(table_bytes)
-        .saturating_sub(children_bytes);
+    let taken = size
+        .saturating_mul(per_index(leaves, stored) - 2)
+        .saturating_add(table_bytes)
+        .saturating_add(children_bytes);
+    let room = config.limit().saturating_sub(taken);
     let held = AtomicU64::new(0);
     let found: Vec<Result<Found, Error>> = cells
         .par_chunks_mut(BLOCK as usize)
@@ -778,7 +778,7 @@ where
                 if now.saturating_mul(2) > room {
                     fault = Some(crate::error::too_large(
                         "the seeds and events of a tier (levels, outside children)",
-                        now.saturating_mul(2).saturating_add(table_bytes),
+                        now.saturating_mul(2).saturating_add(taken),
                         config.limit(),
                         "raise the memory limit, or give the game finer tiers",
                     ));
