@@ -381,6 +381,8 @@ where
     let mut tables: FxHashMap<Tier, Table> = FxHashMap::default();
     let mut counts: FxHashMap<Tier, Tally> = FxHashMap::default();
     let mut held = 0u64;
+    // With `Keep::Start`, the start's tier: its table is never dropped.
+    let keep_start = only.filter(|o| o.keep == Keep::Start).map(|o| o.start);
     for (k, &t) in order.iter().enumerate() {
         if store.is_done(t) {
             continue;
@@ -422,7 +424,6 @@ where
             bits_bytes,
             config,
         );
-        let keep_start = only.filter(|o| o.keep == Keep::Start).map(|o| o.start);
         if held.saturating_add(alone) > limit {
             drop_unread(&mut tables, &mut held, &needed_by, k, keep_start);
         }
@@ -453,13 +454,11 @@ where
         // Tables no tier still to solve needs: with `Keep::Start` all of
         // them but the start's, their maps serving the next tiers;
         // otherwise only while over the limit.
-        let keep_start = only.filter(|o| o.keep == Keep::Start).map(|o| o.start);
         if keep_start.is_some() || held > limit / 2 {
             let done: Vec<Tier> = tables
                 .keys()
                 .copied()
-                .filter(|&c| Some(c) != keep_start)
-                .filter(|c| needed_by.get(c).is_none_or(|&last| last <= k))
+                .filter(|&c| Some(c) != keep_start && unread_from(&needed_by, c, k + 1))
                 .collect();
             for c in done {
                 if keep_start.is_none() && held <= limit / 2 {
@@ -559,15 +558,20 @@ fn drop_unread(
     keep: Option<Tier>,
 ) -> bool {
     let before = tables.len();
-    tables.retain(|c, table| {
-        let read = needed_by.get(c).is_some_and(|&last| last >= k);
-        if read || Some(*c) == keep {
+    tables.retain(|&c, table| {
+        if !unread_from(needed_by, c, k) || Some(c) == keep {
             return true;
         }
         *held -= table.bytes();
         false
     });
     tables.len() < before
+}
+
+/// Whether no tier from position `k` of the order on reads tier `c`
+/// (`needed_by`: the last position that reads a tier).
+fn unread_from(needed_by: &FxHashMap<Tier, usize>, c: Tier, k: usize) -> bool {
+    needed_by.get(&c).is_none_or(|&last| last < k)
 }
 
 /// For each position `k` of `order`, the bytes of the solved tiers held
