@@ -628,6 +628,26 @@ fn solves_and_checks_past_the_work_budget_are_refused_before_they_start() {
     assert_eq!(v["reachable"], 161_029, "Tromp's count for 4×4");
 }
 
+/// A whole solve with no database holds every tier to the end, or is
+/// refused: under a limit that held the tables but not twice them,
+/// Connect Four 4×5 (6.1 MB of tables) dropped tiers to stay under half of
+/// it and then skipped its certificate, saying that a database (there was
+/// none) held them.
+#[test]
+fn a_whole_solve_without_a_database_certifies_or_is_refused() {
+    let board = ["connect4", "solve", "--width", "4", "--height", "5"];
+    for memory in ["7M", "8M"] {
+        let mut args = vec!["--memory", memory];
+        args.extend(board);
+        let v = json(&args);
+        assert_eq!(v["verified"], true, "--memory {memory}: {v}");
+        assert_eq!(v["reachable"], 1_706_255, "Tromp's count for 4×5");
+    }
+    let mut args = vec!["--memory", "6M"];
+    args.extend(board);
+    refused_for_memory(&args, &["every tier solved before it"]);
+}
+
 #[test]
 fn a_listing_of_every_position_is_refused_when_it_cannot_fit() {
     // At 50 fingers a hand, 1,625,625 positions that may all be listed:

@@ -59,13 +59,23 @@ pub struct TooLarge {
 impl fmt::Display for TooLarge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.resource {
-            Resource::Memory => write!(
-                f,
-                "{} needs {} of memory, more than the {} available",
-                self.what,
-                human_bytes(self.needed),
-                human_bytes(self.available)
-            )?,
+            Resource::Memory => {
+                let (mut needed, mut available) =
+                    (human_bytes(self.needed), human_bytes(self.available));
+                // Figures that round alike are shown to the byte: "needs
+                // 6.0 MiB, more than the 6.0 MiB available" says nothing.
+                if needed == available {
+                    (needed, available) = (
+                        format!("{} bytes", self.needed),
+                        format!("{} bytes", self.available),
+                    );
+                }
+                write!(
+                    f,
+                    "{} needs {needed} of memory, more than the {available} available",
+                    self.what,
+                )?;
+            }
             Resource::Work if self.needed == u64::MAX => {
                 // No budget would do: no advice.
                 return write!(
@@ -655,6 +665,27 @@ mod tests {
             };
             assert!(memo_bytes::<u64>(n) >= buckets * 17 + 4 * n, "n = {n}");
         }
+    }
+
+    /// A memory need and limit that round to the same figure are shown to
+    /// the byte (the command line said "needs 6.0 MiB of memory, more than
+    /// the 6.0 MiB available").
+    #[test]
+    fn a_need_just_over_the_limit_is_shown_to_the_byte() {
+        let budget = Budget::unlimited().with_memory(6 << 20);
+        let err = budget.check_memory("a tier", (6 << 20) + 4096).unwrap_err();
+        assert!(
+            err.to_string().starts_with(
+                "a tier needs 6295552 bytes of memory, more than the 6291456 bytes available"
+            ),
+            "{err}"
+        );
+        let err = budget.check_memory("a tier", 7 << 20).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("a tier needs 7.0 MiB of memory, more than the 6.0 MiB available"),
+            "{err}"
+        );
     }
 
     /// A figure that rounds up to the next unit or power of ten is shown

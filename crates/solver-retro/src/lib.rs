@@ -138,12 +138,19 @@
 //! *events* — the fastest lost outside child, the slowest won one when all
 //! outside children are won, the fastest tied one — which the engine
 //! applies at their levels exactly as if those children were inside.
+//! A [`TierStore`] that keeps the finished tables (a database) lets the
+//! solver drop those no tier still reads to stay within the memory limit;
+//! with [`NoStore`] the solution is the only place the values live, so
+//! every table is held to the end, and a game whose tables cannot all be
+//! held beside the tier being solved is refused before any tier is solved
+//! ([`TierStore::keeps_tables`]).
 //!
 //! **Reachable-first.** When every tier is left by every move,
 //! [`solve_tiers_reachable`] first walks forward from the start (a bit an
 //! index), then seeds only the marked positions, tallying their outcomes
 //! — a reachable position's children are reachable, so the pass never
-//! misses one. With [`Keep::Start`] each table is dropped as soon as no
+//! misses one. [`Keep::All`] holds every table to the end; with
+//! [`Keep::Start`] each table is dropped as soon as no
 //! tier still to solve needs it, and its memory map is reused: a fresh map
 //! costs the kernel a clearing pass over every page (on Connect Four 5×5
 //! 0.5 s of system time, a fifth of the run), a reused one nothing.

@@ -157,7 +157,10 @@ pub(crate) type Weight<'a, P> = &'a (dyn Fn(&P) -> u64 + Sync);
 /// Which tables [`solve_tiers_reachable`] holds when it returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Keep {
-    /// Every tier's (a certificate, or value queries, can follow).
+    /// Every tier's (a certificate, or value queries, can follow): no
+    /// table is dropped, and a game whose tables cannot all be held
+    /// beside the tier being solved (and the bitmaps) is refused before
+    /// any tier is solved.
     All,
     /// Only the start's tier: every other table is dropped as soon as no
     /// tier still to solve needs it, and its memory is reused for the

@@ -1868,19 +1868,21 @@ impl game_core::Tiered for Countdown {
 /// before they are taken: the check before the solve counts 2-byte
 /// cells, and tier 8192 of [`Countdown`] (remoteness 8192) with its
 /// child tier took 6 bytes an index under a limit of 4 and a little
-/// (solved, silently over the limit). At 8 bytes an index it fits.
+/// (solved, silently over the limit). At 8 bytes an index it fits. (A
+/// store that keeps the tables, [`Dropped`], lets the solve drop the
+/// ones no tier reads.)
 #[test]
 fn a_tier_widened_past_the_memory_limit_is_refused() {
     let w = Countdown::WIDTH;
     let tight = Config::default().threads(1).memory_limit(4 * w + 64);
-    let err = crate::solve_tiers_with(&Countdown, &tight, &mut crate::NoStore).unwrap_err();
+    let err = crate::solve_tiers_with(&Countdown, &tight, &mut Dropped).unwrap_err();
     let Error::TooLarge(e) = &err else {
         panic!("{err:?}")
     };
     assert_eq!(e.what, "tier 8192 with its child tiers, in 4-byte cells");
     assert_eq!((e.needed, e.available), (6 * w, 4 * w + 64));
     let room = Config::default().threads(1).memory_limit(8 * w + 64);
-    let sol = crate::solve_tiers_with(&Countdown, &room, &mut crate::NoStore).unwrap();
+    let sol = crate::solve_tiers_with(&Countdown, &room, &mut Dropped).unwrap();
     let top = u32::try_from(Countdown::TOP).unwrap();
     assert_eq!(sol.value(&(Countdown::TOP, 7)), Some(Value::lose(top)));
 }
@@ -1951,7 +1953,7 @@ fn a_table_held_for_a_later_tier_is_counted_while_others_are_solved() {
     let n = Skip::N;
     for limit in [2 * n + 2, 4 * n + 1] {
         let tight = Config::default().threads(1).memory_limit(limit);
-        let err = crate::solve_tiers_with(&Skip, &tight, &mut crate::NoStore).unwrap_err();
+        let err = crate::solve_tiers_with(&Skip, &tight, &mut Saved::default()).unwrap_err();
         let Error::TooLarge(e) = &err else {
             panic!("{err:?}")
         };
@@ -1976,6 +1978,75 @@ fn a_table_held_for_a_later_tier_is_counted_while_others_are_solved() {
 /// A store that keeps every tier's values.
 #[derive(Default)]
 struct Saved(rustc_hash::FxHashMap<u64, Vec<Option<Value>>>);
+
+/// A store that says it keeps the tables (as a database does), so that
+/// the solver may drop those no tier reads, and throws them away: for
+/// the tests of that dropping, which read no dropped table.
+struct Dropped;
+
+impl crate::TierStore for Dropped {}
+
+/// [`crate::NoStore`] keeps nothing, so the solver holds every table to
+/// the end: every tier of [`Skip`] answers. It dropped tables no tier
+/// reads once they passed half the limit (tiers 0 to 2 at 4N + 6 bytes),
+/// and those tiers then answered nothing (the command line's whole
+/// solve skipped its certificate, saying a database held them). A limit
+/// that cannot hold every table beside the last tier is refused before
+/// any tier is solved, naming what is held.
+#[test]
+fn without_a_store_every_table_is_held_or_the_solve_refused() {
+    let n = Skip::N;
+    let all = 2 * (2 * n + 3);
+    let room = Config::default().threads(1).memory_limit(all);
+    let sol = crate::solve_tiers_with(&Skip, &room, &mut crate::NoStore).unwrap();
+    assert_eq!(sol.value(&(0, 0)), Some(Value::lose(0)));
+    for t in [1, 2] {
+        for i in [0, n / 2, n - 1] {
+            assert_eq!(sol.value(&(t, i)), Some(Value::win(1)), "tier {t}");
+        }
+    }
+    for t in [3, 4] {
+        assert_eq!(sol.value(&(t, 0)), Some(Value::lose(2)));
+    }
+    assert!(crate::certify_tiers(&sol).is_ok());
+    let solved = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let seen = solved.clone();
+    let tight = Config::default()
+        .threads(1)
+        .memory_limit(all - 1)
+        .progress(move |p| {
+            if let crate::Progress::Tier { .. } = p {
+                seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+    let err = crate::solve_tiers_with(&Skip, &tight, &mut crate::NoStore).unwrap_err();
+    let Error::TooLarge(e) = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(e.what, "tier 4 with every tier solved before it");
+    assert_eq!(e.needed, all);
+    assert_eq!(solved.load(std::sync::atomic::Ordering::Relaxed), 0);
+    // A store that keeps the tables lets the solve drop them instead.
+    assert!(crate::solve_tiers_with(&Skip, &tight, &mut Dropped).is_ok());
+}
+
+/// The reachable-first solve with [`crate::Keep::All`] holds every table
+/// too (it dropped them past half the limit like a solve with a store):
+/// from tier 4's position every reached position answers.
+#[test]
+fn the_reachable_solve_keeping_all_holds_every_table() {
+    let n = Skip::N;
+    let config = Config::default().threads(1).memory_limit(8 * n);
+    let (sol, reach) =
+        crate::solve_tiers_reachable(&Skip, &(4, 0), &|_| 1, &config, crate::Keep::All).unwrap();
+    // (4, 0) moves to (2, 0), which moves to (0, 0).
+    assert_eq!(reach.count, 3);
+    assert_eq!(sol.value(&(4, 0)), Some(Value::lose(2)));
+    assert_eq!(sol.value(&(2, 0)), Some(Value::win(1)));
+    assert_eq!(sol.value(&(0, 0)), Some(Value::lose(0)));
+    assert_eq!(sol.value(&(2, 1)), None); // not reached: not solved
+    assert!(crate::certify_tiers(&sol).is_ok());
+}
 
 impl crate::TierStore for Saved {
     fn save(&mut self, tier: u64, table: &crate::Table) -> Result<(), Error> {
@@ -2053,7 +2124,7 @@ impl game_core::Tiered for Island {
 fn a_table_no_tier_reads_gives_way_to_a_tier_that_does_not_fit_beside_it() {
     let w = Countdown::WIDTH;
     let config = Config::default().threads(1).memory_limit(12 * w);
-    let sol = crate::solve_tiers_with(&Island, &config, &mut crate::NoStore).unwrap();
+    let sol = crate::solve_tiers_with(&Island, &config, &mut Dropped).unwrap();
     let top = u32::try_from(Island::TOP).unwrap();
     assert_eq!(sol.value(&(Island::TOP, 7)), Some(Value::lose(top)));
 }

@@ -28,8 +28,20 @@ use crate::{Config, Error};
 /// The tier solver calls [`TierStore::load`] before solving a tier (a
 /// database resuming after a crash answers with the tier it finished) and
 /// [`TierStore::save`] with every tier it solves. [`NoStore`] keeps
-/// nothing.
+/// nothing, so the solver holds every table itself.
 pub trait TierStore {
+    /// Whether the store keeps the tables it is given
+    /// ([`TierStore::save`]): then the solver may drop a table no tier
+    /// still to solve reads, to stay within the memory limit, and the
+    /// solution it returns holds only the tables it kept. A store that
+    /// keeps nothing ([`NoStore`]) answers `false`: every table then
+    /// stays in memory to the end (the solution is the only place the
+    /// values live), and a game whose tables cannot all be held beside
+    /// the tier being solved is refused before anything is solved.
+    fn keeps_tables(&self) -> bool {
+        true
+    }
+
     /// Whether the store holds `tier` finished (then it is not solved
     /// again, and loaded only when a tier still to solve needs it).
     fn is_done(&self, _tier: Tier) -> bool {
@@ -61,7 +73,11 @@ pub trait TierStore {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct NoStore;
 
-impl TierStore for NoStore {}
+impl TierStore for NoStore {
+    fn keeps_tables(&self) -> bool {
+        false
+    }
+}
 
 /// Solves every tier of `game`, children first, with the default
 /// [`Config`] and no store. Tiers that are not [`Tiered::leaves_tier`]
@@ -128,7 +144,9 @@ where
 /// reads are dropped when the next tier would not fit beside them (by
 /// the estimate before its solve, or its own check, after which it is
 /// solved again without them), or when they pass half the limit; the
-/// store keeps them.
+/// store keeps them. A store that keeps nothing ([`NoStore`],
+/// [`TierStore::keeps_tables`]) has every table held to the end instead,
+/// each counted in the group of every tier solved after it.
 ///
 /// # Errors
 /// [`Error::TooLarge`] naming the tier; [`Error::Broken`] when a child lies
@@ -359,7 +377,11 @@ where
             needed_by.insert(c, k);
         }
     }
-    let held_before = held_before(game, &order, &needed_by);
+    // Nothing to read a dropped table back from, and the caller wants
+    // every tier's values (but with `Keep::Start`): every table is held
+    // to the end.
+    let hold_all = !store.keeps_tables() && !only.is_some_and(|o| o.keep == Keep::Start);
+    let held_before = held_before(game, &order, &needed_by, hold_all);
     for (k, &t) in order.iter().enumerate() {
         let bytes = group_bytes::<u16>(
             game.tier_size(t),
@@ -370,11 +392,22 @@ where
             config,
         );
         if bytes > limit {
+            let (with, hint) = if hold_all {
+                (
+                    "every tier solved before it",
+                    "raise the memory limit or give the solve a store",
+                )
+            } else {
+                (
+                    "its child tiers",
+                    "raise the memory limit or split the tiers",
+                )
+            };
             return Err(crate::error::too_large(
-                format!("tier {} with its child tiers", game.tier_name(t)),
+                format!("tier {} with {with}", game.tier_name(t)),
                 bytes,
                 limit,
-                "raise the memory limit or split the tiers",
+                hint,
             ));
         }
     }
@@ -424,7 +457,7 @@ where
             bits_bytes,
             config,
         );
-        if held.saturating_add(alone) > limit {
+        if !hold_all && held.saturating_add(alone) > limit {
             drop_unread(&mut tables, &mut held, &needed_by, k, keep_start);
         }
         // The tier may still not fit beside them (its seeds, or 4-byte
@@ -434,7 +467,7 @@ where
             .install(|| solve_tier(game, t, &tables, config, stored, make, only, &mut spare))
         {
             Err(Error::TooLarge(_))
-                if drop_unread(&mut tables, &mut held, &needed_by, k, keep_start) =>
+                if !hold_all && drop_unread(&mut tables, &mut held, &needed_by, k, keep_start) =>
             {
                 config.install(|| {
                     solve_tier(game, t, &tables, config, stored, make, only, &mut spare)
@@ -454,7 +487,7 @@ where
         // Tables no tier still to solve needs: with `Keep::Start` all of
         // them but the start's, their maps serving the next tiers;
         // otherwise only while over the limit.
-        if keep_start.is_some() || held > limit / 2 {
+        if !hold_all && (keep_start.is_some() || held > limit / 2) {
             let done: Vec<Tier> = tables
                 .keys()
                 .copied()
@@ -577,11 +610,12 @@ fn unread_from(needed_by: &FxHashMap<Tier, usize>, c: Tier, k: usize) -> bool {
 /// For each position `k` of `order`, the bytes of the solved tiers held
 /// while tier `order[k]` is solved, at 2 bytes an index: every tier solved
 /// before it that it or a later tier reads (`needed_by`: the last position
-/// that reads a tier).
+/// that reads a tier), or with `all` every tier solved before it.
 fn held_before<G: Tiered + ?Sized>(
     game: &G,
     order: &[Tier],
     needed_by: &FxHashMap<Tier, usize>,
+    all: bool,
 ) -> Vec<u64> {
     let mut at: FxHashMap<Tier, usize> = FxHashMap::default();
     for (k, &t) in order.iter().enumerate() {
@@ -592,11 +626,18 @@ fn held_before<G: Tiered + ?Sized>(
     // 2⁶⁴).
     let mut joins = vec![0u128; order.len() + 1];
     let mut parts = vec![0u128; order.len() + 1];
-    for (c, &last) in needed_by {
-        if let Some(&k) = at.get(c).filter(|&&k| k < last) {
-            let bytes = u128::from(game.tier_size(*c)) * 2;
-            joins[k + 1] += bytes;
-            parts[last + 1] += bytes;
+    if all {
+        // Held from its solve to the end (a tier listed twice, once).
+        for (c, &k) in &at {
+            joins[k + 1] += u128::from(game.tier_size(*c)) * 2;
+        }
+    } else {
+        for (c, &last) in needed_by {
+            if let Some(&k) = at.get(c).filter(|&&k| k < last) {
+                let bytes = u128::from(game.tier_size(*c)) * 2;
+                joins[k + 1] += bytes;
+                parts[last + 1] += bytes;
+            }
         }
     }
     let mut held = 0u128;
