@@ -2605,3 +2605,69 @@ fn a_refusal_for_seeds_counts_the_tables_held() {
     assert!(e.what.starts_with("the seeds and events"), "{err}");
     assert!(e.needed > e.available, "{err}");
 }
+
+/// [`Skip`] whose decoding of tier 1 swaps indices 0 and 1 (and, with
+/// `tier`, puts index 3 of tier 1 in tier 2): its positions' own
+/// `tier_index` and `tier` place them elsewhere.
+struct Misdecoded {
+    tier: bool,
+}
+
+impl Game for Misdecoded {
+    type Position = (u64, u64);
+    type Move = ();
+    fn moves(&self, p: &(u64, u64), out: &mut Vec<()>) {
+        Skip.moves(p, out);
+    }
+    fn play(&self, p: &(u64, u64), m: &()) -> (u64, u64) {
+        Skip.play(p, m)
+    }
+}
+
+impl game_core::Tiered for Misdecoded {
+    fn tiers(&self) -> Vec<u64> {
+        Skip.tiers()
+    }
+    fn tier(&self, p: &(u64, u64)) -> u64 {
+        Skip.tier(p)
+    }
+    fn child_tiers(&self, t: u64, out: &mut Vec<u64>) {
+        Skip.child_tiers(t, out);
+    }
+    fn tier_size(&self, t: u64) -> u64 {
+        Skip.tier_size(t)
+    }
+    fn tier_index(&self, p: &(u64, u64)) -> u64 {
+        p.1
+    }
+    fn tier_position(&self, t: u64, i: u64) -> Option<(u64, u64)> {
+        match (t, i) {
+            (1, 3) if self.tier => Some((2, 3)),
+            (1, 0 | 1) if !self.tier => Some((1, i ^ 1)),
+            _ => Skip.tier_position(t, i),
+        }
+    }
+    fn leaves_tier(&self, _: u64) -> bool {
+        true
+    }
+}
+
+/// A tier index that decodes to a position the game's own `tier` and
+/// `tier_index` put elsewhere is a broken promise, refused when the tier
+/// is seeded: the cell was filled from the position decoded, while its
+/// parents read the cell the game places it at — here Skip's values hid
+/// it, in general a silently wrong table.
+#[test]
+fn a_decoding_that_the_index_does_not_give_back_is_refused() {
+    for (tier, says) in [
+        (false, "index 0 of tier 1 decodes to a position that tier() and tier_index() put at index 1 of tier 1"),
+        (true, "index 3 of tier 1 decodes to a position that tier() and tier_index() put at index 3 of tier 2"),
+    ] {
+        let game = Misdecoded { tier };
+        for threads in [1, 2] {
+            let config = Config::default().threads(threads);
+            let err = crate::solve_tiers_with(&game, &config, &mut crate::NoStore).unwrap_err();
+            assert!(matches!(&err, Error::Broken(m) if m.contains(says)), "{err:?}");
+        }
+    }
+}

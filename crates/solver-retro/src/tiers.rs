@@ -796,6 +796,14 @@ where
                         return;
                     }
                 }
+                // The position is where the game itself puts it: its
+                // parents read it at `tier(pos)`, `tier_index(pos)`, and
+                // a decoding that disagrees would have them read another
+                // cell (a silently wrong table).
+                if let Some(e) = misplaced(game, tier, i, &pos) {
+                    fault = Some(e);
+                    return;
+                }
                 let cell = &mut chunk[j];
                 let r = seed_position(
                     game, tier, leaves, &children, i, &pos, cell, &mut found, &mut kids,
@@ -976,6 +984,19 @@ pub(crate) fn offset_in(i: u64, first: u64, len: usize) -> Option<usize> {
     i.checked_sub(first)
         .filter(|&j| j < len as u64)
         .map(|j| j as usize)
+}
+
+/// The broken promise when index `i` of `tier` decodes to a position
+/// that the game places elsewhere (another tier, or another index).
+fn misplaced<G: Tiered + ?Sized>(game: &G, tier: Tier, i: u64, pos: &G::Position) -> Option<Error> {
+    let (t, back) = (game.tier(pos), game.tier_index(pos));
+    (t != tier || back != i).then(|| {
+        Error::Broken(format!(
+            "index {i} of tier {} decodes to a position that tier() and tier_index() put at index {back} of tier {}",
+            game.tier_name(tier),
+            game.tier_name(t)
+        ))
+    })
 }
 
 /// The error for `visit_tier` giving index `i` outside the block of `len`
