@@ -193,6 +193,20 @@ pub enum Error {
         /// What is wrong.
         why: String,
     },
+    /// A writer was called again after one of its calls failed (a write
+    /// the disk refused, a record it could not take): what it holds is no
+    /// longer the records it was given, in order, so it takes no more
+    /// records and never finishes (its temporary file is removed when it
+    /// is dropped). Write the tier or shard again with a new writer.
+    #[error("{}: tier {tier}: the writer failed earlier ({cause}); it takes no more records and cannot finish: write the tier again", path.display())]
+    WriterFailed {
+        /// The file the writer was to finish (the tier's or the shard's).
+        path: PathBuf,
+        /// The tier.
+        tier: Tier,
+        /// The first failure, as it was reported then.
+        cause: String,
+    },
     /// Another writer of this database is writing the tier.
     #[error("{}: tier {tier} is already being written", path.display())]
     TierBusy {

@@ -22,6 +22,11 @@ use crate::{Error, RecordWidth, Result, TierInfo};
 /// crash leaves the temporary file behind, which is never taken for a
 /// finished tier and is replaced by the next writer of the tier.
 ///
+/// A writer remembers its first failure (a write the disk refused, a
+/// record it could not take): records are placed by their order, so it
+/// could no longer finish the tier it was given. Every later call returns
+/// [`Error::WriterFailed`] with that cause, and it never finishes.
+///
 /// Obtained from [`Database::writer`].
 #[derive(Debug)]
 pub struct TierWriter<'db> {
@@ -35,12 +40,14 @@ pub struct TierWriter<'db> {
     block_bytes: usize,
     sink: Sink,
     finished: bool,
+    /// The first error a call returned: once set, every call fails.
+    failed: Option<String>,
 }
 
 /// The temporary file being filled and the block being gathered.
 struct Sink {
     tmp: PathBuf,
-    file: BufWriter<File>,
+    file: BufWriter<Target>,
     width: RecordWidth,
     block_records: usize,
     header_len: usize,
@@ -70,6 +77,44 @@ impl std::fmt::Debug for Sink {
     }
 }
 
+/// The temporary file a [`Sink`] fills. Unit tests can give it a number of
+/// bytes past which its writes fail, as a full disk's do.
+struct Target {
+    file: File,
+    /// Bytes still to be written before writes fail ("no space left").
+    #[cfg(test)]
+    room: Option<u64>,
+}
+
+impl Write for Target {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        #[cfg(test)]
+        if let Some(room) = &mut self.room {
+            if *room == 0 {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::StorageFull,
+                    "no space left on device (a test's full disk)",
+                ));
+            }
+            let n = buf.len().min(usize::try_from(*room).unwrap_or(usize::MAX));
+            let n = self.file.write(&buf[..n])?;
+            *room -= n as u64;
+            return Ok(n);
+        }
+        self.file.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl Seek for Target {
+    fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+        self.file.seek(pos)
+    }
+}
+
 impl Sink {
     fn create(
         tmp: PathBuf,
@@ -79,7 +124,12 @@ impl Sink {
         header_len: usize,
     ) -> Result<Sink> {
         let file = crate::fsio::create_temp(&tmp)?;
-        let mut file = BufWriter::with_capacity(1 << 16, file);
+        let target = Target {
+            file,
+            #[cfg(test)]
+            room: None,
+        };
+        let mut file = BufWriter::with_capacity(1 << 16, target);
         // Room for the header, written last.
         file.write_all(&vec![0u8; header_len])
             .map_err(|e| Error::io(&tmp, e))?;
@@ -171,6 +221,7 @@ impl<'db> TierWriter<'db> {
             block_bytes,
             sink,
             finished: false,
+            failed: None,
         })
     }
 
@@ -198,8 +249,36 @@ impl<'db> TierWriter<'db> {
     ///
     /// # Errors
     /// [`Error::RemotenessTooLarge`] if a fixed narrow width was asked for
-    /// and the remoteness does not fit; [`Error::Io`] from the file system.
+    /// and the remoteness does not fit; [`Error::Io`] from the file system;
+    /// [`Error::WriterFailed`] once any call has failed.
     pub fn push(&mut self, record: Option<Value>) -> Result<()> {
+        self.check_not_failed()?;
+        let pushed = self.push_record(record);
+        self.note(pushed)
+    }
+
+    /// [`Error::WriterFailed`] if a call failed before.
+    fn check_not_failed(&self) -> Result<()> {
+        match &self.failed {
+            None => Ok(()),
+            Some(cause) => Err(Error::WriterFailed {
+                path: self.path.clone(),
+                tier: self.tier,
+                cause: cause.clone(),
+            }),
+        }
+    }
+
+    /// Remembers `result`'s error if it is the writer's first.
+    fn note<T>(&mut self, result: Result<T>) -> Result<T> {
+        if let Err(e) = &result {
+            self.failed.get_or_insert_with(|| e.to_string());
+        }
+        result
+    }
+
+    /// Appends one record, failed or not.
+    fn push_record(&mut self, record: Option<Value>) -> Result<()> {
         let bits = match self.sink.width.encode(record) {
             Ok(bits) => bits,
             Err(e) if !self.auto => return Err(e),
@@ -302,15 +381,23 @@ impl<'db> TierWriter<'db> {
     /// tier in the manifest the same way. Only then is the tier finished.
     ///
     /// # Errors
-    /// [`Error::Io`] from the file system; the tier is then not finished.
+    /// [`Error::Io`] from the file system; [`Error::WriterFailed`] if a
+    /// call failed before. The tier is then not finished.
     pub fn finish(mut self) -> Result<TierInfo> {
         let entry = self.finish_file()?;
         self.db.record_finished(entry)
     }
 
     /// Writes the index and header, syncs, renames into place; what the
-    /// manifest is to record.
+    /// manifest is to record. Never for a writer that failed.
     fn finish_file(&mut self) -> Result<Entry> {
+        self.check_not_failed()?;
+        let done = self.write_out();
+        self.note(done)
+    }
+
+    /// [`TierWriter::finish_file`]'s work.
+    fn write_out(&mut self) -> Result<Entry> {
         let s = &mut self.sink;
         s.flush_block()?;
         let tmp = s.tmp.clone();
@@ -328,7 +415,7 @@ impl<'db> TierWriter<'db> {
         s.file.seek(SeekFrom::Start(0)).map_err(io)?;
         s.file.write_all(&bytes).map_err(io)?;
         s.file.flush().map_err(io)?;
-        s.file.get_ref().sync_all().map_err(io)?;
+        s.file.get_ref().file.sync_all().map_err(io)?;
         let mut file_crc = crc32fast::Hasher::new();
         file_crc.update(&bytes);
         file_crc.combine(&s.body_crc);
@@ -389,7 +476,8 @@ impl<'db> ShardWriter<'db> {
     /// tier is not finished until that lists it.
     ///
     /// # Errors
-    /// [`Error::Io`] from the file system.
+    /// [`Error::Io`] from the file system; [`Error::WriterFailed`] if a
+    /// call failed before.
     pub fn finish(mut self) -> Result<ShardEntry> {
         let e = self.inner.finish_file()?;
         Ok(ShardEntry::of(&e))
@@ -431,4 +519,95 @@ fn widen_bits(tmp: &Path, narrow: [u8; 2]) -> Result<u32> {
     let rec = crate::decode16(u16::from_le_bytes(narrow))
         .map_err(|e| Error::corrupt(tmp, format!("while widening: {e}")))?;
     Ok(crate::encode32(rec))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Options;
+
+    /// Records that barely compress (about 14 bits of entropy each), so
+    /// that the blocks fill the writer's buffer and reach the disk soon.
+    fn noisy(i: u32) -> Option<Value> {
+        let x = i.wrapping_mul(2_654_435_761) >> 18;
+        Some(Value::win(x % 16_000))
+    }
+
+    /// Pushes records into `push` until it fails, as it must soon with a
+    /// full disk; the error.
+    fn push_until_full(mut push: impl FnMut(Option<Value>) -> Result<()>) -> Error {
+        for i in 0..1_000_000 {
+            if let Err(e) = push(noisy(i)) {
+                return e;
+            }
+        }
+        panic!("a million records were taken by a full disk");
+    }
+
+    fn failed_earlier(e: &Error, path: &Path) -> bool {
+        matches!(e, Error::WriterFailed { path: p, tier: 0, cause }
+            if p == path && cause.contains("no space left"))
+    }
+
+    /// A write the disk refused (full) failed that one call, but the
+    /// writer carried on: the block it could not write stayed pending and
+    /// grew past a block with every later record (never written again,
+    /// as it was no longer exactly full), and `finish` wrote whatever it
+    /// held. It now remembers the failure: every later call, `finish`
+    /// included, is `WriterFailed` with the cause, and the tier is not
+    /// finished.
+    #[test]
+    fn a_writer_that_failed_refuses_every_later_call() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = Options::default().with_block_bytes(4096);
+        let db = Database::create_with(dir.path(), "g", "r", opts).unwrap();
+        let mut w = db.writer(0).unwrap();
+        w.write(&(0..5000).map(noisy).collect::<Vec<_>>()).unwrap();
+        w.sink.file.get_mut().room = Some(1000);
+        let e = push_until_full(|r| w.push(r));
+        assert!(
+            matches!(&e, Error::Io { source, .. }
+                if source.kind() == std::io::ErrorKind::StorageFull),
+            "{e}"
+        );
+        // The disk has room again: the writer still refuses.
+        w.sink.file.get_mut().room = None;
+        let path = db.tier_path(0);
+        let tmp = w.sink.tmp.clone();
+        let e = w.push(Some(Value::DRAW)).unwrap_err();
+        assert!(failed_earlier(&e, &path), "{e}");
+        let e = w.write(&[None, Some(Value::lose(2))]).unwrap_err();
+        assert!(failed_earlier(&e, &path), "{e}");
+        assert!(e.to_string().contains("failed earlier"), "{e}");
+        let e = w.finish().unwrap_err();
+        assert!(failed_earlier(&e, &path), "{e}");
+        assert!(!db.is_finished(0));
+        assert!(!path.exists() && !tmp.exists());
+        // The tier can be written again.
+        db.write_tier(0, (0..100).map(noisy)).unwrap();
+        assert_eq!(db.lookup(0, 99).unwrap(), noisy(99));
+    }
+
+    /// The same for a shard: its `finish` never renames a file into place.
+    #[test]
+    fn a_shard_writer_that_failed_never_finishes() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::create(dir.path(), "g", "r").unwrap();
+        let mut s = db.shard_writer(0, 1, 10).unwrap();
+        s.inner.sink.file.get_mut().room = Some(0);
+        let e = push_until_full(|r| s.push(r));
+        assert!(matches!(e, Error::Io { .. }), "{e}");
+        s.inner.sink.file.get_mut().room = None;
+        let path = db.shard_path(0, 1);
+        let e = s.push(None).unwrap_err();
+        assert!(failed_earlier(&e, &path), "{e}");
+        let e = s.finish().unwrap_err();
+        assert!(failed_earlier(&e, &path), "{e}");
+        assert!(!path.exists());
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "the manifest only"
+        );
+    }
 }

@@ -770,3 +770,64 @@ fn widening_refuses_a_fifo_in_place_of_its_temporary_file() {
         .collect();
     assert_eq!(left, [MANIFEST_FILE], "only the manifest");
 }
+
+/// A push that failed (here widening could not create its second
+/// temporary file: a directory stands at its path) left the writer as it
+/// was, without the record, and the writer kept taking records: the next
+/// push and `finish` succeeded, and the tier was listed one record short,
+/// every index past the failed one reading its successor's value. The
+/// writer now remembers the failure: every later call is `WriterFailed`
+/// naming the cause, and the tier is not finished. The same for a shard.
+#[test]
+fn a_writer_takes_nothing_after_a_failed_push() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create_with(dir.path(), GAME, RULES, options()).unwrap();
+    let t = table();
+    for shard in [None, Some(2)] {
+        let name = match shard {
+            None => "tier-0.gsdb".to_string(),
+            Some(k) => format!("tier-0.shard-{k}.gsdb"),
+        };
+        let path = dir.path().join(&name);
+        let wide = dir.path().join(format!("{name}.tmp.wide"));
+        let failed_earlier = |e: &Error| {
+            matches!(e, Error::WriterFailed { path: p, tier: 0, cause }
+                if *p == path && cause.contains(".tmp.wide"))
+        };
+        let push_fails = |push: &mut dyn FnMut(Option<Value>) -> Result<(), Error>| {
+            for &r in &t[..300] {
+                push(r).unwrap();
+            }
+            std::fs::create_dir(&wide).unwrap();
+            let e = push(Some(Value::win(20_000))).unwrap_err();
+            assert!(matches!(&e, Error::Io { path: p, .. } if *p == wide), "{e}");
+            let e = push(Some(Value::DRAW)).unwrap_err();
+            assert!(failed_earlier(&e), "{e}");
+            std::fs::remove_dir(&wide).unwrap();
+            let e = push(Some(Value::DRAW)).unwrap_err();
+            assert!(failed_earlier(&e), "{e}");
+        };
+        let e = match shard {
+            None => {
+                let mut w = db.writer(0).unwrap();
+                push_fails(&mut |r| w.push(r));
+                let e = w.write(&t[301..]).unwrap_err();
+                assert!(failed_earlier(&e), "{e}");
+                w.finish().unwrap_err()
+            }
+            Some(k) => {
+                let mut w = db.shard_writer(0, k, 0).unwrap();
+                push_fails(&mut |r| w.push(r));
+                w.finish().unwrap_err()
+            }
+        };
+        assert!(failed_earlier(&e), "{e}");
+        assert!(!db.is_finished(0));
+        assert!(!path.exists(), "{name}");
+    }
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, [MANIFEST_FILE], "only the manifest");
+}
