@@ -179,9 +179,9 @@ impl TierInfo {
 /// [`Database::finish_sharded`]), or a whole tier (`shard` is `None`).
 /// Plain data, so that whoever wrote a shard can hand it to whoever lists
 /// the tier (another thread, process or host);
-/// [`Database::finish_sharded`] checks every field against the file but
-/// `file_crc32`, which would take reading the whole file: a wrong one is
-/// listed, and [`Database::verify`] then refuses the file.
+/// [`Database::finish_sharded`] checks every field against the file, and
+/// reads the whole file for `file_crc32`: a file altered since its writer
+/// finished it is refused, never listed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ShardEntry {
     /// The tier.
@@ -754,8 +754,8 @@ impl Database {
     /// recorded for it, and every block against its own checksum.
     ///
     /// # Errors
-    /// [`Error::TierNotFinished`]; [`Error::Corrupt`] or the block's error
-    /// for a damaged file; [`Error::FileChanged`] as for
+    /// [`Error::TierNotFinished`]; [`Error::FileChecksum`], or the block's
+    /// error, for a damaged file; [`Error::FileChanged`] as for
     /// [`Database::lookup`].
     pub fn verify(&self, tier: Tier) -> Result<()> {
         // The blocks first: each is read (and refused) on its own, so that
@@ -776,10 +776,9 @@ impl Database {
                 at += n as u64;
             }
             if crc.finalize() != f.entry.file_crc {
-                return Err(Error::corrupt(
-                    &f.path,
-                    "the file's checksum differs from the manifest's",
-                ));
+                return Err(Error::FileChecksum {
+                    path: f.path.clone(),
+                });
             }
         }
         Ok(())
@@ -874,14 +873,20 @@ impl Database {
     /// order): they must be shards `0..k` of this tier, each starting where
     /// the one before ends, the first at index 0, the last ending at
     /// `records`. Each file is checked against its entry (length,
-    /// header and its checksum, block index) before the manifest is
+    /// header and its checksum, block index) and read whole, every block
+    /// checked and the whole file's bytes against the entry's
+    /// `file_crc32` (as [`TierWriter::finish`] knows its file's from the
+    /// bytes it has just written, while a shard's file may have been
+    /// altered since its writer finished it), before the manifest is
     /// rewritten, crash-safely, to list them; a tier that was finished is
     /// replaced.
     ///
     /// # Errors
     /// [`Error::InvalidShards`] for shards that do not tile the tier;
     /// the errors of [`Database::open`] for a file that does not match its
-    /// entry; [`Error::Io`].
+    /// entry; [`Error::FileChecksum`], [`Error::BlockChecksum`] or
+    /// [`Error::Corrupt`] for a file altered since it was written;
+    /// [`Error::Io`].
     pub fn finish_sharded(
         &self,
         tier: Tier,
@@ -904,7 +909,7 @@ impl Database {
                 "they hold {covered} records, the tier {records}"
             )));
         }
-        self.record_files(tier, entries)
+        self.record_files(tier, entries, true)
     }
 
     /// Writes tier `tier` from an iterator of records in index order.
@@ -953,13 +958,19 @@ impl Database {
 
     /// Lists a tier whose file was just renamed into place.
     pub(crate) fn record_finished(&self, entry: Entry) -> Result<TierInfo> {
-        self.record_files(entry.tier, vec![entry])
+        self.record_files(entry.tier, vec![entry], false)
     }
 
     /// Lists a tier as the files `entries` (checked by
-    /// [`crate::format::check_files`]), each opened and checked first.
-    fn record_files(&self, tier: Tier, entries: Vec<Entry>) -> Result<TierInfo> {
+    /// [`crate::format::check_files`]), each opened and checked first, and
+    /// with `whole` also read whole ([`TierFile::check_whole`]).
+    fn record_files(&self, tier: Tier, entries: Vec<Entry>, whole: bool) -> Result<TierInfo> {
         let stored = Arc::new(self.open_stored(&entries)?);
+        if whole {
+            for f in &stored.files {
+                f.check_whole(&*self.handle(f)?)?;
+            }
+        }
         let _guard = lock(&self.manifest_lock);
         let mut manifest = self.state().manifest.clone();
         manifest.tiers.insert(tier, entries);

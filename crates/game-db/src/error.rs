@@ -91,6 +91,15 @@ pub enum Error {
         /// The block's number in the file.
         block: u64,
     },
+    /// The whole file's bytes do not match the CRC-32 recorded for it when
+    /// it was written (in the manifest, or in the [`crate::ShardEntry`]
+    /// handed to [`crate::Database::finish_sharded`]): the file was
+    /// altered since.
+    #[error("{}: the file's checksum differs from the one recorded when it was written", path.display())]
+    FileChecksum {
+        /// The file.
+        path: PathBuf,
+    },
     /// Any other inconsistency in a file: fields that contradict each
     /// other, a block that does not decompress to its size, a record with
     /// impossible bits, a length that differs from the manifest's.

@@ -110,7 +110,9 @@
 //!   32 bits). A lookup in a damaged block returns an error, never a
 //!   value; an open with a damaged header or index fails. The manifest
 //!   records each tier file's length and header checksum (compared at
-//!   open, cheaply) and the CRC-32 of the whole file ([`Database::verify`]).
+//!   open, cheaply) and the CRC-32 of the whole file ([`Database::verify`];
+//!   [`Database::finish_sharded`] reads every shard whole against it
+//!   before listing it).
 //! * **Crash safety.** A [`TierWriter`] streams blocks into
 //!   `tier-<N>.gsdb.tmp`; [`TierWriter::finish`] writes the index and the
 //!   header, syncs the file, renames it into place, syncs the directory,

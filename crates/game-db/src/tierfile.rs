@@ -234,6 +234,40 @@ impl TierFile {
         Ok(())
     }
 
+    /// Reads `file` (this tier's file, open) whole, once and in order, and
+    /// checks it: every block against its checksum and decompressed size,
+    /// as a lookup would, and all the file's bytes against the CRC-32
+    /// recorded for the whole file ([`Entry::file_crc`]). A block that is
+    /// no zstd frame (a hole in a sparse file reads as zeros) is refused
+    /// where it is met, before the rest of the file is read.
+    pub fn check_whole(&self, file: &File) -> Result<()> {
+        let mut crc = crc32fast::Hasher::new();
+        let mut buf = vec![0u8; self.header.len()];
+        read_at(file, &self.path, &mut buf, 0)?;
+        crc.update(&buf);
+        let mut dctx = zstd::bulk::Decompressor::new().map_err(|e| Error::io(&self.path, e))?;
+        let (mut compressed, mut raw) = (Vec::new(), Vec::new());
+        for block in 0..self.header.blocks {
+            self.read_block(file, block, &mut dctx, &mut compressed, &mut raw)?;
+            crc.update(&compressed);
+        }
+        let end = self.header.file_len();
+        let mut at = self.header.index_offset;
+        buf.resize(INDEX_PIECE, 0);
+        while at < end {
+            let n = (end - at).min(INDEX_PIECE as u64) as usize;
+            read_at(file, &self.path, &mut buf[..n], at)?;
+            crc.update(&buf[..n]);
+            at += n as u64;
+        }
+        if crc.finalize() != self.entry.file_crc {
+            return Err(Error::FileChecksum {
+                path: self.path.clone(),
+            });
+        }
+        Ok(())
+    }
+
     /// Record `i` of a decompressed block.
     pub fn decode_at(&self, raw: &[u8], i: usize) -> Result<Option<Value>> {
         decode_at(&self.path, self.header.width, raw, i)

@@ -205,3 +205,54 @@ fn rewriting_a_sharded_tier_whole_replaces_it() {
     let text = std::fs::read_to_string(dir.path().join(MANIFEST_FILE)).unwrap();
     assert!(text.starts_with("gamesolve-db manifest 1\n"), "{text}");
 }
+
+/// `finish_sharded` checked a shard's length, header and block index
+/// against its entry but not its blocks nor the whole file's checksum:
+/// a shard whose block was altered between its writer's `finish` and the
+/// join (by the disk, or anyone sharing the directory) was listed, with
+/// the entry's checksum that its bytes no longer match, and so was an
+/// entry whose `file_crc32` no file has. Each shard is now read whole
+/// first: the damaged block, or the whole file's checksum, refuses it,
+/// and the tier stays unfinished with the manifest untouched.
+#[test]
+fn a_shard_altered_before_the_join_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = Options::default().with_block_bytes(256);
+    let db = Database::create_with(dir.path(), "g", "r", opts).unwrap();
+    let t = table(5000);
+    let s = write_shards(&db, 2, &t, &[2000]);
+    let manifest = std::fs::read(dir.path().join(MANIFEST_FILE)).unwrap();
+    let path = db.shard_path(2, 1);
+    let good = std::fs::read(&path).unwrap();
+    // A byte in the middle of the blocks (the header and the index are
+    // checked at open already).
+    let mut bad = good.clone();
+    let at = bad.len() / 2;
+    bad[at] ^= 0x10;
+    std::fs::write(&path, &bad).unwrap();
+    let e = db.finish_sharded(2, 5000, &s).unwrap_err();
+    assert!(
+        matches!(&e, Error::BlockChecksum { path: p, .. } if *p == path),
+        "{e}"
+    );
+    assert!(!db.is_finished(2));
+    assert_eq!(
+        std::fs::read(dir.path().join(MANIFEST_FILE)).unwrap(),
+        manifest
+    );
+    // The file as written, but an entry whose whole-file checksum is not
+    // the file's.
+    std::fs::write(&path, &good).unwrap();
+    let mut lying = s.clone();
+    lying[1].file_crc32 ^= 1;
+    let e = db.finish_sharded(2, 5000, &lying).unwrap_err();
+    assert!(
+        matches!(&e, Error::FileChecksum { path: p } if *p == path),
+        "{e}"
+    );
+    assert!(!db.is_finished(2));
+    // The shards as written join.
+    db.finish_sharded(2, 5000, &s).unwrap();
+    db.verify(2).unwrap();
+    assert_eq!(db.lookup(2, 4321).unwrap(), t[4321]);
+}
