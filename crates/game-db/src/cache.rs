@@ -15,10 +15,12 @@ pub(crate) trait Weight {
     fn weight(&self) -> usize;
 }
 
-/// A decompressed block weighs its bytes.
+/// A decompressed block weighs the bytes its buffer holds allocated (its
+/// capacity): a small block in a large buffer weighs the buffer, so that
+/// the cache's capacity bounds the memory it keeps.
 impl Weight for Vec<u8> {
     fn weight(&self) -> usize {
-        self.len()
+        self.capacity()
     }
 }
 
@@ -101,8 +103,16 @@ impl<V: Weight> Lru<V> {
     }
 
     #[cfg(test)]
-    fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.map.len()
+    }
+}
+
+#[cfg(test)]
+impl Lru<Vec<u8>> {
+    /// The bytes the kept blocks' buffers hold allocated.
+    pub fn allocated(&self) -> usize {
+        self.map.values().map(|(_, v)| v.capacity()).sum()
     }
 }
 
@@ -156,6 +166,18 @@ mod tests {
         let shared = block(10);
         assert!(c.insert((0, 2), Arc::clone(&shared)).is_none());
         assert_eq!(c.len(), 0);
+    }
+
+    /// A block weighs its buffer, not the records in it.
+    #[test]
+    fn a_small_block_in_a_large_buffer_weighs_the_buffer() {
+        let mut c = Lru::<Vec<u8>>::new(100);
+        let mut big = Vec::with_capacity(1000);
+        big.extend_from_slice(&[1, 2]);
+        assert!(c.insert((0, 1), Arc::new(big)).is_some(), "handed back");
+        assert_eq!((c.len(), c.allocated()), (0, 0));
+        c.insert((0, 2), block(60));
+        assert_eq!(c.allocated(), 60);
     }
 
     #[test]

@@ -657,9 +657,21 @@ impl Database {
             if self.options.cache_bytes > 0 {
                 // The block moves into the cache; an evicted block's
                 // buffer (if no lookup still holds it), or the block's own
-                // if the cache cannot keep it, is reused next time.
-                let data = Arc::new(std::mem::take(&mut s.raw));
-                if let Some(spare) = lock(&self.cache).insert(key, data) {
+                // if the cache cannot keep it, is reused next time. A
+                // block much smaller than the buffer it was read into (a
+                // file's last block, or one of a tier written with smaller
+                // blocks) is copied out instead, and the buffer kept: the
+                // cache weighs a block by its buffer, and would otherwise
+                // keep fewer blocks (or, weighing records, hold far more
+                // memory than it counts).
+                let copied = s.raw.capacity() > 2 * s.raw.len();
+                let data = if copied {
+                    Arc::new(s.raw.clone())
+                } else {
+                    Arc::new(std::mem::take(&mut s.raw))
+                };
+                let spare = lock(&self.cache).insert(key, data);
+                if let (false, Some(spare)) = (copied, spare) {
                     s.raw = spare;
                 }
             }
@@ -989,5 +1001,46 @@ impl Database {
 
     pub(crate) fn release_writer(&self, tier: Tier, shard: Option<u32>) {
         lock(&self.writing).remove(&(tier, shard));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cache weighed a block by its records, not by the buffer holding
+    /// them. A lookup reads into one buffer per thread, which a full block
+    /// too large for the cache leaves large; a file's last block (one
+    /// record here) read into it next went into the cache with that buffer,
+    /// 64 KiB counted as 2 bytes. Alternating the two parked a block
+    /// buffer in the cache per tier: 20 tiers held 1.25 MiB in a cache of
+    /// 32 KiB, and a database of many tiers with large blocks could hold
+    /// any amount. Now a block weighs its buffer, and a small block is
+    /// copied out of a large one (so it is still cached).
+    #[test]
+    fn the_cache_holds_no_more_than_its_capacity() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = Options::default()
+            .with_block_bytes(64 << 10)
+            .with_cache_bytes(32 << 10);
+        let db = Database::create_with(dir.path(), "g", "r", opts).unwrap();
+        let per = (64 << 10) / 2;
+        let tiers = 20;
+        for t in 0..tiers {
+            db.write_tier(t, (0..=per).map(|i| Some(Value::lose(i % 7))))
+                .unwrap();
+        }
+        for t in 0..tiers {
+            assert_eq!(db.lookup(t, 0).unwrap(), Some(Value::lose(0)));
+            let last = u64::from(per);
+            assert_eq!(db.lookup(t, last).unwrap(), Some(Value::lose(per % 7)));
+        }
+        let cache = lock(&db.cache);
+        assert!(
+            cache.allocated() <= 32 << 10,
+            "{} bytes held by a cache of 32 KiB",
+            cache.allocated()
+        );
+        assert_eq!(cache.len(), tiers as usize, "the last blocks are cached");
     }
 }
