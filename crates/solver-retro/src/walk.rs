@@ -172,11 +172,11 @@ where
     if first >= size {
         return Err(Error::BadIndex { index: first, size });
     }
-    let seen = frontier::bitmap(words);
+    let seen = frontier::bitmap(words, config.limit())?;
     frontier::set(&seen, first);
     let (mut count, mut moves, mut levels) = (1u64, 0u64, 0u64);
     config.install(|| -> Result<(), Error> {
-        let mut walk = frontier::Walk::new(first, words, cap);
+        let mut walk = frontier::Walk::new(first, words, cap, config.limit())?;
         loop {
             let expanded = walk.step(|i, out, (kids, mv, marked): &mut Scratch<G::Move>| {
                 kids.clear();
@@ -385,7 +385,7 @@ where
                 "",
             ));
         }
-        bits.insert(t, (0..words).map(|_| AtomicU64::new(0)).collect());
+        bits.insert(t, frontier::bitmap(words, config.limit())?);
         Ok(())
     };
     let t0 = game.tier(start);
@@ -425,10 +425,7 @@ where
                 Vec::new(),
             )
         } else {
-            (
-                mine.iter().map(|w| w.load(Ordering::Relaxed)).collect(),
-                mine,
-            )
+            (frontier::copy(&mine, config.limit())?, mine)
         };
         // The bitmaps a move may mark, with their tiers' sizes: this
         // tier's and its declared child tiers', found once here, not in
@@ -691,4 +688,57 @@ fn bad_run(parent: u64, run: &game_core::Strided, size: u64) -> Error {
         "child_indices of index {parent} gave the run {run:?}, which repeats a child or \
          passes the size {size}"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use game_core::{Game, Indexed, IndexedChildren, OneTier};
+
+    use crate::{Config, Error};
+
+    /// A game of 2⁶⁰ indices where nothing moves: its bitmaps (2⁵⁷ bytes
+    /// each) are more than any system gives.
+    struct Vast;
+
+    impl Game for Vast {
+        type Position = u64;
+        type Move = u64;
+        fn moves(&self, _: &u64, _: &mut Vec<u64>) {}
+        fn play(&self, n: &u64, _: &u64) -> u64 {
+            *n
+        }
+    }
+
+    impl Indexed for Vast {
+        fn size(&self) -> u64 {
+            1 << 60
+        }
+        fn index(&self, n: &u64) -> u64 {
+            *n
+        }
+        fn position(&self, i: u64) -> Option<u64> {
+            Some(i)
+        }
+    }
+
+    impl IndexedChildren for Vast {}
+
+    /// With no memory limit, a bitmap the system refuses is
+    /// [`Error::TooLarge`] (it aborted the process: the bitmaps were
+    /// collected infallibly).
+    #[test]
+    fn a_bitmap_the_system_refuses_is_an_error_not_an_abort() {
+        let unlimited = Config::default().threads(1).memory_limit(u64::MAX);
+        let err = crate::reachable(&Vast, &0, &unlimited).unwrap_err();
+        assert!(
+            matches!(err, Error::TooLarge(ref e) if e.what.contains("refused")),
+            "{err}"
+        );
+        let err = crate::reachable_tiers(&OneTier(Vast), &0, &mut |_| Ok(None), &|_| 1, &unlimited)
+            .unwrap_err();
+        assert!(
+            matches!(err, Error::TooLarge(ref e) if e.what.contains("refused")),
+            "{err}"
+        );
+    }
 }

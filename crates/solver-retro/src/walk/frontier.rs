@@ -50,9 +50,44 @@ pub(super) fn bytes(words: u64, cap: u64) -> u64 {
         .saturating_add(list)
 }
 
-/// A bitmap of `words` words, all clear.
-pub(super) fn bitmap(words: u64) -> Vec<AtomicU64> {
-    (0..words).map(|_| AtomicU64::new(0)).collect()
+/// A bitmap of `words` words, all clear. Taken fallibly: a bitmap the
+/// system refuses (with no memory limit, say, `limit` being `u64::MAX`)
+/// is [`Error::TooLarge`], not an abort.
+///
+/// # Errors
+/// [`Error::TooLarge`] when the system refuses the memory.
+pub(super) fn bitmap(words: u64, limit: u64) -> Result<Vec<AtomicU64>, Error> {
+    let refused = || {
+        crate::error::too_large(
+            "a bitmap of reachable positions (the system refused the memory)",
+            words.saturating_mul(8),
+            limit,
+            "",
+        )
+    };
+    let len = usize::try_from(words).map_err(|_| refused())?;
+    let mut bits = Vec::new();
+    bits.try_reserve_exact(len).map_err(|_| refused())?;
+    bits.resize_with(len, || AtomicU64::new(0));
+    Ok(bits)
+}
+
+/// The words of `bits` as they stand, taken fallibly as [`bitmap`] is.
+///
+/// # Errors
+/// [`Error::TooLarge`] when the system refuses the memory.
+pub(super) fn copy(bits: &[AtomicU64], limit: u64) -> Result<Vec<u64>, Error> {
+    let mut words = Vec::new();
+    words.try_reserve_exact(bits.len()).map_err(|_| {
+        crate::error::too_large(
+            "a copy of a bitmap of reachable positions (the system refused the memory)",
+            (bits.len() as u64).saturating_mul(8),
+            limit,
+            "",
+        )
+    })?;
+    words.extend(bits.iter().map(|w| w.load(Ordering::Relaxed)));
+    Ok(words)
 }
 
 /// Sets bit `k` of `bits`; true when it was clear. Most children are seen
@@ -118,6 +153,8 @@ pub(super) struct Walk {
     spare: Vec<AtomicU64>,
     words: u64,
     cap: u64,
+    /// The memory limit, named when the system refuses a bitmap.
+    limit: u64,
 }
 
 /// What a task of a level returns: its list, the positions it found and
@@ -126,14 +163,18 @@ type Part = Result<(Vec<u64>, u64, u64), Error>;
 
 impl Walk {
     /// A walk over `words` words of index from `first`, listing at most
-    /// `cap` ids a level.
-    pub(super) fn new(first: u64, words: u64, cap: u64) -> Self {
-        Walk {
+    /// `cap` ids a level (`limit`: the memory limit, for errors).
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] when the system refuses the spare bitmap.
+    pub(super) fn new(first: u64, words: u64, cap: u64, limit: u64) -> Result<Self, Error> {
+        Ok(Walk {
             level: Level::List(vec![first]),
-            spare: bitmap(words),
+            spare: bitmap(words, limit)?,
             words,
             cap,
-        }
+            limit,
+        })
     }
 
     /// Expands the current level on all threads of the current pool:
@@ -144,7 +185,8 @@ impl Walk {
     /// positions found and the sum.
     ///
     /// # Errors
-    /// The first error `expand` returns.
+    /// The first error `expand` returns; [`Error::TooLarge`] when the
+    /// system refuses a level's bitmap.
     pub(super) fn step<S: Default>(
         &mut self,
         expand: impl Fn(u64, &mut Next<'_>, &mut S) -> Result<u64, Error> + Sync,
@@ -214,7 +256,7 @@ impl Walk {
                 Level::Bits(bits) => bits,
                 Level::List(ids) => {
                     drop(ids);
-                    bitmap(self.words)
+                    bitmap(self.words, self.limit)?
                 }
             };
             self.level = Level::Bits(std::mem::replace(&mut self.spare, clear));
@@ -239,9 +281,9 @@ mod tests {
     /// with `cap` ids a list, returning the levels' sizes.
     fn sizes(n: u64, a: u64, b: u64, cap: u64) -> Vec<u64> {
         let words = n.div_ceil(64);
-        let seen = bitmap(words);
+        let seen = bitmap(words, u64::MAX).unwrap();
         set(&seen, 0);
-        let mut walk = Walk::new(0, words, cap);
+        let mut walk = Walk::new(0, words, cap, u64::MAX).unwrap();
         let mut sizes = vec![1];
         while let Some((made, _)) = walk
             .step(|i, next, (): &mut ()| {
@@ -300,7 +342,11 @@ mod tests {
 
     #[test]
     fn a_reservation_never_lists_past_the_cap() {
-        let (reserved, spilled, bits) = (AtomicU64::new(0), AtomicBool::new(false), bitmap(4));
+        let (reserved, spilled, bits) = (
+            AtomicU64::new(0),
+            AtomicBool::new(false),
+            bitmap(4, 0).unwrap(),
+        );
         let mut next = Next {
             list: Vec::new(),
             left: 0,
