@@ -101,14 +101,20 @@ impl Reachable {
 }
 
 /// The most memory [`reachable`] takes for a game of `size` indices: half a
-/// byte an index, and no less than 16 KiB (lists of up to 1,024 ids
-/// however small the game) — what it checks against the memory limit,
-/// for a caller that holds other memory meanwhile to plan for before it
-/// starts.
+/// byte an index — four bitmaps' worth: the positions seen, a spare level
+/// bitmap, the level being expanded and the next level's lists, which
+/// are cut off at a bitmap's worth of ids — and the tasks' bookkeeping,
+/// 248 bytes for each 65,536 indices (8 KiB of bitmap); no less than
+/// 16 KiB (lists of up to 1,024 ids however small the game). What it
+/// checks against the memory limit, for a caller that holds other memory
+/// meanwhile to plan for before it starts. Not counted: each thread's
+/// scratch while it expands a position (2 KiB, and the game's children of
+/// the position).
 ///
 /// ```
-/// assert_eq!(solver_retro::reachable_bytes(64 << 20), 32 << 20);
-/// assert_eq!(solver_retro::reachable_bytes(11), 2 * 8 + 2 * 8 * 1024);
+/// // A bitmap of 8 MiB, four times, and 248 bytes for each 8 KiB.
+/// assert_eq!(solver_retro::reachable_bytes(64 << 20), (32 << 20) + 248 * 1024);
+/// assert_eq!(solver_retro::reachable_bytes(11), 2 * 8 + 2 * 8 * 1024 + 248);
 /// ```
 #[must_use]
 pub fn reachable_bytes(size: u64) -> u64 {
@@ -123,8 +129,9 @@ pub fn reachable_bytes(size: u64) -> u64 {
 /// Memory: a bit an index for the positions seen, and two levels at once
 /// (the one being expanded and the next), each a list of ids while it is
 /// small and a bitmap once it passes an id for every 64 indices. In all
-/// half a byte an index ([`reachable_bytes`]), checked against the memory
-/// limit before anything is taken, however wide a level grows.
+/// half a byte an index and a little bookkeeping ([`reachable_bytes`]),
+/// checked against the memory limit before anything is taken, however
+/// wide a level grows.
 ///
 /// # Errors
 /// [`Error::TooLarge`] when the bitmaps pass the memory limit;
@@ -368,15 +375,16 @@ where
     let mut order = game.tiers();
     order.reverse();
     let mut bits: rustc_hash::FxHashMap<Tier, Vec<AtomicU64>> = Default::default();
-    let want = |t: Tier,
-                bits: &mut rustc_hash::FxHashMap<Tier, Vec<AtomicU64>>,
-                kept_bytes: u64|
+    // `Ok` when the bitmaps kept, those of the tiers still to walk and
+    // `extra` bytes beside them fit in the memory limit.
+    let fits = |bits: &rustc_hash::FxHashMap<Tier, Vec<AtomicU64>>,
+                kept_bytes: u64,
+                extra: u64|
      -> Result<(), Error> {
-        if bits.contains_key(&t) {
-            return Ok(());
-        }
-        let words = game.tier_size(t).div_ceil(64);
-        let held = words * 8 + kept_bytes + bits.values().map(|b| b.len() as u64 * 8).sum::<u64>();
+        let held = bits
+            .values()
+            .map(|b| b.len() as u64 * 8)
+            .fold(kept_bytes.saturating_add(extra), u64::saturating_add);
         if held > config.limit() {
             return Err(crate::error::too_large(
                 "the bitmaps of reachable positions",
@@ -385,11 +393,29 @@ where
                 "",
             ));
         }
+        Ok(())
+    };
+    // A bitmap for tier `t`, beside `walking`, the bytes of the tier
+    // being walked ([`tier_walk_bytes`]).
+    let want = |t: Tier,
+                bits: &mut rustc_hash::FxHashMap<Tier, Vec<AtomicU64>>,
+                kept_bytes: u64,
+                walking: u64|
+     -> Result<(), Error> {
+        if bits.contains_key(&t) {
+            return Ok(());
+        }
+        let words = game.tier_size(t).div_ceil(64);
+        fits(
+            bits,
+            kept_bytes,
+            words.saturating_mul(8).saturating_add(walking),
+        )?;
         bits.insert(t, frontier::bitmap(words, config.limit())?);
         Ok(())
     };
     let t0 = game.tier(start);
-    want(t0, &mut bits, kept_bytes)?;
+    want(t0, &mut bits, kept_bytes, 0)?;
     let i0 = game.tier_index(start);
     let size0 = game.tier_size(t0);
     if i0 >= size0 {
@@ -405,10 +431,15 @@ where
         let Some(mine) = bits.remove(&t) else {
             continue;
         };
+        let leaves = game.leaves_tier(t);
+        // This tier's bitmap, no longer in `bits`, is held to the end of
+        // its walk, with what walking it takes.
+        let walking = tier_walk_bytes(mine.len() as u64, leaves);
+        fits(&bits, kept_bytes, walking)?;
         kids.clear();
         game.child_tiers(t, &mut kids);
         for &c in &kids {
-            want(c, &mut bits, kept_bytes)?;
+            want(c, &mut bits, kept_bytes, walking)?;
         }
         let held = tables(t)?;
         let table = held.as_deref();
@@ -418,7 +449,6 @@ where
         // moves inside the tier mark `mine` and go on level by level. A
         // tier every move leaves has no such moves: its bits are taken as
         // they are (in place, no copy) and a move inside is an error.
-        let leaves = game.leaves_tier(t);
         let (snapshot, mine): (Vec<u64>, Vec<AtomicU64>) = if leaves {
             (
                 mine.into_iter().map(AtomicU64::into_inner).collect(),
@@ -446,14 +476,14 @@ where
             weight,
         };
         let blocks: Vec<Result<Acc<G::Move>, Error>> = snapshot
-            .par_chunks(256)
+            .par_chunks(BLOCK)
             .enumerate()
             .map(|(b, words)| {
                 let mut acc = Acc::default();
                 if words.iter().all(|&w| w == 0) {
                     return Ok(acc);
                 }
-                let first = (b * 256 * 64) as u64;
+                let first = (b * BLOCK * 64) as u64;
                 let mut fault = None;
                 let mut seen = 0u64;
                 // The index visited last: each comes once, in order, so
@@ -499,7 +529,7 @@ where
                 }
                 match fault {
                     Some(e) => Err(e),
-                    None => Ok(acc),
+                    None => Ok(acc.result()),
                 }
             })
             .collect();
@@ -564,6 +594,27 @@ where
     Ok(reach)
 }
 
+/// Words of a tier's bitmap a task of [`walk_tiers`] takes.
+const BLOCK: usize = 256;
+
+/// The bytes [`walk_tiers`] holds for a tier of `words` words of bitmap
+/// while it walks it, that [`walk_tiers`] checks beside the bitmaps of
+/// the tiers still to walk and those kept: its bitmap; for a tier with
+/// moves inside (`leaves` false) a copy of it, the positions reached from
+/// parent tiers; and a result of a few dozen bytes for each block.
+///
+/// Not counted: the lists of a tier's positions first reached by a move
+/// inside it, level by level (at most 8 bytes a position of the tier).
+fn tier_walk_bytes(words: u64, leaves: bool) -> u64 {
+    let bitmap = words.saturating_mul(8);
+    let copy = if leaves { 0 } else { bitmap };
+    let blocks = words.div_ceil(BLOCK as u64);
+    let result = std::mem::size_of::<Result<Acc<()>, Error>>() as u64;
+    bitmap
+        .saturating_add(copy)
+        .saturating_add(blocks.saturating_mul(result))
+}
+
 /// What part of a tier's walk found, and its scratch buffers.
 struct Acc<M> {
     weighted: u64,
@@ -589,6 +640,14 @@ impl<M> Default for Acc<M> {
 }
 
 impl<M> Acc<M> {
+    /// The result of a block, its scratch dropped: a block's result is
+    /// held until every block is done.
+    fn result(mut self) -> Self {
+        self.out = Vec::new();
+        self.moves = Vec::new();
+        self
+    }
+
     fn add(&mut self, o: Acc<M>) {
         self.weighted += o.weighted;
         self.positions += o.positions;
@@ -722,6 +781,56 @@ mod tests {
     }
 
     impl IndexedChildren for Vast {}
+
+    /// A chain `0 → 1 → … → n - 1`, one tier with moves inside it.
+    struct Chain(u64);
+
+    impl Game for Chain {
+        type Position = u64;
+        type Move = u64;
+        fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+            if n + 1 < self.0 {
+                out.push(1);
+            }
+        }
+        fn play(&self, n: &u64, step: &u64) -> u64 {
+            n + step
+        }
+    }
+
+    impl Indexed for Chain {
+        fn size(&self) -> u64 {
+            self.0
+        }
+        fn index(&self, n: &u64) -> u64 {
+            *n
+        }
+        fn position(&self, i: u64) -> Option<u64> {
+            (i < self.0).then_some(i)
+        }
+    }
+
+    /// Walking a tier with moves inside holds its bitmap, a copy of it and
+    /// the blocks' results: at that limit the walk succeeds, a byte under
+    /// it the walk is refused before it starts (it checked the bitmap
+    /// alone, and walked with twice as much).
+    #[test]
+    fn a_tier_walk_is_checked_for_all_it_holds() {
+        let game = OneTier(Chain(100_000));
+        let words = 100_000u64.div_ceil(64);
+        let needed = super::tier_walk_bytes(words, false);
+        assert!(needed > 2 * words * 8, "{needed}");
+        let walk = |limit: u64| {
+            let config = Config::default().threads(1).memory_limit(limit);
+            crate::reachable_tiers(&game, &0, &mut |_| Ok(None), &|_| 1, &config)
+        };
+        assert_eq!(walk(needed).unwrap().count, 100_000);
+        let err = walk(needed - 1).unwrap_err();
+        assert!(
+            matches!(err, Error::TooLarge(ref e) if e.needed == needed),
+            "{err}"
+        );
+    }
 
     /// With no memory limit, a bitmap the system refuses is
     /// [`Error::TooLarge`] (it aborted the process: the bitmaps were

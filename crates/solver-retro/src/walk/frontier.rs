@@ -12,6 +12,13 @@
 //! the lists are dropped. A bitmap level clears its words as it is
 //! expanded, so that it serves as the bitmap of the level after next: two
 //! level bitmaps at most, whatever the depth.
+//!
+//! Each room a task reserves is a list of its own, allocated with exactly
+//! the room's capacity and never grown, so that a level's lists take no
+//! more than the cap whatever the tasks found. (A task's one list, grown
+//! by doubling, took up to twice what it held: the walk held more than
+//! the half byte an index it had checked.) The most held at once is what
+//! [`bytes`] counts.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -24,6 +31,18 @@ const RESERVE: u64 = 1 << 12;
 
 /// Positions a task of a level takes (listed ids, or words of a bitmap).
 const CHUNK: usize = 1 << 10;
+
+/// The bytes of bookkeeping [`bytes`] allows for each [`CHUNK`] of the
+/// larger of the bitmap and the cap: a task's result ([`Part`], at most
+/// [`PART_BYTES`]) is one a chunk, and a room ([`RESERVE`] ids, so at most
+/// one a chunk) has a list header of 24 bytes in the level's vector of
+/// lists and at most 96 in its task's (a vector of at least 4 grown by
+/// doubling).
+const BOOKKEEPING: u64 = PART_BYTES + 24 + 96;
+
+/// The most bytes a [`Part`] may take for [`BOOKKEEPING`] to hold (80 on
+/// 64-bit targets).
+const PART_BYTES: u64 = 128;
 
 /// The most ids a level may list before it is kept as a bitmap: one for
 /// each word of the bitmap (then the list takes as many bytes as the
@@ -38,16 +57,20 @@ pub(super) fn list_cap(words: u64) -> u64 {
 }
 
 /// The most bytes a walk over `words` words of index takes with lists of
-/// at most `cap` ids: the bitmap of positions seen and the next level's
-/// bitmap; the level being expanded (a list or a bitmap); and the next
-/// level's lists.
+/// at most `cap` ids, held at once: the bitmap of positions seen and the
+/// spare bitmap; the level being expanded (a list or a bitmap) and the
+/// next level's lists, at most `cap` ids (or, once the level is expanded,
+/// those lists and the list they are joined into); and the tasks'
+/// bookkeeping, [`BOOKKEEPING`] bytes a chunk.
 pub(super) fn bytes(words: u64, cap: u64) -> u64 {
     let bitmap = words.saturating_mul(8);
     let list = cap.saturating_mul(8);
+    let chunks = words.max(cap).div_ceil(CHUNK as u64);
     bitmap
         .saturating_mul(2)
         .saturating_add(bitmap.max(list))
         .saturating_add(list)
+        .saturating_add(chunks.saturating_mul(BOOKKEEPING))
 }
 
 /// A bitmap of `words` words, all clear. Taken fallibly: a bitmap the
@@ -106,10 +129,14 @@ enum Level {
     Bits(Vec<AtomicU64>),
 }
 
-/// Where a task puts the next level's positions it finds: its own list
+/// Where a task puts the next level's positions it finds: its own lists
 /// while the level has room, else the next level's bitmap.
 pub(super) struct Next<'a> {
+    /// The ids put in the room reserved last: allocated with the room's
+    /// capacity, never grown.
     list: Vec<u64>,
+    /// The lists of the rooms reserved before, full.
+    lists: Vec<Vec<u64>>,
     /// Room reserved in the level's list and not used yet.
     left: u64,
     /// The level's list has no more room.
@@ -130,12 +157,7 @@ impl Next<'_> {
     pub(super) fn push(&mut self, k: u64) {
         self.made += 1;
         if self.left == 0 && !self.full {
-            let got = self.reserved.fetch_add(RESERVE, Ordering::Relaxed);
-            self.left = self.cap.saturating_sub(got).min(RESERVE);
-            if self.left == 0 {
-                self.full = true;
-                self.spilled.store(true, Ordering::Relaxed);
-            }
+            self.reserve();
         }
         if self.left > 0 {
             self.left -= 1;
@@ -143,6 +165,33 @@ impl Next<'_> {
         } else {
             set(self.bits, k);
         }
+    }
+
+    /// Reserves the next room in the level's list, a list of exactly its
+    /// capacity; or, when the level has no room left, says so.
+    #[cold]
+    fn reserve(&mut self) {
+        let got = self.reserved.fetch_add(RESERVE, Ordering::Relaxed);
+        self.left = self.cap.saturating_sub(got).min(RESERVE);
+        if self.left == 0 {
+            self.full = true;
+            self.spilled.store(true, Ordering::Relaxed);
+            return;
+        }
+        let room = Vec::with_capacity(self.left as usize);
+        let done = std::mem::replace(&mut self.list, room);
+        if !done.is_empty() {
+            self.lists.push(done);
+        }
+    }
+
+    /// The lists this task filled.
+    fn into_lists(self) -> Vec<Vec<u64>> {
+        let mut lists = self.lists;
+        if !self.list.is_empty() {
+            lists.push(self.list);
+        }
+        lists
     }
 }
 
@@ -155,11 +204,27 @@ pub(super) struct Walk {
     cap: u64,
     /// The memory limit, named when the system refuses a bitmap.
     limit: u64,
+    /// Under test, the most bytes the walk's buffers held at once (their
+    /// capacities), read at the moments they hold the most.
+    #[cfg(test)]
+    peak: u64,
 }
 
-/// What a task of a level returns: its list, the positions it found and
+/// What a task of a level returns: its lists, the positions it found and
 /// the sum of what it expanded.
-type Part = Result<(Vec<u64>, u64, u64), Error>;
+type Part = Result<(u64, u64, Vec<Vec<u64>>), Error>;
+
+/// The bytes a vector holds (its capacity).
+#[cfg(test)]
+fn held<T>(v: &Vec<T>) -> u64 {
+    (v.capacity() * std::mem::size_of::<T>()) as u64
+}
+
+/// The bytes lists hold, their headers and ids.
+#[cfg(test)]
+fn held_lists(lists: &Vec<Vec<u64>>) -> u64 {
+    held(lists) + lists.iter().map(held).sum::<u64>()
+}
 
 impl Walk {
     /// A walk over `words` words of index from `first`, listing at most
@@ -174,7 +239,20 @@ impl Walk {
             words,
             cap,
             limit,
+            #[cfg(test)]
+            peak: 0,
         })
+    }
+
+    /// Under test, notes `bytes` held now (beside the level and the spare
+    /// bitmap) towards the peak.
+    #[cfg(test)]
+    fn note(&mut self, bytes: impl FnOnce() -> u64) {
+        let level = match &self.level {
+            Level::List(ids) => held(ids),
+            Level::Bits(bits) => held(bits),
+        };
+        self.peak = self.peak.max(level + held(&self.spare) + bytes());
     }
 
     /// Expands the current level on all threads of the current pool:
@@ -198,6 +276,7 @@ impl Walk {
         let spilled = AtomicBool::new(false);
         let sink = || Next {
             list: Vec::new(),
+            lists: Vec::new(),
             left: 0,
             full: false,
             reserved: &reserved,
@@ -214,7 +293,7 @@ impl Walk {
                     for &i in chunk {
                         sum += expand(i, &mut next, &mut scratch)?;
                     }
-                    Ok((next.list, next.made, sum))
+                    Ok((next.made, sum, next.into_lists()))
                 })
                 .collect(),
             Level::Bits(bits) => bits
@@ -231,17 +310,27 @@ impl Walk {
                             sum += expand(i, &mut next, &mut scratch)?;
                         }
                     }
-                    Ok((next.list, next.made, sum))
+                    Ok((next.made, sum, next.into_lists()))
                 })
                 .collect(),
         };
-        let (mut lists, mut made, mut sum) = (Vec::with_capacity(parts.len()), 0, 0);
+        #[cfg(test)]
+        let parts_bytes = (parts.capacity() * std::mem::size_of::<Part>()) as u64;
+        #[cfg(test)]
+        self.note(|| {
+            let tasks = parts.iter().flatten().map(|(_, _, l)| held_lists(l));
+            parts_bytes + tasks.sum::<u64>()
+        });
+        let rooms = parts.iter().flatten().map(|(_, _, l)| l.len()).sum();
+        let (mut lists, mut made, mut sum) = (Vec::with_capacity(rooms), 0, 0);
         for part in parts {
-            let (list, m, s) = part?;
+            let (m, s, task) = part?;
             made += m;
             sum += s;
-            lists.push(list);
+            lists.extend(task);
         }
+        #[cfg(test)]
+        self.note(|| parts_bytes + held_lists(&lists));
         // The level just expanded: a list no longer needed, or a bitmap
         // cleared as it was read.
         let old = std::mem::replace(&mut self.level, Level::List(Vec::new()));
@@ -259,10 +348,14 @@ impl Walk {
                     bitmap(self.words, self.limit)?
                 }
             };
+            #[cfg(test)]
+            self.note(|| held(&clear));
             self.level = Level::Bits(std::mem::replace(&mut self.spare, clear));
         } else {
             drop(old);
             let mut next = lists.concat();
+            #[cfg(test)]
+            self.note(|| held_lists(&lists) + held(&next));
             drop(lists);
             // In index order the next level's children lie close together
             // in memory, for games whose index keeps relatives near.
@@ -340,6 +433,63 @@ mod tests {
         }
     }
 
+    /// What a walk holds at once — its buffers' capacities, read at the
+    /// moments they hold the most — is within [`bytes`], with lists of a
+    /// bitmap's worth of ids (the cap outside tests) and a level that
+    /// reserves every room: one task fills two rooms and puts one id in a
+    /// third, another fills a fourth. A task's one list, grown by doubling,
+    /// held 16,384 ids for those 8,193, and the walk a quarter of a bitmap
+    /// more than it counted.
+    #[test]
+    fn a_walk_holds_no_more_than_it_counts() {
+        const WORDS: u64 = 1 << 14;
+        let children = |i: u64| match i {
+            // A level of exactly the cap: all rooms, no spill.
+            0 => 1..WORDS + 1,
+            // The first two tasks of that level (1,024 ids each).
+            1 => 20_000..28_193,
+            1025 => 30_000..34_096,
+            _ => 0..0,
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let seen = bitmap(WORDS, u64::MAX).unwrap();
+            set(&seen, 0);
+            let mut walk = Walk::new(0, WORDS, WORDS, u64::MAX).unwrap();
+            let mut levels = Vec::new();
+            while let Some((made, _)) = walk
+                .step(|i, next, (): &mut ()| {
+                    for k in children(i) {
+                        if set(&seen, k) {
+                            next.push(k);
+                        }
+                    }
+                    Ok(0)
+                })
+                .unwrap()
+            {
+                levels.push(made);
+            }
+            assert_eq!(levels, [WORDS, 8_193 + 4_096, 0]);
+            let peak = held(&seen) + walk.peak;
+            let counted = bytes(WORDS, WORDS);
+            assert!(peak <= counted, "held {peak} bytes, counted {counted}");
+            // The walk reached the bound but for the bookkeeping: four
+            // bitmaps' worth (seen, spare, level, lists).
+            assert!(peak >= 4 * WORDS * 8, "held {peak} bytes");
+        });
+    }
+
+    /// A task's result is within the bookkeeping [`bytes`] allows it.
+    #[test]
+    fn a_part_is_within_its_bookkeeping() {
+        let size = std::mem::size_of::<Part>() as u64;
+        assert!(size <= PART_BYTES, "a Part of {size} bytes");
+    }
+
     #[test]
     fn a_reservation_never_lists_past_the_cap() {
         let (reserved, spilled, bits) = (
@@ -349,6 +499,7 @@ mod tests {
         );
         let mut next = Next {
             list: Vec::new(),
+            lists: Vec::new(),
             left: 0,
             full: false,
             reserved: &reserved,
@@ -360,7 +511,10 @@ mod tests {
         for k in 0..200 {
             next.push(k);
         }
-        assert_eq!(next.list, vec![0, 1, 2, 3, 4]);
+        let lists = next.into_lists();
+        assert_eq!(lists, vec![vec![0, 1, 2, 3, 4]]);
+        // The room's list was made as large as the room, no larger.
+        assert_eq!(lists[0].capacity(), 5);
         assert!(spilled.load(Ordering::Relaxed));
         let marked: u32 = bits
             .iter()
