@@ -50,6 +50,13 @@ pub enum Error {
         /// The game's indices.
         size: u64,
     },
+    /// A count of positions weighted by a game's weights (the sizes of
+    /// its symmetry classes, say) passes 2⁶⁴ − 1, the most a count holds.
+    #[error("the weighted count of {what} passes 2^64 - 1")]
+    CountOverflow {
+        /// What was being counted.
+        what: &'static str,
+    },
     /// An error about the game itself.
     #[error(transparent)]
     Game(#[from] game_core::Error),

@@ -335,7 +335,8 @@ pub struct TierReach {
 /// # Errors
 /// [`Error::TooLarge`] when the bitmaps pass the memory limit;
 /// [`Error::BadIndex`], [`Error::Broken`] when a child lies outside the
-/// declared tiers.
+/// declared tiers; [`Error::CountOverflow`] when the weighted counts pass
+/// `u64::MAX`.
 pub fn reachable_tiers<'s, G>(
     game: &G,
     start: &G::Position,
@@ -535,7 +536,7 @@ where
             .collect();
         let mut total = Acc::<G::Move>::default();
         for b in blocks {
-            total.add(b?);
+            total.add(b?)?;
         }
         let mut level = std::mem::take(&mut total.inside);
         while !level.is_empty() {
@@ -559,7 +560,7 @@ where
             for p in parts {
                 let mut p = p?;
                 next.append(&mut p.inside);
-                total.add(p);
+                total.add(p)?;
             }
             next.par_sort_unstable();
             level = next;
@@ -575,8 +576,8 @@ where
         }
         let (tier_n, tier_counts) = (total.weighted, total.counts);
         reach.canonical += total.positions;
-        reach.count += tier_n;
-        reach.counts += tier_counts;
+        reach.count = checked_sum(reach.count, tier_n)?;
+        reach.counts = checked_counts(reach.counts, tier_counts)?;
         reach.tiers.push((t, tier_n, tier_counts));
     }
     // A tier reached but never walked: `tiers` left it out, or listed it
@@ -648,12 +649,42 @@ impl<M> Acc<M> {
         self
     }
 
-    fn add(&mut self, o: Acc<M>) {
-        self.weighted += o.weighted;
+    /// Adds what another part found.
+    ///
+    /// # Errors
+    /// [`Error::CountOverflow`] when the weighted counts pass `u64::MAX`.
+    fn add(&mut self, o: Acc<M>) -> Result<(), Error> {
+        self.weighted = checked_sum(self.weighted, o.weighted)?;
         self.positions += o.positions;
-        self.counts += o.counts;
+        self.counts = checked_counts(self.counts, o.counts)?;
         self.inside.extend(o.inside);
+        Ok(())
     }
+}
+
+/// What [`Error::CountOverflow`] names.
+const WEIGHTED: &str = "the positions reached";
+
+/// `a + b`, a weighted count.
+///
+/// # Errors
+/// [`Error::CountOverflow`] past `u64::MAX`.
+fn checked_sum(a: u64, b: u64) -> Result<u64, Error> {
+    a.checked_add(b)
+        .ok_or(Error::CountOverflow { what: WEIGHTED })
+}
+
+/// `a + b`, outcome by outcome, weighted counts.
+///
+/// # Errors
+/// [`Error::CountOverflow`] past `u64::MAX`.
+fn checked_counts(a: Counts, b: Counts) -> Result<Counts, Error> {
+    Ok(Counts {
+        win: checked_sum(a.win, b.win)?,
+        lose: checked_sum(a.lose, b.lose)?,
+        tie: checked_sum(a.tie, b.tie)?,
+        draw: checked_sum(a.draw, b.draw)?,
+    })
 }
 
 /// The shared view of one tier's walk.
@@ -674,13 +705,15 @@ impl<G: Tiered> Step<'_, G> {
     fn visit(&self, i: u64, pos: &G::Position, acc: &mut Acc<G::Move>) -> Result<(), Error> {
         let game = self.game;
         let k = (self.weight)(pos);
-        acc.weighted += k;
+        acc.weighted = checked_sum(acc.weighted, k)?;
         acc.positions += 1;
         let o = self
             .table
             .and_then(|tb| tb.value(i))
             .map_or(game_core::Outcome::Draw, |v| v.outcome());
-        acc.counts.add_many(o, k);
+        let mut one = Counts::default();
+        one.add_many(o, k);
+        acc.counts = checked_counts(acc.counts, one)?;
         if game.outcome(pos).is_some() {
             return Ok(());
         }
@@ -751,7 +784,7 @@ fn bad_run(parent: u64, run: &game_core::Strided, size: u64) -> Error {
 
 #[cfg(test)]
 mod tests {
-    use game_core::{Game, Indexed, IndexedChildren, OneTier};
+    use game_core::{Game, Indexed, IndexedChildren, OneTier, Tier, Tiered};
 
     use crate::{Config, Error};
 
@@ -829,6 +862,104 @@ mod tests {
         assert!(
             matches!(err, Error::TooLarge(ref e) if e.needed == needed),
             "{err}"
+        );
+    }
+
+    /// A game of a few positions given by their children.
+    struct Edges(&'static [&'static [u64]]);
+
+    impl Game for Edges {
+        type Position = u64;
+        type Move = u64;
+        fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+            out.extend_from_slice(self.0[*n as usize]);
+        }
+        fn play(&self, _: &u64, child: &u64) -> u64 {
+            *child
+        }
+    }
+
+    impl Indexed for Edges {
+        fn size(&self) -> u64 {
+            self.0.len() as u64
+        }
+        fn index(&self, n: &u64) -> u64 {
+            *n
+        }
+        fn position(&self, i: u64) -> Option<u64> {
+            Some(i)
+        }
+    }
+
+    /// Two tiers of one position each: tier 1's moves to tier 0's.
+    struct TwoTiers;
+
+    impl Game for TwoTiers {
+        type Position = u64;
+        type Move = u64;
+        fn moves(&self, t: &u64, out: &mut Vec<u64>) {
+            if *t == 1 {
+                out.push(0);
+            }
+        }
+        fn play(&self, _: &u64, child: &u64) -> u64 {
+            *child
+        }
+    }
+
+    impl Tiered for TwoTiers {
+        fn tiers(&self) -> Vec<Tier> {
+            vec![0, 1]
+        }
+        fn tier(&self, t: &u64) -> Tier {
+            *t
+        }
+        fn child_tiers(&self, t: Tier, out: &mut Vec<Tier>) {
+            if t == 1 {
+                out.push(0);
+            }
+        }
+        fn tier_size(&self, _: Tier) -> u64 {
+            1
+        }
+        fn tier_index(&self, _: &u64) -> u64 {
+            0
+        }
+        fn tier_position(&self, t: Tier, i: u64) -> Option<u64> {
+            (i == 0).then_some(t)
+        }
+        fn leaves_tier(&self, _: Tier) -> bool {
+            true
+        }
+    }
+
+    /// Weights that sum past 2⁶⁴ − 1 are [`Error::CountOverflow`] — inside
+    /// one part of a level, between parts, between tiers — not a panic
+    /// (debug) or a count wrapped round (release); weights that fit are
+    /// counted.
+    #[test]
+    fn weights_past_u64_are_an_error() {
+        let half = &|_: &u64| u64::MAX / 2 + 1;
+        let config = Config::default().threads(1);
+        let overflows =
+            |r: Result<crate::TierReach, Error>| matches!(r, Err(Error::CountOverflow { .. }));
+        // Both children of the start in one part of a level.
+        let fan = OneTier(Edges(&[&[1, 2], &[], &[]]));
+        let r = crate::reachable_tiers(&fan, &0, &mut |_| Ok(None), half, &config);
+        assert!(overflows(r));
+        // One position a level: the parts' sums overflow.
+        let chain = OneTier(Edges(&[&[1], &[]]));
+        let r = crate::reachable_tiers(&chain, &0, &mut |_| Ok(None), half, &config);
+        assert!(overflows(r));
+        // One position a tier: the tiers' sums overflow.
+        let r = crate::reachable_tiers(&TwoTiers, &1, &mut |_| Ok(None), half, &config);
+        assert!(overflows(r));
+        // Up to u64::MAX is counted.
+        let fits = &|_: &u64| u64::MAX / 2;
+        let r = crate::reachable_tiers(&TwoTiers, &1, &mut |_| Ok(None), fits, &config).unwrap();
+        assert_eq!(
+            (r.count, r.counts.draw, r.canonical),
+            (u64::MAX - 1, u64::MAX - 1, 2)
         );
     }
 
