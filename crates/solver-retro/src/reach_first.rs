@@ -17,7 +17,7 @@ use crate::cell::{Cell, Cells};
 use crate::solution::Counts;
 use crate::tier_solution::TieredSolution;
 use crate::tiers::{run_stored, NoStore};
-use crate::walk::{walk_tiers, TierBits, TierReach};
+use crate::walk::{checked_counts, checked_sum, walk_tiers, TierBits, TierReach};
 use crate::{Config, Error};
 
 /// Solves the positions of `game` reachable from `start` and counts them
@@ -128,9 +128,13 @@ where
                 tally.positions
             )));
         }
-        (*n, *c) = (tally.counts.total(), tally.counts);
-        reach.count += *n;
-        reach.counts += *c;
+        let k = tally.counts;
+        let total = [k.lose, k.tie, k.draw]
+            .into_iter()
+            .try_fold(k.win, checked_sum)?;
+        (*n, *c) = (total, tally.counts);
+        reach.count = checked_sum(reach.count, *n)?;
+        reach.counts = checked_counts(reach.counts, *c)?;
     }
     Ok((sol, reach))
 }

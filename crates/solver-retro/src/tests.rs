@@ -2671,3 +2671,78 @@ fn a_decoding_that_the_index_does_not_give_back_is_refused() {
         }
     }
 }
+
+/// Tier 1 holds the start, which moves to either position of tier 0
+/// (both lost), or, `one_child`, to the first only.
+struct Fork {
+    one_child: bool,
+}
+
+impl Game for Fork {
+    type Position = (u64, u64);
+    type Move = u64;
+    fn moves(&self, &(t, _): &(u64, u64), out: &mut Vec<u64>) {
+        if t == 1 {
+            out.push(0);
+            if !self.one_child {
+                out.push(1);
+            }
+        }
+    }
+    fn play(&self, _: &(u64, u64), &i: &u64) -> (u64, u64) {
+        (0, i)
+    }
+}
+
+impl game_core::Tiered for Fork {
+    fn tiers(&self) -> Vec<u64> {
+        vec![0, 1]
+    }
+    fn tier(&self, p: &(u64, u64)) -> u64 {
+        p.0
+    }
+    fn child_tiers(&self, t: u64, out: &mut Vec<u64>) {
+        if t == 1 {
+            out.push(0);
+        }
+    }
+    fn tier_size(&self, t: u64) -> u64 {
+        2 - t
+    }
+    fn tier_index(&self, p: &(u64, u64)) -> u64 {
+        p.1
+    }
+    fn tier_position(&self, t: u64, i: u64) -> Option<(u64, u64)> {
+        (t < 2 && i < 2 - t).then_some((t, i))
+    }
+    fn leaves_tier(&self, _: u64) -> bool {
+        true
+    }
+}
+
+/// The reachable-first solve counts its weighted positions in checked
+/// sums: weights of 2⁶³ pass 2⁶⁴ − 1 inside a tier (the two positions of
+/// tier 0) or across tiers (the start and one child), and the solve is
+/// `Error::CountOverflow` (it panicked in debug builds and wrapped in
+/// release). Weights that sum to `u64::MAX` exactly are counted.
+#[test]
+fn the_reachable_solve_refuses_weighted_counts_past_u64() {
+    let config = Config::default().threads(1);
+    let big = |_: &(u64, u64)| 1u64 << 63;
+    for one_child in [false, true] {
+        let game = Fork { one_child };
+        let r = crate::solve_tiers_reachable(&game, &(1, 0), &big, &config, crate::Keep::All);
+        assert!(
+            matches!(r, Err(Error::CountOverflow { .. })),
+            "one child: {one_child}: {:?}",
+            r.map(|(_, reach)| reach.count)
+        );
+    }
+    let fits = |p: &(u64, u64)| if p.0 == 1 { 1u64 << 63 } else { (1 << 62) - 1 };
+    let fork = Fork { one_child: false };
+    let (_, reach) =
+        crate::solve_tiers_reachable(&fork, &(1, 0), &fits, &config, crate::Keep::All).unwrap();
+    assert_eq!(reach.count, u64::MAX - 1);
+    assert_eq!(reach.counts.win, 1 << 63);
+    assert_eq!(reach.counts.lose, (1 << 63) - 2);
+}

@@ -20,7 +20,9 @@ use crate::cell::{Cell, Cells, Table};
 use crate::engine::{posts_bytes, propagate, push_event, Parents, Seeds};
 use crate::reach_first::{Keep, Only, Spare, Tally};
 use crate::seed::{outside_children, terminal};
+use crate::solution::Counts;
 use crate::tier_solution::{TierTables, TieredSolution};
+use crate::walk::checked_counts;
 use crate::{Config, Error};
 
 /// Where finished tiers go, and where a resumed solve finds them.
@@ -809,12 +811,17 @@ where
                     game, tier, leaves, &children, i, &pos, cell, &mut found, &mut kids,
                     &mut moves, &mut inner,
                 );
-                if let (Ok(()), Some((_, weight))) = (&r, reach) {
-                    // A tier every move leaves is final once seeded.
-                    let o = cell.value().map_or(Outcome::Draw, |v| v.outcome());
-                    found.tally.counts.add_many(o, weight(&pos));
-                    found.tally.positions += 1;
-                }
+                let r = match (r, reach) {
+                    (Ok(()), Some((_, weight))) => {
+                        // A tier every move leaves is final once seeded.
+                        let o = cell.value().map_or(Outcome::Draw, |v| v.outcome());
+                        let mut one = Counts::default();
+                        one.add_many(o, weight(&pos));
+                        found.tally.positions += 1;
+                        checked_counts(found.tally.counts, one).map(|c| found.tally.counts = c)
+                    }
+                    (r, _) => r,
+                };
                 if !stored {
                     found.edges.clear();
                 }
@@ -858,7 +865,7 @@ where
     let mut edges = Vec::with_capacity(parts.iter().map(|f| f.edges.len()).sum());
     let mut tally = Tally::default();
     for f in parts {
-        tally.counts += f.tally.counts;
+        tally.counts = checked_counts(tally.counts, f.tally.counts)?;
         tally.positions += f.tally.positions;
         seeds.decisive.extend(f.seeds.decisive);
         seeds.ties.extend(f.seeds.ties);

@@ -669,7 +669,7 @@ const WEIGHTED: &str = "the positions reached";
 ///
 /// # Errors
 /// [`Error::CountOverflow`] past `u64::MAX`.
-fn checked_sum(a: u64, b: u64) -> Result<u64, Error> {
+pub(crate) fn checked_sum(a: u64, b: u64) -> Result<u64, Error> {
     a.checked_add(b)
         .ok_or(Error::CountOverflow { what: WEIGHTED })
 }
@@ -678,7 +678,7 @@ fn checked_sum(a: u64, b: u64) -> Result<u64, Error> {
 ///
 /// # Errors
 /// [`Error::CountOverflow`] past `u64::MAX`.
-fn checked_counts(a: Counts, b: Counts) -> Result<Counts, Error> {
+pub(crate) fn checked_counts(a: Counts, b: Counts) -> Result<Counts, Error> {
     Ok(Counts {
         win: checked_sum(a.win, b.win)?,
         lose: checked_sum(a.lose, b.lose)?,
