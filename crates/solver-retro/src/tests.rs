@@ -2724,7 +2724,7 @@ impl game_core::Tiered for Fork {
 /// sums: weights of 2⁶³ pass 2⁶⁴ − 1 inside a tier (the two positions of
 /// tier 0) or across tiers (the start and one child), and the solve is
 /// `Error::CountOverflow` (it panicked in debug builds and wrapped in
-/// release). Weights that sum to `u64::MAX` exactly are counted.
+/// release). Weights that sum to `u64::MAX - 1` are counted exactly.
 #[test]
 fn the_reachable_solve_refuses_weighted_counts_past_u64() {
     let config = Config::default().threads(1);
