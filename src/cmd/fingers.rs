@@ -911,7 +911,7 @@ fn run_line(game: &Fingers, ctx: &Ctx) -> Result<Report, Error> {
     let mut steps = Vec::new();
     // Player 1 moves at even plies. Draw both players each ply.
     let draw = |text: &mut String, p: &FingersPosition, ply: usize| {
-        let (one, two, star) = if ply % 2 == 0 {
+        let (one, two, star) = if ply.is_multiple_of(2) {
             (p.me, p.opp, 1)
         } else {
             (p.opp, p.me, 2)

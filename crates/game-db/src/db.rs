@@ -109,7 +109,7 @@ impl Options {
 
     fn check(&self) -> Result<()> {
         let b = self.block_bytes;
-        if !(64..=crate::format::MAX_BLOCK_BYTES).contains(&b) || b % 4 != 0 {
+        if !(64..=crate::format::MAX_BLOCK_BYTES).contains(&b) || !b.is_multiple_of(4) {
             return Err(Error::InvalidOptions(format!(
                 "block_bytes {b}: must be a multiple of 4 from 64 to 64 MiB"
             )));

@@ -981,7 +981,7 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
         io.barrier(worker)?;
         traffic.tiers += 1;
         // Every worker has seeded tier k and let go of its children.
-        if me % pp == 0 {
+        if me.is_multiple_of(pp) {
             kids.clear();
             space.child_tiers(t, &mut kids);
             for &c in &kids {

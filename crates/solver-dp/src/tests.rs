@@ -281,7 +281,7 @@ fn a_game_that_clears_its_move_buffer_is_solved_right() {
     }
     let want = |n: u64| {
         let r = 2 * (n / 3) as u32;
-        if n % 3 == 0 {
+        if n.is_multiple_of(3) {
             Value::lose(r)
         } else {
             Value::win(r + 1)

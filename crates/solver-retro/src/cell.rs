@@ -479,7 +479,7 @@ mod tests {
     /// one starts where its map does.
     #[test]
     fn big_tables_start_on_a_huge_page() {
-        let aligned = |c: &Cells<u16>| (c.as_ptr() as usize) % HUGE == 0;
+        let aligned = |c: &Cells<u16>| (c.as_ptr() as usize).is_multiple_of(HUGE);
         for len in [HUGE / 2, HUGE / 2 + 3, 3 * HUGE] {
             let mut cells = Cells::<u16>::zeroed(len).unwrap();
             assert_eq!(cells.len(), len);

@@ -999,7 +999,7 @@ const SCAN_CHUNK: usize = 64;
 pub fn next_in_level<C: Cell>(cells: &[C], mut from: usize, [a, b]: [C; 2]) -> Option<usize> {
     let hit = |c: C| c == a || c == b;
     // Cell by cell up to a chunk's start.
-    while from < cells.len() && from % SCAN_CHUNK != 0 {
+    while from < cells.len() && !from.is_multiple_of(SCAN_CHUNK) {
         if hit(cells[from]) {
             return Some(from);
         }
@@ -1051,7 +1051,7 @@ fn direct_allowed(config: &crate::Config) -> bool {
     static RUNS: AtomicU64 = AtomicU64::new(0);
     config
         .direct
-        .unwrap_or_else(|| RUNS.fetch_add(1, Ordering::Relaxed) % 2 == 0)
+        .unwrap_or_else(|| RUNS.fetch_add(1, Ordering::Relaxed).is_multiple_of(2))
 }
 
 /// Where a step puts what it resolves: the next level's list (ids from

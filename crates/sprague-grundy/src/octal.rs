@@ -359,7 +359,7 @@ fn find_period(g: &[u32], t: usize, meter: &mut Meter) -> Option<Check> {
 /// smallest preperiod for d.
 fn minimise(g: &[u32], l: usize, p: usize) -> (usize, usize) {
     let d = (1..=p)
-        .filter(|d| p % d == 0)
+        .filter(|d| p.is_multiple_of(*d))
         .find(|&d| (l..l + p).all(|i| g[i] == g[i + d]))
         .unwrap_or(p);
     let mut l = l;
@@ -465,7 +465,7 @@ impl<'c> Computer<'c> {
         self.mask = Some(mask);
         // Heap 0 is no part of a split: only heaps from 1 are listed.
         self.rare = (1..self.g.len() as u32)
-            .filter(|&n| (self.g[n as usize] & mask).count_ones() % 2 == 0)
+            .filter(|&n| (self.g[n as usize] & mask).count_ones().is_multiple_of(2))
             .collect();
     }
 
@@ -575,7 +575,7 @@ impl<'c> Computer<'c> {
         {
             let v = self.next_value();
             if let Some(m) = self.mask {
-                if !self.g.is_empty() && (v & m).count_ones() % 2 == 0 {
+                if !self.g.is_empty() && (v & m).count_ones().is_multiple_of(2) {
                     self.rare.push(self.g.len() as u32);
                 }
             }
@@ -615,7 +615,7 @@ impl<'c> Computer<'c> {
             self.ops += ops;
             return first_unmarked(stamp, cur, |_| true);
         };
-        let rare = |v: u32| (v & m).count_ones() % 2 == 0;
+        let rare = |v: u32| (v & m).count_ones().is_multiple_of(2);
         for &t in &self.split {
             if n >= t + 2 {
                 let r = n - t;

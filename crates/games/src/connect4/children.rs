@@ -126,7 +126,7 @@ impl ConnectFour {
         name: impl Fn(u32) -> K,
     ) {
         // 1 when the new piece is the first player's.
-        let delta = u32::from(n % 2 == 0);
+        let delta = u32::from(n.is_multiple_of(2));
         let from = out.len();
         let (mut place, mut j) = (0u32, 0u32);
         let (mut sum_low, mut sum_high) = (0u64, 0u64);

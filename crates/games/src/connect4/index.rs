@@ -75,7 +75,11 @@ impl ConnectFour {
     fn assemble(&self, n: u32, heights: &[u32; MAX_WIDTH], packed: u64) -> ConnectFourPosition {
         let occupied = self.occupied_of(heights);
         let first = self.spread(heights, packed);
-        let mover = if n % 2 == 0 { first } else { occupied ^ first };
+        let mover = if n.is_multiple_of(2) {
+            first
+        } else {
+            occupied ^ first
+        };
         ConnectFourPosition { occupied, mover }
     }
 }

@@ -51,7 +51,7 @@ impl ConnectFourPosition {
     /// Whether the first player (`X`) is to move.
     #[must_use]
     pub const fn first_to_move(&self) -> bool {
-        self.pieces() % 2 == 0
+        self.pieces().is_multiple_of(2)
     }
 
     /// The first player's (`X`'s) pieces.

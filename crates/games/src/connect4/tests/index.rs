@@ -233,7 +233,7 @@ fn to_grid(g: &ConnectFour, p: &ConnectFourPosition) -> Grid {
 /// of that player's top pieces made all of them.
 fn plausible(grid: &Grid, height: usize) -> bool {
     let n: usize = grid.iter().map(Vec::len).sum();
-    let (mover, other) = if n % 2 == 0 { (1, 2) } else { (2, 1) };
+    let (mover, other) = if n.is_multiple_of(2) { (1, 2) } else { (2, 1) };
     if naive_four(grid, height, mover) {
         return false;
     }
