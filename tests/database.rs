@@ -511,3 +511,30 @@ fn a_refused_solve_leaves_no_database_it_created() {
     assert_eq!(files(&new), before);
     let _ = std::fs::remove_dir_all(root);
 }
+
+/// A second solve into a directory another solve is writing is refused at
+/// once, in one line, and touches nothing: two at once each found the
+/// other's half-written tier files ("tier-19.gsdb: truncated", "No such
+/// file or directory") and both failed, leaving an unfinished database.
+/// Here the test holds the directory's lock, as a running solve does.
+#[cfg(unix)]
+#[test]
+fn a_solve_into_a_directory_another_solve_holds_is_refused() {
+    let dir = scratch("locked");
+    let dir_s = dir.display().to_string();
+    let mut args = vec!["connect4", "solve", "--db", &dir_s];
+    args.extend(BOARD);
+    let held = std::fs::File::open(&dir).unwrap();
+    held.lock().unwrap();
+    let out = run(&args);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("being written by another solve"), "{err}");
+    assert!(files(&dir).is_empty(), "{:?}", files(&dir));
+    // Released (the solve's process ended): the solve runs.
+    drop(held);
+    let v = json(&args);
+    assert_eq!(v["reachable"], 1_706_255, "Tromp's count for 4×5");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -8,7 +8,16 @@
 //! and never wrote to — a new user's `--memory 1` would otherwise find a
 //! stray directory with a manifest and nothing in it. [`SolveDb::discard`]
 //! takes back exactly what [`SolveDb::open`] made.
+//!
+//! Two solves into one directory at once would each find the other's
+//! half-written tier files and both fail, leaving an unfinished
+//! database: a solve holds an exclusive lock on the directory
+//! (`flock`, released by the system when the process ends, however it
+//! ends) from before it looks at the database until it is done, and a
+//! second solve is refused at once. Readers (`value`, `analyze`, `play`)
+//! take no lock: they read finished tiers only.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use game_db::{Database, MANIFEST_FILE};
@@ -22,6 +31,9 @@ pub struct SolveDb {
     pub db: Database,
     /// What opening it created, if it was new.
     made: Option<Made>,
+    /// The lock on the directory, held while this value lives (none
+    /// where the system has no locks).
+    _lock: Option<File>,
 }
 
 /// What [`SolveDb::open`] created for a new database.
@@ -38,21 +50,43 @@ impl SolveDb {
     /// it (and `dir`) when there is none.
     ///
     /// # Errors
-    /// As [`open_db`].
+    /// As [`open_db`]; [`Error::Usage`] when another solve holds the
+    /// directory.
     pub fn open(dir: &Path, game: &str, rules: &str) -> Result<SolveDb, Error> {
-        let new = !dir.join(MANIFEST_FILE).exists();
         // Creating the database creates every missing parent too.
         let dirs: Vec<PathBuf> = dir
             .ancestors()
             .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
             .map(Path::to_path_buf)
             .collect();
-        let db = open_db(dir, game, rules, true)?;
+        // The directory first, to lock it (a directory that cannot be
+        // made is left for `open_db` to report).
+        let lock = match std::fs::create_dir_all(dir) {
+            Ok(()) => lock_dir(dir)?,
+            Err(_) => None,
+        };
+        // Looked at under the lock: a solve that finished meanwhile made
+        // the manifest, and it is not this solve's to take back.
+        let new = !dir.join(MANIFEST_FILE).exists();
         let made = new.then(|| Made {
             dir: dir.to_path_buf(),
             dirs,
         });
-        Ok(SolveDb { db, made })
+        let db = match open_db(dir, game, rules, true) {
+            Ok(db) => db,
+            Err(e) => {
+                // What this open made is taken back (the directories).
+                if let Some(made) = made {
+                    made.remove_dirs();
+                }
+                return Err(e);
+            }
+        };
+        Ok(SolveDb {
+            db,
+            made,
+            _lock: lock,
+        })
     }
 
     /// Runs `solve` on the database; when it fails and the database is one
@@ -82,12 +116,66 @@ impl SolveDb {
             return;
         }
         drop(self.db);
+        // Still under the lock (dropped last): no other solve has begun.
         if std::fs::remove_file(made.dir.join(MANIFEST_FILE)).is_ok() {
-            for d in &made.dirs {
-                if std::fs::remove_dir(d).is_err() {
-                    break;
-                }
+            made.remove_dirs();
+        }
+    }
+}
+
+impl Made {
+    /// Removes the directories opening made, deepest first, while each
+    /// is empty.
+    fn remove_dirs(&self) {
+        for d in &self.dirs {
+            if std::fs::remove_dir(d).is_err() {
+                break;
             }
         }
     }
+}
+
+/// Takes the exclusive lock on the directory `dir` for a solve: `None`
+/// where this system or file system has no such locks.
+///
+/// # Errors
+/// [`Error::Usage`] when another process holds it (or the directory was
+/// replaced while it was being locked).
+#[cfg(unix)]
+fn lock_dir(dir: &Path) -> Result<Option<File>, Error> {
+    use std::os::unix::fs::MetadataExt;
+    let busy = || {
+        Error::Usage(format!(
+            "the database in {} is being written by another solve (solve --db); \
+             wait for it to finish",
+            dir.display()
+        ))
+    };
+    let Ok(file) = File::open(dir) else {
+        return Ok(None);
+    };
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => return Err(busy()),
+        // No locks here (some network file systems): solve unlocked.
+        Err(std::fs::TryLockError::Error(_)) => return Ok(None),
+    }
+    // The directory locked is still the one at `dir` (one removed by a
+    // failed solve and made again would be another, unlocked).
+    let same = match (file.metadata(), std::fs::metadata(dir)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    };
+    if same {
+        Ok(Some(file))
+    } else {
+        Err(busy())
+    }
+}
+
+/// Takes no lock where directories cannot be opened as files.
+#[cfg(not(unix))]
+#[allow(clippy::unnecessary_wraps)]
+fn lock_dir(_dir: &Path) -> Result<Option<File>, Error> {
+    Ok(None)
 }
