@@ -1,17 +1,26 @@
-//! Turning a failure into an error on every process.
+//! Turning a failure into an error on every process, and a failed run
+//! into one that leaves nothing behind.
 //!
 //! A run's failure is recorded once, in the run's [`Fault`]: by a worker
-//! that fails (it then parks holding its connections, so its process
-//! exits without a clean shutdown and every peer sees the connection
-//! close), and by the connection to a peer that closes, fails, falls
-//! silent or sends what timely cannot take (`link.rs`: it parks timely's
-//! network thread itself, so timely never panics for it). Workers check
-//! the record between steps and stop; the caller sees it within a tenth
-//! of a second and returns [`crate::Error::Failed`].
+//! that fails, and by the connection to a peer that closes, fails, falls
+//! silent or sends what timely cannot take (`link.rs`). Workers check the
+//! record between steps and stop; the caller sees it within a tenth of a
+//! second, cuts the run's connections (every peer sees them close, whether
+//! or not this process exits) and returns [`crate::Error::Failed`].
+//!
+//! A failed run ends every thread it started before it returns: a worker
+//! that stops drops its dataflows and ends, so timely neither steps it nor
+//! waits for it again; a connection that failed, or whose run failed,
+//! sends nothing more (what timely writes to it is dropped, so no peer
+//! ever sees a clean end of stream from a failed process), and its reading
+//! side, once every worker of the run has stopped stepping
+//! ([`Fault::release`]), ends the stream timely reads as if the peer had
+//! ended it, so timely's network threads end too. A library that runs
+//! many solves in one process keeps no thread nor socket of a failed one.
 //!
 //! A panic in a worker's own code (a game that panics, or a bug) unwinds
 //! to the worker's [`catching`] and fails its run alone, the worker then
-//! parked as for an error. What is left to the panic hook is a panic
+//! stopping as for an error. What is left to the panic hook is a panic
 //! inside timely's own steps or threads ([`outside`]): the hook records it
 //! for every run under way, which cannot say whose it is, and parks that
 //! thread, so that it never unwinds (timely's unwinding poisons the
@@ -23,18 +32,36 @@
 //! Each run has a record of its own, so runs side by side in one process
 //! (tests) do not fail each other, but for such a panic.
 
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError, Weak};
 
-type Slot = Mutex<Option<String>>;
+/// What a run's [`Fault`] handles share.
+#[derive(Default)]
+struct Record {
+    state: Mutex<State>,
+    /// A failure is recorded: read without the lock, as often as every
+    /// write to a connection.
+    failed: AtomicBool,
+    /// Wakes those waiting for [`State::released`].
+    changed: Condvar,
+}
+
+/// A run's failure and whether its workers stopped.
+#[derive(Default)]
+struct State {
+    failure: Option<String>,
+    /// Every worker of the run has stopped stepping.
+    released: bool,
+}
 
 /// The records of the runs under way (for the panic hook).
-static LIVE: Mutex<Vec<Weak<Slot>>> = Mutex::new(Vec::new());
+static LIVE: Mutex<Vec<Weak<Record>>> = Mutex::new(Vec::new());
 
 type Hook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
 
-/// A run's failure record, shared by its workers.
+/// A run's failure record, shared by its workers and connections.
 #[derive(Clone)]
-pub(crate) struct Fault(Arc<Slot>);
+pub(crate) struct Fault(Arc<Record>);
 
 impl Fault {
     /// A record for a new run (and the panic hook, once a process).
@@ -54,25 +81,51 @@ impl Fault {
 
     /// The failure recorded, if any.
     pub(crate) fn get(&self) -> Option<String> {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        lock(&self.0.state).failure.clone()
+    }
+
+    /// Whether a failure is recorded (without taking a lock).
+    pub(crate) fn failed(&self) -> bool {
+        self.0.failed.load(Ordering::Acquire)
+    }
+
+    /// Says that every worker of the run has stopped stepping (so that
+    /// nothing reads what a failed connection hands timely from now on).
+    pub(crate) fn release(&self) {
+        lock(&self.0.state).released = true;
+        self.0.changed.notify_all();
+    }
+
+    /// Waits until [`Fault::release`].
+    pub(crate) fn wait_released(&self) {
+        let mut s = lock(&self.0.state);
+        while !s.released {
+            s = self
+                .0
+                .changed
+                .wait(s)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
     }
 }
 
-fn record(slot: &Slot, msg: String) {
-    let mut f = slot.lock().unwrap_or_else(PoisonError::into_inner);
-    if f.is_none() {
-        *f = Some(msg);
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn record(r: &Record, msg: String) {
+    let mut s = lock(&r.state);
+    if s.failure.is_none() {
+        s.failure = Some(msg);
+        r.failed.store(true, Ordering::Release);
     }
 }
 
 /// Records `msg` as the failure of every run under way.
 fn set_all(msg: &str) {
     let live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
-    for slot in live.iter().filter_map(Weak::upgrade) {
-        record(&slot, msg.to_string());
+    for r in live.iter().filter_map(Weak::upgrade) {
+        record(&r, msg.to_string());
     }
 }
 
@@ -119,7 +172,7 @@ fn message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Parks the calling thread for good.
-pub(crate) fn park_forever() -> ! {
+fn park_forever() -> ! {
     loop {
         std::thread::park();
     }

@@ -172,16 +172,19 @@
 //! [`Error::Failed`] within a fraction of a second of the failure being
 //! seen: the connection a timely network thread uses records a peer's
 //! connection closing (or failing, or carrying a message timely could not
-//! take) as the run's failure and parks that thread, never letting timely
-//! panic (see `link.rs`); every worker checks for a failure between steps
-//! (see `fault.rs`). A failing process never shuts its connections down
-//! cleanly: it cuts them as it returns the error, so its peers see the
-//! failure whether or not it exits, even once they are done and wait only
-//! for its end of stream. A process that stops as a whole (stopped by a
+//! take) as the run's failure, never letting timely panic (see
+//! `link.rs`); every worker checks for a failure between steps (see
+//! `fault.rs`). A failing process never shuts its connections down
+//! cleanly: it cuts them as soon as it sees the failure, so its peers see
+//! it whether or not it exits, even once they are done and wait only for
+//! its end of stream. A process that stops as a whole (stopped by a
 //! signal, or its host gone without closing its connections) is found by
 //! its silence: every process sends each peer a heartbeat when it has
 //! sent nothing for a while, and a peer heard from not at all for
-//! [`ClusterConfig::peer_timeout`] fails the run (see `link.rs`).
+//! [`ClusterConfig::peer_timeout`] fails the run (see `link.rs`). A failed
+//! run ends every thread it started and closes every socket before it
+//! returns the error, so a program may run solve after solve (see
+//! `fault.rs`).
 //!
 //! Processes started with other settings never start solving: when they
 //! connect, each greets the other with its `-n`, `-w` and a hash of the
@@ -939,99 +942,36 @@ fn run<S: Space, G: Tiered>(
     )?;
     let worker_config = config.timely.worker.clone();
     let guards = timely::execute::execute_from(builders, others, worker_config, move |w| {
+        let fault = &c.shared.local.fault;
         // A panic in the worker's own code (a game's, say) fails this run
         // alone, as an error.
-        let r = fault::catching(|| worker::work(w, &c)).unwrap_or_else(|m| Err(Error::Failed(m)));
-        let failed = r.is_err();
+        let r = fault::catching(|| {
+            let traffic = worker::work(w, &c)?;
+            worker::finish(w, fault).map(|()| traffic)
+        })
+        .unwrap_or_else(|m| Err(Error::Failed(m)));
         if let Err(e) = &r {
-            c.shared.local.fault.set(e.to_string());
+            fault.set(e.to_string());
+            // The worker steps no more (its state may be half-changed
+            // by a panic) and its thread ends.
+            let _ = fault::catching(|| worker::stop(w));
         }
+        // Sent once the worker steps no more: see `finish_run`.
         let _ = tx
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .send(r);
-        if failed {
-            // Keep this worker's connections open: the process exits
-            // without a clean shutdown, which every peer sees.
-            fault::park_forever();
-        }
     })
     .map_err(|e| {
         // As a failure to connect (net::build): the links' heartbeats stop
         // and the peers see the connections cut, not a live process.
         fault.set(e.clone());
         links.cut();
+        links.join();
+        fault.release();
         Error::Start(e)
     })?;
-    let mut traffic = Traffic::default();
-    let mut got = 0;
-    let fail = |e: Error, guards| {
-        // Peers see the failure now, not when this process exits.
-        links.cut();
-        std::mem::forget(guards);
-        Err(e)
-    };
-    while got < config.threads {
-        match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok(Ok(t)) => {
-                traffic += t;
-                got += 1;
-            }
-            Ok(Err(Error::Failed(m))) => {
-                return fail(
-                    Error::Failed(format!("process {}: {m}", config.process)),
-                    guards,
-                )
-            }
-            Ok(Err(e)) => return fail(e, guards),
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                if let Some(m) = fault.get() {
-                    return fail(
-                        Error::Failed(format!("process {}: {m}", config.process)),
-                        guards,
-                    );
-                }
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return fail(
-                    Error::Failed("the worker threads ended without a result".into()),
-                    guards,
-                )
-            }
-        }
-    }
-    // Every worker is done, but timely's network threads wait for each
-    // peer's clean end of stream: a peer that fails after the last
-    // barrier (an update it applies then, its database) never sends it,
-    // and the thread that reads from it is parked by the fault hook.
-    let (joined, join) = mpsc::channel();
-    std::thread::Builder::new()
-        .name("solver-cluster:join".into())
-        .spawn(move || {
-            let _ = joined.send(guards.join());
-        })
-        .map_err(|e| Error::Failed(format!("process {}: {e}", config.process)))?;
-    loop {
-        match join.recv_timeout(Duration::from_millis(100)) {
-            Ok(results) => {
-                for r in results {
-                    r.map_err(Error::Failed)?;
-                }
-                break;
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                if let Some(m) = fault.get() {
-                    links.cut();
-                    return Err(Error::Failed(format!("process {}: {m}", config.process)));
-                }
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(Error::Failed(
-                    "the worker threads ended without a result".into(),
-                ))
-            }
-        }
-    }
+    let traffic = finish_run(config, &fault, rx, guards, links)?;
     let mut tables = ctx.shared.tables(|t| ctx.space.size(t))?;
     // A tier of no indices has no blocks, so nothing filed it: held
     // empty, as solver-retro holds it.
@@ -1047,4 +987,149 @@ fn run<S: Space, G: Tiered>(
         workers: config.workers(),
         processes: config.processes,
     })
+}
+
+/// How long a failed run waits, once the failure is seen, for its threads
+/// to end before it returns all the same: a worker stops at its next
+/// check for the failure, between steps, blocks and chunks of work (a
+/// worker in a game's code, or in a panic hook's grip, may be long or
+/// never). Past it the threads end in the background, as they stop.
+const REAP: Duration = Duration::from_secs(10);
+
+/// Waits for the `threads` results of a run's workers on `rx` and for
+/// every thread of the run to end (its workers, timely's network threads
+/// through `guards`, the heartbeats of `links`): the traffic, or the
+/// run's error. A failure (a worker's error, or one `fault` records) cuts
+/// the connections at once, so the peers see it; the threads are then
+/// given [`REAP`] to end. A failed run so leaves no thread parked nor
+/// socket open behind it.
+fn finish_run(
+    config: &ClusterConfig,
+    fault: &fault::Fault,
+    rx: mpsc::Receiver<Result<Traffic, Error>>,
+    guards: timely::communication::initialize::WorkerGuards<()>,
+    links: net::Links,
+) -> Result<Traffic, Error> {
+    let process = config.process;
+    let failed = |m: String| Error::Failed(format!("process {process}: {m}"));
+    let mut traffic = Traffic::default();
+    let mut failure: Option<Error> = None;
+    // When the failure was seen: the connections were cut then.
+    let mut since: Option<std::time::Instant> = None;
+    let note = |e: Error, failure: &mut Option<Error>| {
+        // A worker's own error says more than the failure it caused the
+        // others to see.
+        if failure
+            .as_ref()
+            .is_none_or(|f| matches!(f, Error::Failed(_)) && !matches!(e, Error::Failed(_)))
+        {
+            *failure = Some(e);
+        }
+    };
+    let reaped = |since: Option<std::time::Instant>| since.is_some_and(|t| t.elapsed() >= REAP);
+    let mut got = 0;
+    while got < config.threads && !reaped(since) {
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(Ok(t)) => {
+                traffic += t;
+                got += 1;
+            }
+            Ok(Err(e)) => {
+                got += 1;
+                let e = match e {
+                    Error::Failed(m) => failed(m),
+                    e => e,
+                };
+                note(e, &mut failure);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                note(
+                    failed("the worker threads ended without a result".into()),
+                    &mut failure,
+                );
+                break;
+            }
+        }
+        if failure.is_none() {
+            if let Some(m) = fault.get() {
+                note(failed(m), &mut failure);
+            }
+        }
+        if failure.is_some() && since.is_none() {
+            // Peers see the failure now, not when this process exits.
+            links.cut();
+            since = Some(std::time::Instant::now());
+        }
+    }
+    // Every worker is done, but timely's network threads wait for each
+    // peer's clean end of stream: a peer that fails after the last
+    // barrier (an update it applies then, its database) never sends it,
+    // and the link that reads from it records the failure and, released,
+    // ends the stream for timely. Workers still running are waited for
+    // here first (they stop at the failure).
+    let links = Arc::new(links);
+    let (joined, join) = mpsc::channel();
+    let joiner = {
+        let fault = fault.clone();
+        let links = Arc::clone(&links);
+        let left = config.threads - got;
+        std::thread::Builder::new()
+            .name("solver-cluster:join".into())
+            .spawn(move || {
+                for _ in 0..left {
+                    if rx.recv().is_err() {
+                        break;
+                    }
+                }
+                // No worker steps any more: nothing reads what the links
+                // hand timely's threads.
+                fault.release();
+                let results = guards.join();
+                links.join();
+                let _ = joined.send(results);
+            })
+    };
+    let joiner = match joiner {
+        Ok(j) => j,
+        Err(e) => return Err(failure.unwrap_or_else(|| failed(e.to_string()))),
+    };
+    loop {
+        match join.recv_timeout(Duration::from_millis(100)) {
+            Ok(results) => {
+                let _ = joiner.join();
+                for r in results {
+                    if let Err(m) = r {
+                        note(Error::Failed(m), &mut failure);
+                    }
+                }
+                break;
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if failure.is_none() {
+                    if let Some(m) = fault.get() {
+                        note(failed(m), &mut failure);
+                    }
+                }
+                if failure.is_some() && since.is_none() {
+                    links.cut();
+                    since = Some(std::time::Instant::now());
+                }
+                if reaped(since) {
+                    break;
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                note(
+                    failed("the worker threads ended without a result".into()),
+                    &mut failure,
+                );
+                break;
+            }
+        }
+    }
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(traffic),
+    }
 }

@@ -9,8 +9,20 @@
 //! keeps the standard library's hook lock for good: no later
 //! `std::panic::set_hook` or `take_hook` in the process ever returns, nor,
 //! once one waits, any later panic. So a [`Link`] never reports a failure
-//! to timely: it records it as the run's failure ([`Fault`]) and parks the
-//! thread itself, outside any hook.
+//! to timely: it records it as the run's failure ([`Fault`]), and from
+//! then on, as once the run failed for any other reason,
+//! * the sending side takes whatever timely writes and sends none of it:
+//!   no peer ever sees a clean end of stream from a failed run, only its
+//!   connections cut (`net::Links::cut`), and timely's send thread ends
+//!   once the workers are gone, as after a clean run;
+//! * the receiving side reads nothing more from the peer and, once every
+//!   worker of the run has stopped stepping ([`Fault::release`]), hands
+//!   timely the rest of the message under way (zeros: nothing reads it)
+//!   and a clean end of stream, so timely's receive thread ends too.
+//!
+//! A failed run so ends every thread of its connections, and closes
+//! their sockets, instead of leaving them parked for the life of the
+//! process.
 //!
 //! It also follows timely's framing (a 48-byte header of six big-endian
 //! words — channel, source, first and end target worker, payload length,
@@ -34,7 +46,7 @@ use std::time::{Duration, Instant};
 
 use timely::communication::allocator::zero_copy::stream::Stream;
 
-use crate::fault::{self, Fault};
+use crate::fault::Fault;
 
 /// Bytes of a header.
 const HEADER: usize = 48;
@@ -147,6 +159,10 @@ struct Reading {
     ended: bool,
     /// When the peer last sent anything.
     heard: Instant,
+    /// The link or its run failed: nothing more is read from the peer.
+    closing: bool,
+    /// Bytes of the end of stream handed to timely once closing.
+    closed: usize,
 }
 
 /// What the sending side keeps (shared with the heartbeat).
@@ -169,8 +185,11 @@ struct Shared {
     fault: Fault,
     reading: Mutex<Reading>,
     writing: Mutex<Writing>,
-    /// Wakes the heartbeat when the end of stream is sent.
+    /// Wakes the heartbeat when the end of stream is sent or the run
+    /// fails.
     ended: std::sync::Condvar,
+    /// The heartbeat's thread, until joined.
+    heart: Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 /// A connection to one peer process, for timely's network threads (see
@@ -213,6 +232,8 @@ impl Link {
                 emit: None,
                 ended: false,
                 heard: now,
+                closing: false,
+                closed: 0,
             }),
             writing: Mutex::new(Writing {
                 framing: Framing::default(),
@@ -220,29 +241,49 @@ impl Link {
                 sent: now,
             }),
             ended: std::sync::Condvar::new(),
+            heart: Mutex::new(None),
         });
         let link = Link { stream, shared };
         let heart = link.try_clone()?;
-        std::thread::Builder::new()
+        let handle = std::thread::Builder::new()
             .name(format!("solver-cluster:heartbeat-{peer}"))
             .spawn(move || heart.beat(beat))?;
+        *lock(&link.shared.heart) = Some(handle);
         Ok(link)
     }
 
-    /// Records `what` as the run's failure and parks the calling thread
-    /// (one of timely's network threads) for good.
-    fn fail(&self, what: &str) -> ! {
-        self.record(what);
-        fault::park_forever()
-    }
-
-    /// Records `what` as the run's failure.
+    /// Records `what` as the run's failure (and stops the heartbeat).
     fn record(&self, what: &str) {
         self.shared.fault.set(format!(
             "the connection to peer process {} failed ({what}): it died, was killed, stalled or \
              the network broke",
             self.shared.peer
         ));
+        self.wake_heart();
+    }
+
+    /// Wakes the heartbeat to see that the stream ended or the run failed.
+    fn wake_heart(&self) {
+        // Under the lock: the heartbeat checks, then waits, holding it.
+        let _w = lock(&self.shared.writing);
+        self.shared.ended.notify_all();
+    }
+
+    /// Cuts the connection, both ways, without the clean end of stream:
+    /// the peer sees it close, and this process's network threads reading
+    /// or writing it are woken (their run has failed).
+    pub(crate) fn cut(&self) {
+        let _ = self.stream.shutdown(Shutdown::Both);
+        self.wake_heart();
+    }
+
+    /// Waits for the heartbeat's thread to end: once the end of stream is
+    /// sent or the run failed.
+    pub(crate) fn join_heart(&self) {
+        let handle = lock(&self.shared.heart).take();
+        if let Some(h) = handle {
+            let _ = h.join();
+        }
     }
 
     /// Sends a heartbeat whenever nothing was sent for `beat`, until the
@@ -251,19 +292,20 @@ impl Link {
         let shared = Arc::clone(&self.shared);
         let mut w = lock(&shared.writing);
         loop {
-            if w.ended || self.shared.fault.get().is_some() {
+            if w.ended || shared.fault.failed() {
                 return;
             }
             // Until a beat after the last send (a fixed period would let
             // up to two beats pass without one); woken early by the end of
-            // stream: the thread ends with it, not a beat later.
+            // stream or the run's failure: the thread ends with it, not a
+            // beat later.
             let wait = beat.saturating_sub(w.sent.elapsed()).max(beat / 8);
             w = shared
                 .ended
                 .wait_timeout(w, wait)
                 .unwrap_or_else(PoisonError::into_inner)
                 .0;
-            if w.ended {
+            if w.ended || shared.fault.failed() {
                 return;
             }
             if w.framing.at_boundary() && w.sent.elapsed() >= beat {
@@ -278,13 +320,14 @@ impl Link {
     }
 
     /// Reads from the socket into `buf`, waiting as long as the peer is
-    /// heard from within the timeout: 0 only at its end of stream.
-    fn recv(&mut self, r: &mut Reading, buf: &mut [u8]) -> usize {
+    /// heard from within the timeout: 0 only at its end of stream; `Err`
+    /// names a failure.
+    fn recv(&mut self, r: &mut Reading, buf: &mut [u8]) -> Result<usize, String> {
         loop {
             match self.stream.read(buf) {
                 Ok(n) => {
                     r.heard = Instant::now();
-                    return n;
+                    return Ok(n);
                 }
                 Err(e)
                     if matches!(
@@ -293,28 +336,30 @@ impl Link {
                     ) =>
                 {
                     if r.heard.elapsed() >= self.shared.timeout {
-                        self.fail(&format!(
+                        return Err(format!(
                             "it sent nothing, not even a heartbeat, for {:?}",
                             self.shared.timeout
                         ));
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => self.fail(&format!("reading: {e}")),
+                Err(e) => return Err(format!("reading: {e}")),
             }
         }
     }
 
     /// Fills the link's own buffer (it is empty): the peer closing its
     /// connection here is a failure.
-    fn fill(&mut self, r: &mut Reading) {
+    fn fill(&mut self, r: &mut Reading) -> Result<(), String> {
         let mut buf = std::mem::take(&mut r.buf);
         let n = self.recv(r, &mut buf);
         r.buf = buf;
+        let n = n?;
         if n == 0 {
-            self.fail("it closed the connection before the end of the run");
+            return Err("it closed the connection before the end of the run".into());
         }
         (r.at, r.end) = (0, n);
+        Ok(())
     }
 
     /// Checks a header the peer sent: `Some(error)` if timely cannot take
@@ -349,6 +394,26 @@ impl Read for Link {
         let shared = Arc::clone(&self.shared);
         let mut guard = lock(&shared.reading);
         let r = &mut *guard;
+        if !r.closing {
+            match self.serve(r, out) {
+                Ok(n) => return Ok(n),
+                Err(what) => {
+                    self.record(&what);
+                    r.closing = true;
+                }
+            }
+        }
+        // Nothing reads what is handed on once every worker has stopped.
+        shared.fault.wait_released();
+        Ok(close(r, out))
+    }
+}
+
+impl Link {
+    /// What [`Read::read`] hands timely while the link works: whole
+    /// headers it checked, payloads, heartbeats dropped; `Err` names the
+    /// link's failure.
+    fn serve(&mut self, r: &mut Reading, out: &mut [u8]) -> Result<usize, String> {
         loop {
             if let Some(from) = r.emit {
                 let n = (HEADER - from).min(out.len());
@@ -369,25 +434,25 @@ impl Read for Link {
                 if out.len() >= READ {
                     // A long payload goes straight to timely's buffer.
                     let n = rest.min(out.len());
-                    let got = self.recv(r, &mut out[..n]);
+                    let got = self.recv(r, &mut out[..n])?;
                     if got == 0 {
-                        self.fail("it closed the connection in the middle of a message");
+                        return Err("it closed the connection in the middle of a message".into());
                     }
                     r.framing.rest -= got as u64;
                     return Ok(got);
                 }
-                self.fill(r);
+                self.fill(r)?;
                 continue;
             }
             if r.ended {
                 // Nothing may follow the end of stream.
-                if buffered == 0 && self.recv(r, out) == 0 {
+                if buffered == 0 && self.recv(r, out)? == 0 {
                     return Ok(0);
                 }
-                self.fail("it sent data after its end of stream");
+                return Err("it sent data after its end of stream".into());
             }
             if buffered == 0 {
-                self.fill(r);
+                self.fill(r)?;
                 continue;
             }
             let f = &mut r.framing;
@@ -404,7 +469,7 @@ impl Read for Link {
                 continue;
             }
             if let Some(m) = self.check(&h) {
-                self.fail(&m);
+                return Err(m);
             }
             r.ended = h.length == 0;
             r.framing.rest = h.length;
@@ -413,10 +478,44 @@ impl Read for Link {
     }
 }
 
+/// What a closing link hands timely into `out`: the rest of the message
+/// under way (its header, then zeros for what the peer did not send), a
+/// clean end of stream, then nothing (0). A header not yet whole was never
+/// handed on, and is dropped.
+fn close(r: &mut Reading, out: &mut [u8]) -> usize {
+    if let Some(from) = r.emit {
+        let n = (HEADER - from).min(out.len());
+        out[..n].copy_from_slice(&r.framing.header[from..from + n]);
+        r.emit = (from + n < HEADER).then_some(from + n);
+        return n;
+    }
+    if r.framing.rest > 0 {
+        let n = usize::try_from(r.framing.rest)
+            .unwrap_or(usize::MAX)
+            .min(out.len());
+        out[..n].fill(0);
+        r.framing.rest -= n as u64;
+        return n;
+    }
+    if r.ended || r.closed == HEADER {
+        return 0;
+    }
+    // A header of length 0 on channel 0: timely's own end of stream.
+    let n = (HEADER - r.closed).min(out.len());
+    out[..n].fill(0);
+    r.closed += n;
+    n
+}
+
 impl Write for Link {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let shared = Arc::clone(&self.shared);
         let mut w = lock(&shared.writing);
+        if shared.fault.failed() {
+            // The run failed: the peer is to see the connection cut, never
+            // a clean end of stream.
+            return Ok(buf.len());
+        }
         let failed = loop {
             match self.stream.write(buf) {
                 Ok(n) => {
@@ -441,7 +540,8 @@ impl Write for Link {
         };
         // The heartbeat must not wait on this lock for ever.
         drop(w);
-        self.fail(&failed)
+        self.record(&failed);
+        Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -466,7 +566,14 @@ impl Stream for Link {
             lock(&self.shared.writing).ended = true;
             self.shared.ended.notify_all();
         }
-        self.stream.shutdown(how)
+        // timely panics at an error here: recorded instead (a peer that
+        // reset the connection once it was sent everything fails anyway).
+        if let Err(e) = self.stream.shutdown(how) {
+            if !self.shared.fault.failed() {
+                self.record(&format!("shutting the connection down: {e}"));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -495,7 +602,7 @@ mod tests {
     }
 
     /// Reads `link` to its end in a thread: what it read, when it has
-    /// (never if the thread was parked, the run's failure recorded).
+    /// (once the link failed, not before the run is released).
     fn read_all(mut link: Link) -> std::sync::mpsc::Receiver<Vec<u8>> {
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
@@ -634,6 +741,64 @@ mod tests {
         let read = read_all(link);
         assert!(failure(&fault).contains("closed the connection"));
         assert!(read.try_recv().is_err(), "the reader went on");
+    }
+
+    /// A link whose peer fails: from the failure on, what timely writes is
+    /// dropped (never an error, which would make timely panic; never a
+    /// clean end of stream the peer could take for a finished run), the
+    /// heartbeat ends, and once the run is released the reader is handed
+    /// the rest of the message under way (zeros; a header not yet whole is
+    /// dropped) and a clean end of stream, so timely's threads end.
+    /// Before, the reader and writer were parked for the life of the
+    /// process, holding the socket.
+    #[test]
+    fn a_failed_link_ends_its_stream_once_released() {
+        let mut whole = header(3, 0, 1, 2);
+        whole.extend_from_slice(b"ab");
+        let mut in_payload = whole.clone();
+        in_payload.extend(header(3, 0, 1, 4));
+        in_payload.extend_from_slice(b"cd");
+        let mut in_header = whole.clone();
+        in_header.extend_from_slice(&header(3, 0, 1, 4)[..20]);
+        let mut cut_short = in_payload.clone();
+        cut_short.extend_from_slice(b"\0\0");
+        for (sent, handed) in [(in_payload, cut_short), (in_header, whole)] {
+            let (link, mut peer, fault) = pair(0..1, Duration::from_secs(10));
+            let mut writer = link.try_clone().unwrap();
+            peer.write_all(&sent).unwrap();
+            peer.shutdown(Shutdown::Write).unwrap();
+            let read = read_all(link.try_clone().unwrap());
+            assert!(failure(&fault).contains("closed the connection"));
+            let (joined, join) = std::sync::mpsc::channel();
+            let heart = link.try_clone().unwrap();
+            std::thread::spawn(move || {
+                heart.join_heart();
+                let _ = joined.send(());
+            });
+            assert!(
+                join.recv_timeout(Duration::from_secs(5)).is_ok(),
+                "the heartbeat still runs"
+            );
+            let mut message = header(5, 0, 1, 3);
+            message.extend_from_slice(b"xyz");
+            writer.write_all(&message).unwrap();
+            writer.write_all(&header(0, 0, 0, 0)).unwrap();
+            writer.shutdown(Shutdown::Write).unwrap();
+            // The peer gets at most heartbeats sent before the failure,
+            // then the connection closed.
+            let mut got = Vec::new();
+            peer.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+            peer.read_to_end(&mut got).unwrap();
+            assert!(
+                got.chunks(HEADER).all(|h| h == Header::heartbeat()),
+                "{got:?}"
+            );
+            assert!(read.try_recv().is_err(), "the reader went on unreleased");
+            fault.release();
+            let mut want = handed;
+            want.extend(header(0, 0, 0, 0));
+            assert_eq!(read.recv_timeout(Duration::from_secs(5)), Ok(want));
+        }
     }
 
     /// A peer that sends nothing, not even heartbeats: the run fails

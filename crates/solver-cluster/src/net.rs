@@ -8,6 +8,7 @@ use std::net::{TcpListener, TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
 use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::zero_copy::stream::Stream;
 use timely::communication::allocator::{AllocatorBuilder, ProcessBuilder};
 use timely::communication::Hooks;
 use timely::CommunicationConfig;
@@ -21,19 +22,28 @@ use crate::Error;
 pub(crate) type Built = (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>, Links);
 
 /// This process's connections to the other processes (handles of the
-/// sockets timely's threads use), to cut when the run fails.
+/// links timely's threads use), to cut when the run fails and to wait
+/// for their heartbeats at its end.
 #[derive(Default)]
-pub(crate) struct Links(Vec<TcpStream>);
+pub(crate) struct Links(Vec<Link>);
 
 impl Links {
     /// Shuts every connection down, both ways, without timely's clean
     /// end of stream: every peer's network thread sees the connection
     /// closed and fails its run, whether or not this process exits (a
-    /// caller may go on after a failed solve, and the failed worker's
-    /// thread stays parked).
+    /// caller may go on after a failed solve); this process's network
+    /// threads and heartbeats are woken to see the failure.
     pub(crate) fn cut(&self) {
-        for s in &self.0 {
-            let _ = s.shutdown(std::net::Shutdown::Both);
+        for l in &self.0 {
+            l.cut();
+        }
+    }
+
+    /// Waits for every link's heartbeat to end (at the end of stream, or
+    /// once the run failed).
+    pub(crate) fn join(&self) {
+        for l in &self.0 {
+            l.join_heart();
         }
     }
 }
@@ -123,6 +133,7 @@ impl Hello {
 /// process within `wait`; `solve` is [`Hello::solve`] for this process.
 /// timely's threads reach each peer through a [`Link`] that fails
 /// `fault`'s run when the peer fails or is silent for `peer_timeout`.
+/// A failure to start leaves no thread running.
 pub(crate) fn build(
     config: CommunicationConfig,
     wait: Duration,
@@ -149,41 +160,47 @@ pub(crate) fn build(
         solve,
     };
     let sockets = connect(&addresses, &hello, wait)?;
-    let links = sockets
-        .iter()
-        .flatten()
-        .map(TcpStream::try_clone)
-        .collect::<std::io::Result<Vec<_>>>()
-        .map(Links)
-        .map_err(|e| Error::Start(format!("process {process}: {e}")))?;
-    // From here a failure to start must stop the links' heartbeats and cut
-    // the connections: the peers, who heard this process greet them,
-    // would otherwise keep hearing from it and wait for ever.
-    let failed = |e: std::io::Error| {
-        let msg = format!("process {process}: {e}");
-        fault.set(msg.clone());
-        links.cut();
-        Error::Start(msg)
-    };
     // timely's threads use the sockets through links: a peer's failure,
     // silence or garbage is recorded as the run's, never a panic.
     let first = (threads * process) as u64;
     let workers = first..first + threads as u64;
-    let sockets = sockets
-        .into_iter()
-        .enumerate()
-        .map(|(j, s)| {
-            s.map(|s| Link::new(s, j, workers.clone(), peer_timeout, fault.clone()))
-                .transpose()
-        })
-        .collect::<std::io::Result<Vec<_>>>()
-        .map_err(failed)?;
+    let mut links = Links::default();
+    // From here a failure to start must stop the links' heartbeats and cut
+    // the connections: the peers, who heard this process greet them,
+    // would otherwise keep hearing from it and wait for ever.
+    let failed = |e: std::io::Error, links: &Links| {
+        let msg = format!("process {process}: {e}");
+        fault.set(msg.clone());
+        links.cut();
+        links.join();
+        fault.release();
+        Error::Start(msg)
+    };
+    let mut linked = Vec::with_capacity(sockets.len());
+    for (j, s) in sockets.into_iter().enumerate() {
+        let Some(s) = s else {
+            linked.push(None);
+            continue;
+        };
+        let l = Link::new(s, j, workers.clone(), peer_timeout, fault.clone())
+            .map_err(|e| failed(e, &links))?;
+        match l.try_clone() {
+            Ok(kept) => {
+                links.0.push(kept);
+                linked.push(Some(l));
+            }
+            Err(e) => {
+                links.0.push(l);
+                return Err(failed(e, &links));
+            }
+        }
+    }
     let hooks = Hooks::default();
     let local =
         ProcessBuilder::new_typed_vector(threads, hooks.refill.clone(), hooks.spill.clone());
     let (builders, guard) =
-        initialize_networking_from_sockets(local, sockets, process, threads, hooks)
-            .map_err(failed)?;
+        initialize_networking_from_sockets(local, linked, process, threads, hooks)
+            .map_err(|e| failed(e, &links))?;
     Ok((
         builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
         Box::new(guard),

@@ -523,6 +523,31 @@ impl Io {
     }
 }
 
+/// Steps `worker` until its dataflows are complete (the inputs were
+/// dropped with the worker's [`Io`]: every worker of the cluster has
+/// finished), or the run fails ([`Error::Failed`]). timely's own wait
+/// for this, after a worker's work, would wait for ever on a peer that
+/// failed.
+pub(crate) fn finish(worker: &mut Worker, fault: &crate::fault::Fault) -> Result<(), Error> {
+    while worker.has_dataflows() {
+        if let Some(msg) = fault.get() {
+            return Err(Error::Failed(msg));
+        }
+        // A panic in timely's step (or the inspectors it runs) parks.
+        crate::fault::outside(|| worker.step_or_park(Some(Duration::from_millis(50))));
+    }
+    Ok(())
+}
+
+/// Drops `worker`'s dataflows, once its run failed: timely then neither
+/// steps the worker again nor waits for its dataflows to complete (they
+/// never would), and the worker's thread ends.
+pub(crate) fn stop(worker: &mut Worker) {
+    for d in worker.installed_dataflows() {
+        worker.drop_dataflow(d);
+    }
+}
+
 /// `SOLVER_CLUSTER_ABORT_AT=P:R` makes process `P` crash (abort, as a
 /// killed process) when it reaches round `R`, and
 /// `SOLVER_CLUSTER_STOP_AT=P:R` makes it stop (`SIGSTOP`, as a host that

@@ -49,46 +49,6 @@ fn main() {
     std::process::exit(0);
 }
 
-/// [`common::TieredChain`] whose moves panic from a pile of 5.
-#[derive(Clone)]
-struct Boom(common::TieredChain);
-
-impl game_core::Game for Boom {
-    type Position = u64;
-    type Move = u64;
-    fn moves(&self, n: &u64, out: &mut Vec<u64>) {
-        assert!(*n != 5, "boom at pile 5");
-        self.0.moves(n, out);
-    }
-    fn play(&self, n: &u64, t: &u64) -> u64 {
-        self.0.play(n, t)
-    }
-}
-
-impl game_core::Tiered for Boom {
-    fn tiers(&self) -> Vec<game_core::Tier> {
-        self.0.tiers()
-    }
-    fn tier(&self, n: &u64) -> game_core::Tier {
-        *n
-    }
-    fn child_tiers(&self, t: game_core::Tier, out: &mut Vec<game_core::Tier>) {
-        self.0.child_tiers(t, out);
-    }
-    fn tier_size(&self, t: game_core::Tier) -> u64 {
-        self.0.tier_size(t)
-    }
-    fn tier_index(&self, n: &u64) -> u64 {
-        self.0.tier_index(n)
-    }
-    fn tier_position(&self, t: game_core::Tier, i: u64) -> Option<u64> {
-        self.0.tier_position(t, i)
-    }
-    fn leaves_tier(&self, _: game_core::Tier) -> bool {
-        true
-    }
-}
-
 /// A game that panics inside a worker, beside an honest run: the panic
 /// fails its own run with `Error::Failed` naming it, the honest run
 /// solves. Before, the hook parked the worker inside itself (keeping the
@@ -99,7 +59,7 @@ fn a_game_that_panics_fails_its_run_alone() {
     let c = config.clone();
     let tx2 = tx.clone();
     std::thread::spawn(move || {
-        let game = Boom(common::TieredChain(8));
+        let game = common::Boom(common::TieredChain(8));
         let _ = tx.send((0, solver_cluster::solve_tiers(game, &c, None).map(|_| ())));
     });
     std::thread::spawn(move || {

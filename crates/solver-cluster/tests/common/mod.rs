@@ -182,6 +182,46 @@ impl Tiered for TieredChain {
     }
 }
 
+/// [`TieredChain`] whose moves panic from a pile of 5.
+#[derive(Clone)]
+pub struct Boom(pub TieredChain);
+
+impl Game for Boom {
+    type Position = u64;
+    type Move = u64;
+    fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+        assert!(*n != 5, "boom at pile 5");
+        self.0.moves(n, out);
+    }
+    fn play(&self, n: &u64, t: &u64) -> u64 {
+        self.0.play(n, t)
+    }
+}
+
+impl Tiered for Boom {
+    fn tiers(&self) -> Vec<Tier> {
+        self.0.tiers()
+    }
+    fn tier(&self, n: &u64) -> Tier {
+        *n
+    }
+    fn child_tiers(&self, t: Tier, out: &mut Vec<Tier>) {
+        self.0.child_tiers(t, out);
+    }
+    fn tier_size(&self, t: Tier) -> u64 {
+        self.0.tier_size(t)
+    }
+    fn tier_index(&self, n: &u64) -> u64 {
+        self.0.tier_index(n)
+    }
+    fn tier_position(&self, t: Tier, i: u64) -> Option<u64> {
+        self.0.tier_position(t, i)
+    }
+    fn leaves_tier(&self, _: Tier) -> bool {
+        true
+    }
+}
+
 /// A centre (index 0) with `children` moves, each to a position where the
 /// mover has won (so the centre counts every child down to its loss):
 /// more children than a 2-byte counter holds past 32,766.
