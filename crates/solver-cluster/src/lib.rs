@@ -181,10 +181,12 @@
 //! signal, or its host gone without closing its connections) is found by
 //! its silence: every process sends each peer a heartbeat when it has
 //! sent nothing for a while, and a peer heard from not at all for
-//! [`ClusterConfig::peer_timeout`] fails the run (see `link.rs`). A failed
-//! run ends every thread it started and closes every socket before it
-//! returns the error, so a program may run solve after solve (see
-//! `fault.rs`).
+//! [`ClusterConfig::peer_timeout`] fails the run (see `link.rs`); a peer
+//! not yet heard from since the processes connected (it may still be
+//! connecting to others) is given [`ClusterConfig::connect_timeout`]
+//! instead. A failed run ends every thread it started and closes every
+//! socket before it returns the error, so a program may run solve after
+//! solve (see `fault.rs`).
 //!
 //! Processes started with other settings never start solving: when they
 //! connect, each greets the other with its `-n`, `-w` and a hash of the
@@ -465,7 +467,10 @@ impl ClusterConfig {
     }
 
     /// How long a peer process may send nothing before the run fails with
-    /// [`Error::Failed`] (60 s by default; at least 40 ms). Every process
+    /// [`Error::Failed`] (60 s by default; at least 40 ms), counted from
+    /// the last time it was heard from (before it is first heard from,
+    /// while it may still be connecting to other processes, it is given
+    /// [`ClusterConfig::connect_timeout`] if that is longer). Every process
     /// sends each peer a heartbeat whenever it has sent nothing for a
     /// second (or a quarter of this, if less), whatever its workers are
     /// doing, so only a process that stopped as a whole (a signal, a host

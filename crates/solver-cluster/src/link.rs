@@ -37,7 +37,12 @@
 //!   the heartbeats it receives;
 //! * fail the run when a peer sends nothing at all for the peer timeout
 //!   (a process stopped, a host gone without closing its connections), or
-//!   takes none of what is sent to it for as long.
+//!   takes none of what is sent to it for as long. The silence is counted
+//!   from the last time the peer was heard from; before it is first heard
+//!   from (it may still be connecting to a third process, and sends
+//!   nothing until its own links are up) it is given the start's wait
+//!   instead ([`crate::ClusterConfig::connect_timeout`]), counted from
+//!   this link's creation.
 
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpStream};
@@ -157,8 +162,10 @@ struct Reading {
     emit: Option<usize>,
     /// The end of stream was received.
     ended: bool,
-    /// When the peer last sent anything.
-    heard: Instant,
+    /// When the link was made.
+    made: Instant,
+    /// When the peer last sent anything (`None`: not yet).
+    heard: Option<Instant>,
     /// The link or its run failed: nothing more is read from the peer.
     closing: bool,
     /// Bytes of the end of stream handed to timely once closing.
@@ -182,6 +189,8 @@ struct Shared {
     workers: std::ops::Range<u64>,
     /// How long the peer may send nothing (or take nothing).
     timeout: Duration,
+    /// How long the peer may take to be heard from at all.
+    start: Duration,
     fault: Fault,
     reading: Mutex<Reading>,
     writing: Mutex<Writing>,
@@ -206,12 +215,14 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Link {
     /// The link to process `peer` over `stream`, for a process whose
     /// workers are `workers`, failing `fault`'s run when the peer is
-    /// silent for `timeout`; starts its heartbeat.
+    /// silent for `timeout` (or, before it is first heard from, for
+    /// `start` or `timeout`, whichever is longer); starts its heartbeat.
     pub(crate) fn new(
         stream: TcpStream,
         peer: usize,
         workers: std::ops::Range<u64>,
         timeout: Duration,
+        start: Duration,
         fault: Fault,
     ) -> io::Result<Link> {
         let timeout = timeout.max(Duration::from_millis(40));
@@ -223,6 +234,7 @@ impl Link {
             peer,
             workers,
             timeout,
+            start: start.max(timeout),
             fault,
             reading: Mutex::new(Reading {
                 buf: vec![0; READ],
@@ -231,7 +243,8 @@ impl Link {
                 framing: Framing::default(),
                 emit: None,
                 ended: false,
-                heard: now,
+                made: now,
+                heard: None,
                 closing: false,
                 closed: 0,
             }),
@@ -320,13 +333,14 @@ impl Link {
     }
 
     /// Reads from the socket into `buf`, waiting as long as the peer is
-    /// heard from within the timeout: 0 only at its end of stream; `Err`
-    /// names a failure.
+    /// heard from within the timeout (or, before it is first heard from,
+    /// the start's wait): 0 only at its end of stream; `Err` names a
+    /// failure.
     fn recv(&mut self, r: &mut Reading, buf: &mut [u8]) -> Result<usize, String> {
         loop {
             match self.stream.read(buf) {
                 Ok(n) => {
-                    r.heard = Instant::now();
+                    r.heard = Some(Instant::now());
                     return Ok(n);
                 }
                 Err(e)
@@ -335,11 +349,21 @@ impl Link {
                         io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
                     ) =>
                 {
-                    if r.heard.elapsed() >= self.shared.timeout {
-                        return Err(format!(
-                            "it sent nothing, not even a heartbeat, for {:?}",
-                            self.shared.timeout
-                        ));
+                    match r.heard {
+                        Some(t) if t.elapsed() >= self.shared.timeout => {
+                            return Err(format!(
+                                "it sent nothing, not even a heartbeat, for {:?}",
+                                self.shared.timeout
+                            ))
+                        }
+                        None if r.made.elapsed() >= self.shared.start => {
+                            return Err(format!(
+                                "it sent nothing, not even a heartbeat, in the {:?} since it \
+                                 connected",
+                                self.shared.start
+                            ))
+                        }
+                        _ => {}
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -593,11 +617,20 @@ mod tests {
     /// A link (for the workers `workers` of this process) and the peer's
     /// end of its connection.
     fn pair(workers: std::ops::Range<u64>, timeout: Duration) -> (Link, TcpStream, Fault) {
+        pair_started(workers, timeout, timeout)
+    }
+
+    /// [`pair`], the peer given `start` to be first heard from.
+    fn pair_started(
+        workers: std::ops::Range<u64>,
+        timeout: Duration,
+        start: Duration,
+    ) -> (Link, TcpStream, Fault) {
         let l = TcpListener::bind("127.0.0.1:0").unwrap();
         let peer = TcpStream::connect(l.local_addr().unwrap()).unwrap();
         let (mine, _) = l.accept().unwrap();
         let fault = Fault::new();
-        let link = Link::new(mine, 1, workers, timeout, fault.clone()).unwrap();
+        let link = Link::new(mine, 1, workers, timeout, start, fault.clone()).unwrap();
         (link, peer, fault)
     }
 
@@ -642,8 +675,24 @@ mod tests {
         let a = TcpStream::connect(l.local_addr().unwrap()).unwrap();
         let (b, _) = l.accept().unwrap();
         let fault = Fault::new();
-        let long = Link::new(a, 1, 0..1, Duration::from_secs(60), fault.clone()).unwrap();
-        let short = Link::new(b, 0, 0..1, Duration::from_secs(2), fault.clone()).unwrap();
+        let long = Link::new(
+            a,
+            1,
+            0..1,
+            Duration::from_secs(60),
+            Duration::ZERO,
+            fault.clone(),
+        )
+        .unwrap();
+        let short = Link::new(
+            b,
+            0,
+            0..1,
+            Duration::from_secs(2),
+            Duration::ZERO,
+            fault.clone(),
+        )
+        .unwrap();
         let (_long, _short) = (read_all(long), read_all(short));
         std::thread::sleep(Duration::from_secs(3));
         assert_eq!(fault.get(), None);
@@ -801,6 +850,33 @@ mod tests {
         }
     }
 
+    /// A peer not yet heard from is given the start's wait, not the peer
+    /// timeout: it may still be connecting to another process, and sends
+    /// nothing until its own links are up. Once heard from, its silence
+    /// fails the run after the peer timeout. Before, the timeout counted
+    /// from this link's creation, and such a peer was taken for silent.
+    #[test]
+    fn a_peer_is_timed_from_when_it_is_first_heard() {
+        let timeout = Duration::from_millis(100);
+        let (link, mut peer, fault) = pair_started(0..1, timeout, Duration::from_secs(10));
+        let read = read_all(link);
+        std::thread::sleep(4 * timeout);
+        assert_eq!(fault.get(), None, "a peer still connecting failed the run");
+        peer.write_all(&Header::heartbeat()).unwrap();
+        let m = failure(&fault);
+        assert!(
+            m.contains("sent nothing, not even a heartbeat, for 100ms"),
+            "{m}"
+        );
+        assert!(read.try_recv().is_err(), "the reader went on");
+
+        // Never heard from: the run fails after the start's wait.
+        let (link, _peer, fault) = pair_started(0..1, timeout, 3 * timeout);
+        let _read = read_all(link);
+        let m = failure(&fault);
+        assert!(m.contains("in the 300ms since it connected"), "{m}");
+    }
+
     /// A peer that sends nothing, not even heartbeats: the run fails
     /// after the timeout; one whose link sends heartbeats does not.
     #[test]
@@ -815,8 +891,8 @@ mod tests {
         let (b, _) = l.accept().unwrap();
         let fault = Fault::new();
         let timeout = Duration::from_millis(300);
-        let mut one = Link::new(a, 1, 0..1, timeout, fault.clone()).unwrap();
-        let mut other = Link::new(b, 0, 0..1, timeout, fault.clone()).unwrap();
+        let mut one = Link::new(a, 1, 0..1, timeout, timeout, fault.clone()).unwrap();
+        let mut other = Link::new(b, 0, 0..1, timeout, timeout, fault.clone()).unwrap();
         // Both sides idle for several timeouts; then one ends its stream.
         std::thread::sleep(4 * timeout);
         one.write_all(&header(0, 0, 0, 0)).unwrap();

@@ -132,8 +132,9 @@ impl Hello {
 /// Builds the communication `config` asks for, connecting to every other
 /// process within `wait`; `solve` is [`Hello::solve`] for this process.
 /// timely's threads reach each peer through a [`Link`] that fails
-/// `fault`'s run when the peer fails or is silent for `peer_timeout`.
-/// A failure to start leaves no thread running.
+/// `fault`'s run when the peer fails or is silent for `peer_timeout`
+/// (before it is first heard from, for `wait`: it may still be
+/// connecting to others). A failure to start leaves no thread running.
 pub(crate) fn build(
     config: CommunicationConfig,
     wait: Duration,
@@ -182,7 +183,7 @@ pub(crate) fn build(
             linked.push(None);
             continue;
         };
-        let l = Link::new(s, j, workers.clone(), peer_timeout, fault.clone())
+        let l = Link::new(s, j, workers.clone(), peer_timeout, wait, fault.clone())
             .map_err(|e| failed(e, &links))?;
         match l.try_clone() {
             Ok(kept) => {
