@@ -18,16 +18,18 @@
 //! ended it, so timely's network threads end too. A library that runs
 //! many solves in one process keeps no thread nor socket of a failed one.
 //!
-//! A panic in a worker's own code (a game that panics, or a bug) unwinds
-//! to the worker's [`catching`] and fails its run alone, the worker then
-//! stopping as for an error. What is left to the panic hook is a panic
-//! inside timely's own steps or threads ([`outside`]): the hook records it
-//! for every run under way, which cannot say whose it is, and parks that
-//! thread, so that it never unwinds (timely's unwinding poisons the
-//! process's channels, and a second panic while unwinding aborts the
-//! process). A thread parked in the hook keeps the standard library's
-//! hook lock: after such a panic, `std::panic::set_hook` and `take_hook`
-//! never return in that process.
+//! A panic in a worker's solve, its own code (a game that panics, or a
+//! bug) or one of timely's steps it runs (an operator), unwinds to the
+//! worker's [`catching`] and fails its run alone, as an error; the worker
+//! then stops as for any error and steps no more. What is left to the
+//! panic hook is a panic in timely's own threads outside a worker's solve
+//! (its network threads, a worker's setup and teardown, which nothing of
+//! this crate runs in): the hook records it for every run under way, which
+//! cannot say whose it is, and parks that thread, so that it never unwinds
+//! (timely's unwinding there poisons the process's channels, and a second
+//! panic while unwinding aborts the process). A thread parked in the hook
+//! keeps the standard library's hook lock: after such a panic,
+//! `std::panic::set_hook` and `take_hook` never return in that process.
 //!
 //! Each run has a record of its own, so runs side by side in one process
 //! (tests) do not fail each other, but for such a panic.
@@ -130,17 +132,18 @@ fn set_all(msg: &str) {
 }
 
 std::thread_local! {
-    /// This worker thread runs its solve inside [`catching`], outside
-    /// timely's own steps: a panic here may unwind to it.
+    /// This worker thread runs its solve inside [`catching`]: a panic here
+    /// may unwind to it.
     static CATCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// What the hook made of the last panic caught on this thread.
     static CAUGHT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Runs `f` (a worker's solve) so that a panic inside it, out of
-/// timely's steps ([`outside`]), comes back as its message: the hook lets
-/// it unwind instead of parking the thread (and keeping the hook's lock),
-/// and records it for no run (the caller's run fails with it).
+/// Runs `f` (a worker's solve, with the timely steps it takes) so that a
+/// panic inside it comes back as its message: the hook lets it unwind
+/// instead of parking the thread (and keeping the hook's lock), and
+/// records it for no run (the caller's run fails with it, and its worker
+/// steps no more: timely's state may be left half-changed).
 pub(crate) fn catching<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     let was = CATCHING.with(|c| c.replace(true));
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
@@ -150,16 +153,6 @@ pub(crate) fn catching<T>(f: impl FnOnce() -> T) -> Result<T, String> {
             .with(|c| c.borrow_mut().take())
             .unwrap_or_else(|| format!("a worker thread panicked: {}", message(payload.as_ref())))
     })
-}
-
-/// Runs `f` (one of timely's steps, whose state a panic would leave
-/// half-changed) with a panic parked by the hook, as on timely's own
-/// threads, even inside [`catching`].
-pub(crate) fn outside<T>(f: impl FnOnce() -> T) -> T {
-    let was = CATCHING.with(|c| c.replace(false));
-    let r = f();
-    CATCHING.with(|c| c.set(was));
-    r
 }
 
 /// A panic's payload as words.
@@ -179,21 +172,20 @@ fn park_forever() -> ! {
 }
 
 /// Installs the panic hook (once a process): a panic on one of timely's
-/// threads (named `timely:…`) is recorded for every run under way and its
-/// thread parked; any other thread's panic goes to the hook that was there
-/// before.
+/// threads (named `timely:…`) inside a worker's solve ([`catching`]) is
+/// noted for it and unwinds to it; outside one, it is recorded for every
+/// run under way and its thread parked; any other thread's panic goes to
+/// the hook that was there before.
 fn install() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let previous: Hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            let timely = std::thread::current()
-                .name()
-                .is_some_and(|n| n.starts_with("timely:"));
-            if !timely {
+            let thread = std::thread::current();
+            let Some(name) = thread.name().filter(|n| n.starts_with("timely:")) else {
                 previous(info);
                 return;
-            }
+            };
             let payload = message(info.payload());
             let msg = if payload.starts_with("timely communication error") {
                 format!(
@@ -205,11 +197,17 @@ fn install() {
                     .location()
                     .map(|l| format!(" at {}:{}", l.file(), l.line()))
                     .unwrap_or_default();
-                format!("a worker thread panicked{at}: {payload}")
+                let who = if name.starts_with("timely:work") {
+                    "a worker thread".to_string()
+                } else {
+                    format!("timely's thread {name}")
+                };
+                format!("{who} panicked{at}: {payload}")
             };
             if CATCHING.with(std::cell::Cell::get) {
-                // A worker's own code: it unwinds to `catching`, which
-                // fails the worker's run alone.
+                // A worker's solve (its own code or a timely step it
+                // takes): it unwinds to `catching`, which fails the
+                // worker's run alone.
                 CAUGHT.with(|c| *c.borrow_mut() = Some(msg));
                 return;
             }

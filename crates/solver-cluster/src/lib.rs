@@ -948,8 +948,8 @@ fn run<S: Space, G: Tiered>(
     let worker_config = config.timely.worker.clone();
     let guards = timely::execute::execute_from(builders, others, worker_config, move |w| {
         let fault = &c.shared.local.fault;
-        // A panic in the worker's own code (a game's, say) fails this run
-        // alone, as an error.
+        // A panic in the worker's solve (a game's code, say, or a timely
+        // operator) fails this run alone, as an error.
         let r = fault::catching(|| {
             let traffic = worker::work(w, &c)?;
             worker::finish(w, fault).map(|()| traffic)

@@ -391,6 +391,28 @@ fn collect<T: Clone + 'static>(
     }
 }
 
+/// The inspector `inner`, which panics at the first batch sent in round
+/// `at` or later it sees (`SOLVER_CLUSTER_PANIC_AT`, tests of faults):
+/// a panic inside timely's step.
+#[allow(clippy::type_complexity)]
+fn panicking_at<T: 'static>(
+    mut inner: impl FnMut(Result<(&Stamp<u64>, &Vec<T>), &[u64]>) + 'static,
+    at: Option<u64>,
+) -> impl FnMut(Result<(&Stamp<u64>, &Vec<T>), &[u64]>) + 'static {
+    move |ev| {
+        if let (Some(at), Ok((stamp, _))) = (at, &ev) {
+            // A batch sent in round t + 1 carries the time t.
+            let t = stamp.iter().copied().min().unwrap_or(0);
+            assert!(
+                t + 1 < at,
+                "SOLVER_CLUSTER_PANIC_AT: a panic inside timely's step, in round {}",
+                t + 1
+            );
+        }
+        inner(ev);
+    }
+}
+
 impl Io {
     fn new<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Io {
         let mut io = Io {
@@ -418,6 +440,11 @@ impl Io {
             collect(&io.got_summary),
             collect(&io.got_entries),
         );
+        let panic_at = at_round(
+            "SOLVER_CLUSTER_PANIC_AT",
+            worker.index() / ctx.per_process.max(1),
+        );
+        let gm = panicking_at(gm, panic_at);
         let (shared, space) = (Arc::clone(&ctx.shared), Arc::clone(&ctx.space));
         let probe = io.probe.clone();
         let Io {
@@ -427,43 +454,37 @@ impl Io {
             entries,
             ..
         } = &mut io;
-        crate::fault::outside(|| {
-            worker.dataflow::<u64, _, _>(|scope| {
-                scope
-                    .input_from(updates)
-                    .exchange(|x: &(u64, Vec<u64>)| x.0)
-                    .inspect_core(gu)
-                    .probe_with(&probe);
-                scope
-                    .input_from(summary)
-                    .exchange(|x: &(u64, u64, u64)| x.0)
-                    .inspect_core(gm)
-                    .probe_with(&probe);
-                scope
-                    .input_from(gather)
-                    .exchange(|x: &GatherMsg| x.0)
-                    .inspect_core(move |ev| {
-                        if let Ok((_, data)) = ev {
-                            for (_, tier, first, narrow, cells) in data {
-                                if let Err(e) = shared.put_cells(
-                                    *tier,
-                                    space.size(*tier),
-                                    *first,
-                                    *narrow,
-                                    cells,
-                                ) {
-                                    shared.local.fault.set(e.to_string());
-                                }
+        worker.dataflow::<u64, _, _>(|scope| {
+            scope
+                .input_from(updates)
+                .exchange(|x: &(u64, Vec<u64>)| x.0)
+                .inspect_core(gu)
+                .probe_with(&probe);
+            scope
+                .input_from(summary)
+                .exchange(|x: &(u64, u64, u64)| x.0)
+                .inspect_core(gm)
+                .probe_with(&probe);
+            scope
+                .input_from(gather)
+                .exchange(|x: &GatherMsg| x.0)
+                .inspect_core(move |ev| {
+                    if let Ok((_, data)) = ev {
+                        for (_, tier, first, narrow, cells) in data {
+                            if let Err(e) =
+                                shared.put_cells(*tier, space.size(*tier), *first, *narrow, cells)
+                            {
+                                shared.local.fault.set(e.to_string());
                             }
                         }
-                    })
-                    .probe_with(&probe);
-                scope
-                    .input_from(entries)
-                    .exchange(|x: &EntryMsg| x.0)
-                    .inspect_core(ge)
-                    .probe_with(&probe);
-            })
+                    }
+                })
+                .probe_with(&probe);
+            scope
+                .input_from(entries)
+                .exchange(|x: &EntryMsg| x.0)
+                .inspect_core(ge)
+                .probe_with(&probe);
         });
         io
     }
@@ -510,14 +531,11 @@ impl Io {
                 return Err(Error::Failed(msg));
             }
             spins += 1;
-            // A panic in timely's step (or the inspectors it runs) parks.
-            crate::fault::outside(|| {
-                if spins < 1000 {
-                    worker.step();
-                } else {
-                    worker.step_or_park(Some(Duration::from_millis(50)));
-                }
-            });
+            if spins < 1000 {
+                worker.step();
+            } else {
+                worker.step_or_park(Some(Duration::from_millis(50)));
+            }
         }
         Ok(())
     }
@@ -533,8 +551,7 @@ pub(crate) fn finish(worker: &mut Worker, fault: &crate::fault::Fault) -> Result
         if let Some(msg) = fault.get() {
             return Err(Error::Failed(msg));
         }
-        // A panic in timely's step (or the inspectors it runs) parks.
-        crate::fault::outside(|| worker.step_or_park(Some(Duration::from_millis(50))));
+        worker.step_or_park(Some(Duration::from_millis(50)));
     }
     Ok(())
 }
@@ -549,10 +566,13 @@ pub(crate) fn stop(worker: &mut Worker) {
 }
 
 /// `SOLVER_CLUSTER_ABORT_AT=P:R` makes process `P` crash (abort, as a
-/// killed process) when it reaches round `R`, and
+/// killed process) when it reaches round `R`,
 /// `SOLVER_CLUSTER_STOP_AT=P:R` makes it stop (`SIGSTOP`, as a host that
-/// vanished): how the tests and the fault demonstration fail a process
-/// at a chosen point of a solve. The round of the variable `var` for
+/// vanished), and `SOLVER_CLUSTER_PANIC_AT=P:R` makes its workers panic
+/// inside timely's step (in the operator that takes the summaries) at the
+/// first summaries sent in round `R` or later that they take: how the
+/// tests and the fault demonstration fail a process at a chosen point of
+/// a solve. The round of the variable `var` for
 /// process `process`, if any.
 fn at_round(var: &str, process: usize) -> Option<u64> {
     let v = std::env::var(var).ok()?;

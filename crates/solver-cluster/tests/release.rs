@@ -6,7 +6,9 @@
 //!
 //! A plain program (`harness = false` in Cargo.toml): the threads and
 //! descriptors counted (`/proc/self/task`, `/proc/self/fd`) are this
-//! program's alone, none of a test harness's.
+//! program's alone, none of a test harness's. It is also the process of
+//! `a_panic_in_timely_s_step_fails_its_run` (run again with [`CHILD`]
+//! set, and `SOLVER_CLUSTER_PANIC_AT`).
 
 mod common;
 
@@ -14,6 +16,10 @@ use std::time::{Duration, Instant};
 
 use solver_cluster::{ClusterConfig, Error};
 use solver_retro::fixtures::{Liar, Lie};
+
+/// Set: this program runs a solve whose workers panic inside timely's
+/// step.
+const CHILD: &str = "SOLVER_CLUSTER_TEST_STEP_PANIC";
 
 /// Fails the test without a panic (a panic may wait on the hook lock a
 /// parked thread holds).
@@ -112,7 +118,68 @@ fn runs() -> Vec<(&'static str, Run)> {
 }
 
 fn main() {
+    if std::env::var_os(CHILD).is_some() {
+        a_panic_in_timely_s_step_child();
+    }
+    a_panic_in_timely_s_step_fails_its_run();
     a_failed_run_releases_its_threads_and_sockets();
+}
+
+/// Workers that panic inside timely's step (in an operator, at round 1:
+/// `SOLVER_CLUSTER_PANIC_AT`), in a process of its own (this program run
+/// again): the run fails with `Error::Failed` naming the panic, leaves no
+/// thread behind, and the panic hook is free. Before, the hook parked
+/// such a worker for good (keeping the hook's lock: `take_hook` never
+/// returned after) and recorded the panic as the failure of every run
+/// under way in the process.
+fn a_panic_in_timely_s_step_fails_its_run() {
+    let mut child = std::process::Command::new(std::env::current_exe().expect("this program"))
+        .env(CHILD, "1")
+        .env("SOLVER_CLUSTER_PANIC_AT", "0:1")
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the child");
+    let t = Instant::now();
+    let status = loop {
+        match child.try_wait().expect("the child's status") {
+            Some(s) => break s,
+            None if t.elapsed() > Duration::from_secs(60) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                fail("a panic in timely's step: the process still runs after 60 s".into());
+            }
+            None => std::thread::sleep(Duration::from_millis(20)),
+        }
+    };
+    if !status.success() {
+        fail(format!(
+            "a panic in timely's step: the process ended with {status}"
+        ));
+    }
+    println!("test a_panic_in_timely_s_step_fails_its_run ... ok");
+}
+
+/// The child of [`a_panic_in_timely_s_step_fails_its_run`]: exits 0 if
+/// all went as it should.
+fn a_panic_in_timely_s_step_child() -> ! {
+    let before = Held::now();
+    let c = ClusterConfig::from_args(["-w", "2"]).expect("flags");
+    match solver_cluster::solve_unmoves(Liar { lie: Lie::Honest }, &c, None) {
+        Err(Error::Failed(m))
+            if m.contains("a worker thread panicked")
+                && m.contains("SOLVER_CLUSTER_PANIC_AT: a panic inside timely's step") => {}
+        other => fail(format!("{other:?}")),
+    }
+    released(&before, "a panic in timely's step");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        std::panic::set_hook(std::panic::take_hook());
+        let _ = tx.send(());
+    });
+    if rx.recv_timeout(Duration::from_secs(10)).is_err() {
+        fail("take_hook still waits for the hook lock 10 s after the failed run".into());
+    }
+    std::process::exit(0);
 }
 
 /// Failing runs of every kind, each several times: the process holds
