@@ -59,6 +59,18 @@ pub struct TooLarge {
 impl fmt::Display for TooLarge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.resource {
+            Resource::Memory if self.needed <= self.available => {
+                // Within the limit, yet refused: the system had not the
+                // memory the limit promised. Raising the limit is no help.
+                return write!(
+                    f,
+                    "{} needs {} of memory, which the system refused (the limit of {} allows it); \
+                     free memory, or set a limit the machine can give",
+                    self.what,
+                    human_bytes(self.needed),
+                    human_bytes(self.available)
+                );
+            }
             Resource::Memory => {
                 let (mut needed, mut available) =
                     (human_bytes(self.needed), human_bytes(self.available));
@@ -685,6 +697,27 @@ mod tests {
             err.to_string()
                 .starts_with("a tier needs 7.0 MiB of memory, more than the 6.0 MiB available"),
             "{err}"
+        );
+    }
+
+    /// Memory the limit allowed but the system refused is said so, with
+    /// no advice to raise the limit (a bitmap refused by the system read
+    /// "needs 128.0 PiB of memory, more than the 16.0 EiB available;
+    /// raise the memory limit").
+    #[test]
+    fn memory_the_system_refused_within_the_limit_is_said_so() {
+        let refused = TooLarge {
+            what: "a bitmap".into(),
+            resource: Resource::Memory,
+            needed: 1 << 57,
+            available: u64::MAX,
+            raise: "raise it with --memory".into(),
+        };
+        let text = refused.to_string();
+        assert_eq!(
+            text,
+            "a bitmap needs 128.0 PiB of memory, which the system refused (the limit of 16.0 EiB \
+             allows it); free memory, or set a limit the machine can give"
         );
     }
 

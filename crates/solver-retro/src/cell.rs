@@ -262,12 +262,7 @@ impl<C: Cell> Cells<C> {
     pub(crate) fn with_room(len: usize, room: usize) -> Result<Self, crate::Error> {
         Self::mapped(len, room).map_err(|_| {
             let bytes = room.max(len.saturating_mul(std::mem::size_of::<C>())) as u64;
-            crate::error::too_large(
-                "the table (the system refused the memory)",
-                bytes,
-                bytes,
-                "",
-            )
+            crate::error::too_large("the table", bytes, bytes, "")
         })
     }
 
@@ -277,7 +272,7 @@ impl<C: Cell> Cells<C> {
     pub(crate) fn new(len: usize, value: Option<C>, limit: u64) -> Result<Self, crate::Error> {
         let mut cells = Self::zeroed(len).map_err(|_| {
             crate::error::too_large(
-                "the table (the system refused the memory)",
+                "the table",
                 (len as u64).saturating_mul(std::mem::size_of::<C>() as u64),
                 limit,
                 "",

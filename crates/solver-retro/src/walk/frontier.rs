@@ -82,7 +82,7 @@ pub(super) fn bytes(words: u64, cap: u64) -> u64 {
 pub(super) fn bitmap(words: u64, limit: u64) -> Result<Vec<AtomicU64>, Error> {
     let refused = || {
         crate::error::too_large(
-            "a bitmap of reachable positions (the system refused the memory)",
+            "a bitmap of reachable positions",
             words.saturating_mul(8),
             limit,
             "",
@@ -103,7 +103,7 @@ pub(super) fn copy(bits: &[AtomicU64], limit: u64) -> Result<Vec<u64>, Error> {
     let mut words = Vec::new();
     words.try_reserve_exact(bits.len()).map_err(|_| {
         crate::error::too_large(
-            "a copy of a bitmap of reachable positions (the system refused the memory)",
+            "a copy of a bitmap of reachable positions",
             (bits.len() as u64).saturating_mul(8),
             limit,
             "",
