@@ -141,6 +141,11 @@ fn read_table(db: &Database, tier: Tier, records: u64) -> Result<Table, Error> {
 }
 
 impl TierStore for DbStore<'_> {
+    /// A finished tier is in the database: the solver may drop its table.
+    fn keeps_tables(&self) -> bool {
+        true
+    }
+
     fn is_done(&self, tier: Tier) -> bool {
         self.db.is_finished(tier)
     }

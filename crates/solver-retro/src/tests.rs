@@ -1879,7 +1879,10 @@ fn a_tier_widened_past_the_memory_limit_is_refused() {
     let Error::TooLarge(e) = &err else {
         panic!("{err:?}")
     };
-    assert_eq!(e.what, "tier 8192 with its child tiers, in 4-byte cells");
+    assert_eq!(
+        e.what,
+        "tier 8192 with the tables held beside it, in 4-byte cells"
+    );
     assert_eq!((e.needed, e.available), (6 * w, 4 * w + 64));
     let room = Config::default().threads(1).memory_limit(8 * w + 64);
     let sol = crate::solve_tiers_with(&Countdown, &room, &mut Dropped).unwrap();
@@ -1984,7 +1987,11 @@ struct Saved(rustc_hash::FxHashMap<u64, Vec<Option<Value>>>);
 /// the tests of that dropping, which read no dropped table.
 struct Dropped;
 
-impl crate::TierStore for Dropped {}
+impl crate::TierStore for Dropped {
+    fn keeps_tables(&self) -> bool {
+        true
+    }
+}
 
 /// [`crate::NoStore`] keeps nothing, so the solver holds every table to
 /// the end: every tier of [`Skip`] answers. It dropped tables no tier
@@ -2049,6 +2056,9 @@ fn the_reachable_solve_keeping_all_holds_every_table() {
 }
 
 impl crate::TierStore for Saved {
+    fn keeps_tables(&self) -> bool {
+        true
+    }
     fn save(&mut self, tier: u64, table: &crate::Table) -> Result<(), Error> {
         let values = (0..table.len() as u64).map(|i| table.value(i)).collect();
         self.0.insert(tier, values);
@@ -2654,7 +2664,8 @@ impl game_core::Tiered for Misdecoded {
 
 /// A tier index that decodes to a position the game's own `tier` and
 /// `tier_index` put elsewhere is a broken promise, refused when the tier
-/// is seeded: the cell was filled from the position decoded, while its
+/// is seeded (on a sample: the first 64 positions of each block, then
+/// one in 64): the cell was filled from the position decoded, while its
 /// parents read the cell the game places it at — here Skip's values hid
 /// it, in general a silently wrong table.
 #[test]
