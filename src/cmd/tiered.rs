@@ -460,6 +460,17 @@ where
     let t = Instant::now();
     let weight = |p: &G::Position| game.0.weight(p);
     let counted_in_solve = known.is_some();
+    // The walk's bitmaps come on top of the tables the solve holds.
+    let held: u64 = game
+        .tiers()
+        .iter()
+        .filter_map(|&t| table(t))
+        .map(Table::bytes)
+        .sum();
+    let config = ctx.config();
+    let walk = config
+        .clone()
+        .memory_limit(config.limit().saturating_sub(held));
     let reach = match known {
         Some(r) => r,
         None => solver_retro::reachable_tiers(
@@ -481,7 +492,7 @@ where
                 ))),
             },
             &weight,
-            &ctx.config(),
+            &walk,
         )?,
     };
     let reach_s = t.elapsed().as_secs_f64();

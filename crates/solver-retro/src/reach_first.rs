@@ -13,7 +13,7 @@
 
 use game_core::{Tier, Tiered};
 
-use crate::cell::{Cell, Cells};
+use crate::cell::{Cell, Cells, Table};
 use crate::solution::Counts;
 use crate::tier_solution::TieredSolution;
 use crate::tiers::{run_stored, NoStore};
@@ -90,12 +90,23 @@ where
 {
     if !game.tiers().iter().all(|&t| game.leaves_tier(t)) {
         let (sol, _) = run_stored(game, config, &mut NoStore, None)?;
+        // The walk's bitmaps come on top of every table, held to the end.
+        let held: u64 = sol
+            .tables
+            .tiers()
+            .iter()
+            .filter_map(|&t| sol.table(t))
+            .map(Table::bytes)
+            .sum();
+        let walk = config
+            .clone()
+            .memory_limit(config.limit().saturating_sub(held));
         let reach = walk_tiers(
             game,
             start,
             &mut |t| Ok(sol.table(t).map(crate::Held::Borrowed)),
             weight,
-            config,
+            &walk,
             None,
         )?;
         return Ok((sol, reach));
