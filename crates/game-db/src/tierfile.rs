@@ -209,16 +209,7 @@ impl TierFile {
         compressed: &mut Vec<u8>,
         out: &mut Vec<u8>,
     ) -> Result<()> {
-        let b = block as usize;
-        let (start, end) = (self.offsets[b], self.offsets[b + 1]);
-        compressed.resize((end - start) as usize, 0);
-        read_at(file, &self.path, compressed, start)?;
-        if crc32fast::hash(compressed) != self.crcs[b] {
-            return Err(Error::BlockChecksum {
-                path: self.path.clone(),
-                block,
-            });
-        }
+        self.read_compressed(file, block, compressed)?;
         let want = self.header.records_in(block) * self.header.width.bytes();
         out.clear();
         out.reserve(want);
@@ -234,21 +225,37 @@ impl TierFile {
         Ok(())
     }
 
+    /// Reads block `block`'s compressed bytes into `compressed` and checks
+    /// them against the block's checksum.
+    fn read_compressed(&self, file: &File, block: u64, compressed: &mut Vec<u8>) -> Result<()> {
+        let b = block as usize;
+        let (start, end) = (self.offsets[b], self.offsets[b + 1]);
+        compressed.resize((end - start) as usize, 0);
+        read_at(file, &self.path, compressed, start)?;
+        if crc32fast::hash(compressed) != self.crcs[b] {
+            return Err(Error::BlockChecksum {
+                path: self.path.clone(),
+                block,
+            });
+        }
+        Ok(())
+    }
+
     /// Reads `file` (this tier's file, open) whole, once and in order, and
-    /// checks it: every block against its checksum and decompressed size,
-    /// as a lookup would, and all the file's bytes against the CRC-32
-    /// recorded for the whole file ([`Entry::file_crc`]). A block that is
-    /// no zstd frame (a hole in a sparse file reads as zeros) is refused
-    /// where it is met, before the rest of the file is read.
+    /// checks it: every block against its checksum, and all the file's
+    /// bytes against the CRC-32 recorded for the whole file
+    /// ([`Entry::file_crc`]). A block that does not match (a hole in a
+    /// sparse file reads as zeros) is refused where it is met, before the
+    /// rest of the file is read. Nothing is decompressed: bytes that match
+    /// the writer's checksums are the bytes it wrote.
     pub fn check_whole(&self, file: &File) -> Result<()> {
         let mut crc = crc32fast::Hasher::new();
         let mut buf = vec![0u8; self.header.len()];
         read_at(file, &self.path, &mut buf, 0)?;
         crc.update(&buf);
-        let mut dctx = zstd::bulk::Decompressor::new().map_err(|e| Error::io(&self.path, e))?;
-        let (mut compressed, mut raw) = (Vec::new(), Vec::new());
+        let mut compressed = Vec::new();
         for block in 0..self.header.blocks {
-            self.read_block(file, block, &mut dctx, &mut compressed, &mut raw)?;
+            self.read_compressed(file, block, &mut compressed)?;
             crc.update(&compressed);
         }
         let end = self.header.file_len();

@@ -303,7 +303,8 @@ impl<'db> TierWriter<'db> {
 
     /// Rewrites what was written so far with 32-bit records, block by
     /// block through a second temporary file. On failure the second file
-    /// is removed and the writer keeps its narrow file.
+    /// is removed; the failure then stops the writer (every later call is
+    /// [`Error::WriterFailed`]), its narrow file removed when it drops.
     fn widen(&mut self) -> Result<()> {
         let old_tmp = self.sink.tmp.clone();
         let wide_tmp = wide_temp(&old_tmp);
