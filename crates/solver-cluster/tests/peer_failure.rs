@@ -8,7 +8,8 @@
 //! that fails after the last barrier.
 //!
 //! A plain program (`harness = false` in Cargo.toml): it exits as soon
-//! as it is done, whatever threads the failures left parked. It is also
+//! as it is done (a failed run now releases its threads, `release.rs`,
+//! but a panic on timely's own threads still parks them). It is also
 //! the peer process of `a_stopped_peer_fails_the_run` (run again with
 //! [`CHILD`] set).
 
