@@ -110,6 +110,24 @@ impl Counts {
         }
     }
 
+    /// Adds `k` positions of outcome `o`, unless the count would pass
+    /// `u64::MAX`: then nothing is added and the answer is `false`.
+    pub(crate) fn checked_add_many(&mut self, o: Outcome, k: u64) -> bool {
+        let count = match o {
+            Outcome::Win => &mut self.win,
+            Outcome::Lose => &mut self.lose,
+            Outcome::Tie => &mut self.tie,
+            Outcome::Draw => &mut self.draw,
+        };
+        match count.checked_add(k) {
+            Some(sum) => {
+                *count = sum;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// All positions counted.
     #[must_use]
     pub fn total(&self) -> u64 {

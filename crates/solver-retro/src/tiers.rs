@@ -20,9 +20,8 @@ use crate::cell::{Cell, Cells, Table};
 use crate::engine::{posts_bytes, propagate, push_event, Parents, Seeds};
 use crate::reach_first::{Keep, Only, Spare, Tally};
 use crate::seed::{outside_children, terminal};
-use crate::solution::Counts;
 use crate::tier_solution::{TierTables, TieredSolution};
-use crate::walk::checked_counts;
+use crate::walk::{checked_counts, count_overflow};
 use crate::{Config, Error};
 
 /// Where finished tiers go, and where a resumed solve finds them.
@@ -823,10 +822,12 @@ where
                     (Ok(()), Some((_, weight))) => {
                         // A tier every move leaves is final once seeded.
                         let o = cell.value().map_or(Outcome::Draw, |v| v.outcome());
-                        let mut one = Counts::default();
-                        one.add_many(o, weight(&pos));
                         found.tally.positions += 1;
-                        checked_counts(found.tally.counts, one).map(|c| found.tally.counts = c)
+                        if found.tally.counts.checked_add_many(o, weight(&pos)) {
+                            Ok(())
+                        } else {
+                            Err(count_overflow())
+                        }
                     }
                     (r, _) => r,
                 };
