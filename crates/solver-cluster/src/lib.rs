@@ -1032,6 +1032,22 @@ fn finish_run(
         }
     };
     let reaped = |since: Option<std::time::Instant>| since.is_some_and(|t| t.elapsed() >= REAP);
+    // A failure `fault` recorded is the run's (unless one is already);
+    // a run that has failed cuts the connections once, so that its peers
+    // see it now, not when this process exits.
+    let watch = |failure: &mut Option<Error>,
+                 since: &mut Option<std::time::Instant>,
+                 links: &net::Links| {
+        if failure.is_none() {
+            if let Some(m) = fault.get() {
+                note(failed(m), failure);
+            }
+        }
+        if failure.is_some() && since.is_none() {
+            links.cut();
+            *since = Some(std::time::Instant::now());
+        }
+    };
     let mut got = 0;
     while got < config.threads && !reaped(since) {
         match rx.recv_timeout(Duration::from_millis(100)) {
@@ -1056,16 +1072,7 @@ fn finish_run(
                 break;
             }
         }
-        if failure.is_none() {
-            if let Some(m) = fault.get() {
-                note(failed(m), &mut failure);
-            }
-        }
-        if failure.is_some() && since.is_none() {
-            // Peers see the failure now, not when this process exits.
-            links.cut();
-            since = Some(std::time::Instant::now());
-        }
+        watch(&mut failure, &mut since, &links);
     }
     // Every worker is done, but timely's network threads wait for each
     // peer's clean end of stream: a peer that fails after the last
@@ -1111,15 +1118,7 @@ fn finish_run(
                 break;
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                if failure.is_none() {
-                    if let Some(m) = fault.get() {
-                        note(failed(m), &mut failure);
-                    }
-                }
-                if failure.is_some() && since.is_none() {
-                    links.cut();
-                    since = Some(std::time::Instant::now());
-                }
+                watch(&mut failure, &mut since, &links);
                 if reaped(since) {
                     break;
                 }
