@@ -11,7 +11,7 @@ use game_core::{Tier, Value};
 
 use crate::cache::Lru;
 use crate::format::{check_name, rules_hash, Entry, Manifest};
-use crate::fsio::{read_at, sync_dir, write_manifest};
+use crate::fsio::{sync_dir, write_manifest};
 use crate::tierfile::{decode_at, TierFile};
 use crate::{Error, RecordWidth, Result, ShardWriter, TierWriter};
 
@@ -775,23 +775,12 @@ impl Database {
         // refused at its first block, not after reading all of it for the
         // file's checksum.
         self.for_each_block(tier, |_, _| {})?;
+        // Then each file whole against its CRC-32, as a join of shards
+        // checks it (the header, the blocks back to back and the index:
+        // every byte of the file, as opening it checked).
         let stored = self.tier_file(tier)?;
-        let mut buf = vec![0u8; 1 << 20];
         for f in &stored.files {
-            let file = self.handle(f)?;
-            let mut crc = crc32fast::Hasher::new();
-            let mut at = 0;
-            while at < f.entry.bytes {
-                let n = (f.entry.bytes - at).min(buf.len() as u64) as usize;
-                read_at(&file, &f.path, &mut buf[..n], at)?;
-                crc.update(&buf[..n]);
-                at += n as u64;
-            }
-            if crc.finalize() != f.entry.file_crc {
-                return Err(Error::FileChecksum {
-                    path: f.path.clone(),
-                });
-            }
+            f.check_whole(&*self.handle(f)?)?;
         }
         Ok(())
     }
