@@ -2357,12 +2357,29 @@ fn a_tiered_rejection_is_the_first_in_order_on_any_threads() {
     }
 }
 
-/// A countdown from 7 to 0 in one tier whose `visit_tier` leaves out
-/// count 7 when asked for more than one index (a fast stepping that
-/// stops short; asked for one index at a time it gives it).
-struct StopsShort;
+/// A countdown in one tier of `size` counts whose `visit_tier`, asked for
+/// more than one index, gives at index `i` the count `step(i)` (none:
+/// left out); asked for one index at a time it gives the index's own.
+struct Stepping {
+    size: u64,
+    step: fn(u64) -> Option<u64>,
+}
 
-impl Game for StopsShort {
+/// A countdown from 7 to 0 whose `visit_tier` leaves out count 7 when
+/// asked for more than one index (a fast stepping that stops short).
+const STOPS_SHORT: Stepping = Stepping {
+    size: 8,
+    step: |i| (i != 7).then_some(i),
+};
+
+/// A countdown from 63 to 0 whose `visit_tier`, asked for more than one
+/// index, gives count 63 at index 62 and count 62 at index 63.
+const SWAPPED: Stepping = Stepping {
+    size: 64,
+    step: |i| Some(if i >= 62 { 125 - i } else { i }),
+};
+
+impl Game for Stepping {
     type Position = u64;
     type Move = ();
     fn moves(&self, n: &u64, out: &mut Vec<()>) {
@@ -2375,7 +2392,7 @@ impl Game for StopsShort {
     }
 }
 
-impl game_core::Tiered for StopsShort {
+impl game_core::Tiered for Stepping {
     fn tiers(&self) -> Vec<u64> {
         vec![0]
     }
@@ -2384,21 +2401,40 @@ impl game_core::Tiered for StopsShort {
     }
     fn child_tiers(&self, _: u64, _: &mut Vec<u64>) {}
     fn tier_size(&self, _: u64) -> u64 {
-        8
+        self.size
     }
     fn tier_index(&self, n: &u64) -> u64 {
         *n
     }
     fn tier_position(&self, t: u64, i: u64) -> Option<u64> {
-        (t == 0 && i < 8).then_some(i)
+        (t == 0 && i < self.size).then_some(i)
     }
     fn visit_tier(&self, _: u64, range: std::ops::Range<u64>, f: &mut dyn FnMut(u64, u64)) {
         let wide = range.end - range.start > 1;
-        for i in range.start..range.end.min(8) {
-            if !(wide && i == 7) {
-                f(i, i);
+        for i in range.start..range.end.min(self.size) {
+            let p = if wide { (self.step)(i) } else { Some(i) };
+            if let Some(p) = p {
+                f(i, p);
             }
         }
+    }
+}
+
+/// [`STOPS_SHORT`]'s solution with count 7 given as lost at once (truly
+/// won in 7), every other count right.
+fn stops_short_forged() -> crate::TieredSolution<'static, Stepping> {
+    let mut table = crate::Table::new(8, false).unwrap();
+    for n in 0..8u64 {
+        let v = match (n, n % 2) {
+            (7, _) => Value::lose(0),
+            (_, 1) => Value::win(n as u32),
+            _ => Value::lose(n as u32),
+        };
+        table.set(n, Some(v)).unwrap();
+    }
+    crate::TieredSolution {
+        game: &STOPS_SHORT,
+        tables: crate::TierTables::new(vec![0], [(0, table)]),
     }
 }
 
@@ -2408,96 +2444,27 @@ impl game_core::Tiered for StopsShort {
 /// the solution answered it.
 #[test]
 fn the_tiered_certificate_checks_what_visit_tier_leaves_out() {
-    let mut table = crate::Table::new(8, false).unwrap();
-    for n in 0..8u64 {
-        let v = match (n, n % 2) {
-            (7, _) => Value::lose(0),
-            (_, 1) => Value::win(n as u32),
-            _ => Value::lose(n as u32),
-        };
-        table.set(n, Some(v)).unwrap();
-    }
-    let sol = crate::TieredSolution {
-        game: &StopsShort,
-        tables: crate::TierTables::new(vec![0], [(0, table)]),
-    };
+    let sol = stops_short_forged();
     assert_eq!(sol.value(&7), Some(Value::lose(0)));
     let r = crate::certify_tiers(&sol).unwrap_err();
     assert_eq!((r.position, r.flaw), (7, crate::Flaw::Unvisited));
 }
 
 /// Every held position is visited by a tiered solution's `for_each`, so
-/// the plain certificate checks it too: before, count 7 of [`StopsShort`],
+/// the plain certificate checks it too: before, count 7 of [`STOPS_SHORT`],
 /// which its `visit_tier` leaves out, was never visited, and `certify`
 /// said `Ok` to it given as lost at once (truly won in 7).
 #[test]
 fn a_tiered_solution_visits_what_visit_tier_leaves_out() {
-    let mut table = crate::Table::new(8, false).unwrap();
-    for n in 0..8u64 {
-        let v = match (n, n % 2) {
-            (7, _) => Value::lose(0),
-            (_, 1) => Value::win(n as u32),
-            _ => Value::lose(n as u32),
-        };
-        table.set(n, Some(v)).unwrap();
-    }
-    let sol = crate::TieredSolution {
-        game: &StopsShort,
-        tables: crate::TierTables::new(vec![0], [(0, table)]),
-    };
+    let sol = stops_short_forged();
     assert_eq!(sol.counts().total(), 8);
     let r = certify(&sol).unwrap_err();
     assert_eq!((r.position, r.flaw), (7, crate::Flaw::Lose));
 }
 
-/// A countdown from 63 to 0 in one tier whose `visit_tier`, asked for
-/// more than one index, gives count 63 at index 62 and count 62 at index
-/// 63.
-struct Swapped;
-
-impl Game for Swapped {
-    type Position = u64;
-    type Move = ();
-    fn moves(&self, n: &u64, out: &mut Vec<()>) {
-        StopsShort.moves(n, out);
-    }
-    fn play(&self, n: &u64, (): &()) -> u64 {
-        n - 1
-    }
-}
-
-impl game_core::Tiered for Swapped {
-    fn tiers(&self) -> Vec<u64> {
-        vec![0]
-    }
-    fn tier(&self, _: &u64) -> u64 {
-        0
-    }
-    fn child_tiers(&self, _: u64, _: &mut Vec<u64>) {}
-    fn tier_size(&self, _: u64) -> u64 {
-        64
-    }
-    fn tier_index(&self, n: &u64) -> u64 {
-        *n
-    }
-    fn tier_position(&self, t: u64, i: u64) -> Option<u64> {
-        (t == 0 && i < 64).then_some(i)
-    }
-    fn visit_tier(&self, _: u64, range: std::ops::Range<u64>, f: &mut dyn FnMut(u64, u64)) {
-        let wide = range.end - range.start > 1;
-        for i in range.start..range.end.min(64) {
-            let p = match i {
-                62 | 63 if wide => 125 - i,
-                _ => i,
-            };
-            f(i, p);
-        }
-    }
-}
-
 /// The plain certificate judges a position with the value the solution
 /// answers for it: before, it took the value of the index `for_each` gave
-/// the position at, so with [`Swapped`] count 63 was judged with index
+/// the position at, so with [`SWAPPED`] count 63 was judged with index
 /// 62's value and count 62 with index 63's, and a table answering a draw
 /// for 62 (truly lost in 62) and lost in 62 for 63 (truly won in 63) was
 /// certified.
@@ -2514,7 +2481,7 @@ fn the_certificate_judges_the_value_the_solution_answers() {
         table.set(n, Some(v)).unwrap();
     }
     let sol = crate::TieredSolution {
-        game: &Swapped,
+        game: &SWAPPED,
         tables: crate::TierTables::new(vec![0], [(0, table)]),
     };
     assert_eq!(sol.value(&63), Some(Value::lose(62)));
@@ -2532,13 +2499,15 @@ fn the_certificate_judges_the_value_the_solution_answers() {
 
 /// `GameCheck::tiered` asks `visit_tier` for a few indices around each
 /// sampled one: before, it asked for the index alone, and passed games
-/// whose stepping goes wrong only over wider ranges ([`StopsShort`],
-/// [`Swapped`]).
+/// whose stepping goes wrong only over wider ranges ([`STOPS_SHORT`],
+/// [`SWAPPED`]).
 #[test]
 fn the_game_check_finds_a_visit_tier_wrong_over_wider_ranges() {
     for err in [
-        crate::GameCheck::new(&StopsShort, 100).tiered().map(|_| ()),
-        crate::GameCheck::new(&Swapped, 100).tiered().map(|_| ()),
+        crate::GameCheck::new(&STOPS_SHORT, 100)
+            .tiered()
+            .map(|_| ()),
+        crate::GameCheck::new(&SWAPPED, 100).tiered().map(|_| ()),
     ] {
         let err = err.unwrap_err();
         assert!(err.detail.contains("visit_tier over"), "{err}");
