@@ -92,11 +92,22 @@ pub struct PeriodFinder<R> {
 impl<R: Copy + Eq + Into<u64>> PeriodFinder<R> {
     /// A finder for rows that depend on the `k` rows before them.
     ///
-    /// # Panics
-    /// Panics if `k == 0`.
+    /// `k = 0` (rows that depend on none before them) is taken as `k = 1`:
+    /// such rows also depend, trivially, on the one before, so every
+    /// period proven with a window of one row holds for them (and a
+    /// constant sequence is proven periodic at its second row, as it would
+    /// be with no window at all).
+    ///
+    /// ```
+    /// use game_core::period::{Period, PeriodFinder};
+    /// let mut finder = PeriodFinder::new(0);
+    /// assert_eq!(finder.window(), 1);
+    /// assert_eq!(finder.push(7u8), None);
+    /// assert_eq!(finder.push(7u8), Some(Period { preperiod: 0, period: 1 }));
+    /// ```
     #[must_use]
     pub fn new(k: usize) -> Self {
-        assert!(k > 0, "the window must hold at least one row");
+        let k = k.max(1);
         // BASE^(k − 1) by squaring: a window of 2⁶² rows (a subtraction
         // set holding 2⁶²) took 2⁶² multiplies before the caller's first
         // work check.
