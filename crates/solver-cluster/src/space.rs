@@ -169,6 +169,7 @@ where
         let mut fault = None;
         let hi = lo + cells.len() as u64;
         cells.fill(C::INVALID);
+        let mut placement = solver_retro::Placement::default();
         game.visit_tier(tier, lo..hi, &mut |i, pos| {
             if fault.is_some() {
                 return;
@@ -180,16 +181,16 @@ where
                 .and_then(|j| usize::try_from(j).ok())
                 .and_then(|j| cells.get_mut(j))
             else {
-                fault = Some(
-                    solver_retro::Error::Broken(format!(
-                        "visit_tier of tier {} gave index {i}, outside the range {lo}..{hi} it \
-                         was asked for",
-                        game.tier_name(tier)
-                    ))
-                    .into(),
-                );
+                fault = Some(solver_retro::visited_outside(game, tier, i, lo..hi).into());
                 return;
             };
+            // Where the game places the position, on the same sample as
+            // solver-retro's seeding: a decoding that disagrees would have
+            // the position's parents read another cell.
+            if let Err(e) = placement.check(game, tier, i, &pos) {
+                fault = Some(e.into());
+                return;
+            }
             if let Err(e) = seed_position(game, tier, leaves, kids, i, &pos, cell, seeds, s) {
                 fault = Some(e);
             }

@@ -74,3 +74,78 @@ fn a_visit_outside_the_range_is_a_broken_promise() {
         );
     }
 }
+
+/// [`Pile`] whose tier 2 decodes to the pile of one, which the game's own
+/// `tier` puts in tier 1; each tier declares every lower one a child
+/// tier, so nothing else gives the lie away.
+#[derive(Clone)]
+struct Misplaced;
+
+impl game_core::Game for Misplaced {
+    type Position = u64;
+    type Move = ();
+    fn moves(&self, n: &u64, out: &mut Vec<()>) {
+        Pile { outside: false }.moves(n, out);
+    }
+    fn play(&self, n: &u64, m: &()) -> u64 {
+        Pile { outside: false }.play(n, m)
+    }
+}
+
+impl game_core::Tiered for Misplaced {
+    fn tiers(&self) -> Vec<game_core::Tier> {
+        Pile { outside: false }.tiers()
+    }
+    fn tier(&self, n: &u64) -> game_core::Tier {
+        Pile { outside: false }.tier(n)
+    }
+    /// Every lower tier: the pile of one's move stays within them.
+    fn child_tiers(&self, t: game_core::Tier, out: &mut Vec<game_core::Tier>) {
+        out.extend(0..t);
+    }
+    fn tier_size(&self, t: game_core::Tier) -> u64 {
+        Pile { outside: false }.tier_size(t)
+    }
+    fn tier_index(&self, n: &u64) -> u64 {
+        Pile { outside: false }.tier_index(n)
+    }
+    fn tier_position(&self, t: game_core::Tier, i: u64) -> Option<u64> {
+        match (t, i) {
+            (2, 0) => Some(1),
+            _ => Pile { outside: false }.tier_position(t, i),
+        }
+    }
+    fn leaves_tier(&self, _: game_core::Tier) -> bool {
+        true
+    }
+}
+
+/// A tier index that decodes to a position the game's own `tier` and
+/// `tier_index` put elsewhere is refused when the tier is seeded, with
+/// solver-retro's message. Before, the cluster seeded tier 2 from the
+/// pile of one (a win in 1) and solved the pile of three as a loss in 2:
+/// a wrong table, silently.
+#[test]
+fn a_decoding_the_game_places_elsewhere_is_a_broken_promise() {
+    for workers in [1, 2] {
+        let err = solver_cluster::solve_tiers(Misplaced, &config(workers), None)
+            .expect_err("a misplacing pile");
+        assert!(
+            matches!(&err, Error::Retro(RetroError::Broken(m))
+                if m.contains("index 0 of tier 2 decodes to a position that tier() and tier_index() put at index 0 of tier 1")),
+            "{workers} workers: {err:?}"
+        );
+    }
+    // solver-retro refuses it with the same words.
+    let retro = solver_retro::solve_tiers_with(
+        &Misplaced,
+        &solver_retro::Config::default(),
+        &mut solver_retro::NoStore,
+    )
+    .expect_err("a misplacing pile");
+    assert!(
+        matches!(&retro, RetroError::Broken(m)
+            if m.contains("index 0 of tier 2 decodes to a position that tier() and tier_index() put at index 0 of tier 1")),
+        "{retro:?}"
+    );
+}

@@ -213,7 +213,9 @@ pub use game_core::{
     Outcome, ParentIndices, ParentVisitor, Strided, Symmetric, Tier, Tiered, Unmoves, Value,
 };
 pub use reach_first::{solve_tiers_reachable, Keep};
-pub use seed::{count_children, outside_children, scan_cells, terminal, Outside};
+pub use seed::{
+    count_children, outside_children, scan_cells, terminal, visited_outside, Outside, Placement,
+};
 pub use solution::{Counts, IndexedSolution, Solution, Solved};
 pub use stored::{
     solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE, INDEXED_BYTES,

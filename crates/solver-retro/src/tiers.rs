@@ -19,7 +19,7 @@ use rustc_hash::FxHashMap;
 use crate::cell::{Cell, Cells, Table};
 use crate::engine::{posts_bytes, propagate, push_event, Parents, Seeds};
 use crate::reach_first::{Keep, Only, Spare, Tally};
-use crate::seed::{outside_children, terminal};
+use crate::seed::{outside_children, terminal, visited_outside, Placement};
 use crate::tier_solution::{TierTables, TieredSolution};
 use crate::walk::{checked_counts, count_overflow};
 use crate::{Config, Error};
@@ -782,14 +782,18 @@ where
             }
             let (mut kids, mut moves, mut inner) = (Vec::new(), Vec::new(), Vec::new());
             let mut fault: Option<Error> = None;
-            // Positions of this block seeded so far.
-            let mut seen = 0u64;
+            let mut placement = Placement::default();
             game.visit_tier(tier, first..first + chunk.len() as u64, &mut |i, pos| {
                 if fault.is_some() {
                     return;
                 }
                 let Some(j) = offset_in(i, first, chunk.len()) else {
-                    fault = Some(visited_outside(game, tier, i, first, chunk.len()));
+                    fault = Some(visited_outside(
+                        game,
+                        tier,
+                        i,
+                        first..first + chunk.len() as u64,
+                    ));
                     return;
                 };
                 if let Some(w) = words {
@@ -797,21 +801,11 @@ where
                         return;
                     }
                 }
-                // The position is where the game itself puts it: its
-                // parents read it at `tier(pos)`, `tier_index(pos)`, and
-                // a decoding that disagrees would have them read another
-                // cell (a silently wrong table). Checked on a sample — the
-                // first positions of each block, then one in
-                // [`MISPLACED_STRIDE`] — since a canonical index costs as
-                // much as the rest of the seeding (Connect Four 5×5 on one
-                // thread: 6.7 s with every position checked, 5.65 s with
-                // none); `GameCheck` checks every position it samples.
-                seen += 1;
-                if seen <= MISPLACED_STRIDE || seen.is_multiple_of(MISPLACED_STRIDE) {
-                    if let Some(e) = misplaced(game, tier, i, &pos) {
-                        fault = Some(e);
-                        return;
-                    }
+                // The position is where the game itself puts it (on a
+                // sample: see [`Placement`]).
+                if let Err(e) = placement.check(game, tier, i, &pos) {
+                    fault = Some(e);
+                    return;
                 }
                 let cell = &mut chunk[j];
                 let r = seed_position(
@@ -1000,37 +994,4 @@ pub(crate) fn offset_in(i: u64, first: u64, len: usize) -> Option<usize> {
     i.checked_sub(first)
         .filter(|&j| j < len as u64)
         .map(|j| j as usize)
-}
-
-/// The seeding checks where the game places a decoded position for the
-/// first this many positions of each block, then one in this many.
-const MISPLACED_STRIDE: u64 = 64;
-
-/// The broken promise when index `i` of `tier` decodes to a position
-/// that the game places elsewhere (another tier, or another index).
-fn misplaced<G: Tiered + ?Sized>(game: &G, tier: Tier, i: u64, pos: &G::Position) -> Option<Error> {
-    let (t, back) = (game.tier(pos), game.tier_index(pos));
-    (t != tier || back != i).then(|| {
-        Error::Broken(format!(
-            "index {i} of tier {} decodes to a position that tier() and tier_index() put at index {back} of tier {}",
-            game.tier_name(tier),
-            game.tier_name(t)
-        ))
-    })
-}
-
-/// The error for `visit_tier` giving index `i` outside the block of `len`
-/// indices from `first` it was asked for.
-pub(crate) fn visited_outside<G: Tiered + ?Sized>(
-    game: &G,
-    tier: Tier,
-    i: u64,
-    first: u64,
-    len: usize,
-) -> Error {
-    Error::Broken(format!(
-        "visit_tier of tier {} gave index {i}, outside the range {first}..{} it was asked for",
-        game.tier_name(tier),
-        first + len as u64
-    ))
 }

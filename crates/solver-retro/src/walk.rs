@@ -498,7 +498,12 @@ where
                         return;
                     }
                     let Some(j) = crate::tiers::offset_in(i, first, len) else {
-                        fault = Some(crate::tiers::visited_outside(game, t, i, first, len));
+                        fault = Some(crate::seed::visited_outside(
+                            game,
+                            t,
+                            i,
+                            first..first + len as u64,
+                        ));
                         return;
                     };
                     if let Some(before) = last.filter(|&before| i <= before) {
