@@ -7,7 +7,8 @@ pub enum Error {
     /// The cluster flags (`-w -n -p -h`) could not be read.
     #[error("bad cluster flags: {0} (expected -w THREADS -n PROCESSES -p ID -h HOSTFILE)")]
     Args(String),
-    /// The processes could not connect to each other.
+    /// The processes could not connect to each other, or a process could
+    /// not start the threads of its run.
     #[error("the cluster could not start: {0}")]
     Start(String),
     /// A worker or a peer process failed (died, was killed, lost its

@@ -156,7 +156,7 @@ pub(crate) fn catching<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 }
 
 /// A panic's payload as words.
-fn message(payload: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn message(payload: &(dyn std::any::Any + Send)) -> String {
     payload
         .downcast_ref::<&str>()
         .map(|s| (*s).to_string())

@@ -186,7 +186,11 @@
 //! connecting to others) is given [`ClusterConfig::connect_timeout`]
 //! instead. A failed run ends every thread it started and closes every
 //! socket before it returns the error, so a program may run solve after
-//! solve (see `fault.rs`).
+//! solve (see `fault.rs`). A process that cannot spawn a thread of its
+//! run (the system's limit of threads, or of memory for their stacks)
+//! fails at once with [`Error::Start`] naming it, and its peers see its
+//! connections cut: the run spawns its threads before timely is given
+//! any (see `threads.rs`).
 //!
 //! Processes started with other settings never start solving: when they
 //! connect, each greets the other with its `-n`, `-w` and a hash of the
@@ -254,6 +258,7 @@ mod local;
 mod net;
 mod solution;
 mod space;
+mod threads;
 mod updates;
 mod worker;
 
@@ -761,7 +766,8 @@ fn getopts_free(args: &[String]) -> Result<Asked, Error> {
 /// shard; see the crate docs, *The database*.
 ///
 /// # Errors
-/// [`Error::Args`], [`Error::Start`] (the processes could not connect),
+/// [`Error::Args`], [`Error::Start`] (the processes could not connect,
+/// or a process could not spawn its threads),
 /// [`Error::Failed`] (a worker or process failed), [`Error::NeedsUnmoves`],
 /// [`Error::Retro`] for a game that breaks its promises, [`Error::Db`].
 pub fn solve_tiers<G>(
@@ -938,15 +944,23 @@ fn run<S: Space, G: Tiered>(
     let (tx, rx) = mpsc::channel::<Result<Traffic, Error>>();
     let tx = Mutex::new(tx);
     let c = Arc::clone(&ctx);
-    let (builders, others, links) = net::build(
+    let net::Built {
+        reserved,
+        builders,
+        others,
+        links,
+    } = net::build(
         config.timely.communication.clone(),
         config.connect,
         solve,
         config.peer_timeout,
         &fault,
     )?;
+    // timely's `execute_from` would spawn the worker threads one by one
+    // and, when one cannot be spawned, hang (see `threads.rs`): they are
+    // spawned already, and only now given their allocators.
     let worker_config = config.timely.worker.clone();
-    let guards = timely::execute::execute_from(builders, others, worker_config, move |w| {
+    let running = reserved.start(builders, others, worker_config, move |w| {
         let fault = &c.shared.local.fault;
         // A panic in the worker's solve (a game's code, say, or a timely
         // operator) fails this run alone, as an error.
@@ -966,17 +980,8 @@ fn run<S: Space, G: Tiered>(
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .send(r);
-    })
-    .map_err(|e| {
-        // As a failure to connect (net::build): the links' heartbeats stop
-        // and the peers see the connections cut, not a live process.
-        fault.set(e.clone());
-        links.cut();
-        links.join();
-        fault.release();
-        Error::Start(e)
-    })?;
-    let traffic = finish_run(config, &fault, rx, guards, links)?;
+    });
+    let traffic = finish_run(config, &fault, rx, running, links)?;
     let mut tables = ctx.shared.tables(|t| ctx.space.size(t))?;
     // A tier of no indices has no blocks, so nothing filed it: held
     // empty, as solver-retro holds it.
@@ -1002,8 +1007,9 @@ fn run<S: Space, G: Tiered>(
 const REAP: Duration = Duration::from_secs(10);
 
 /// Waits for the `threads` results of a run's workers on `rx` and for
-/// every thread of the run to end (its workers, timely's network threads
-/// through `guards`, the heartbeats of `links`): the traffic, or the
+/// every thread of the run to end (its workers and, through their guard,
+/// timely's network threads, all in `running`; the heartbeats of
+/// `links`): the traffic, or the
 /// run's error. A failure (a worker's error, or one `fault` records) cuts
 /// the connections at once, so the peers see it; the threads are then
 /// given [`REAP`] to end. A failed run so leaves no thread parked nor
@@ -1012,7 +1018,7 @@ fn finish_run(
     config: &ClusterConfig,
     fault: &fault::Fault,
     rx: mpsc::Receiver<Result<Traffic, Error>>,
-    guards: timely::communication::initialize::WorkerGuards<()>,
+    running: threads::Running,
     links: net::Links,
 ) -> Result<Traffic, Error> {
     let process = config.process;
@@ -1086,30 +1092,29 @@ fn finish_run(
         let fault = fault.clone();
         let links = Arc::clone(&links);
         let left = config.threads - got;
-        std::thread::Builder::new()
-            .name("solver-cluster:join".into())
-            .spawn(move || {
-                for _ in 0..left {
-                    if rx.recv().is_err() {
-                        break;
-                    }
+        let threads = running.threads;
+        // A thread spawned with the workers (`threads.rs`): a run that
+        // started never fails to wait for its end.
+        running.joiner.run(move || {
+            for _ in 0..left {
+                if rx.recv().is_err() {
+                    break;
                 }
-                // No worker steps any more: nothing reads what the links
-                // hand timely's threads.
-                fault.release();
-                let results = guards.join();
-                links.join();
-                let _ = joined.send(results);
-            })
-    };
-    let joiner = match joiner {
-        Ok(j) => j,
-        Err(e) => return Err(failure.unwrap_or_else(|| failed(e.to_string()))),
+            }
+            // No worker steps any more: nothing reads what the links
+            // hand timely's threads.
+            fault.release();
+            let results = threads.join();
+            links.join();
+            let _ = joined.send(results);
+        })
     };
     loop {
         match join.recv_timeout(Duration::from_millis(100)) {
             Ok(results) => {
-                let _ = joiner.join();
+                if let Some(j) = joiner {
+                    let _ = j.join();
+                }
                 for r in results {
                     if let Err(m) = r {
                         note(Error::Failed(m), &mut failure);

@@ -15,11 +15,22 @@ use timely::CommunicationConfig;
 
 use crate::fault::Fault;
 use crate::link::Link;
+use crate::threads::Reserved;
 use crate::Error;
 
-/// The allocators of this process's workers, the guard of its network
-/// threads, and its connections to the other processes.
-pub(crate) type Built = (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>, Links);
+/// What a process starts a run with: its threads, the allocators of its
+/// workers (one a worker thread), the guard of timely's network threads,
+/// and its connections to the other processes.
+pub(crate) struct Built {
+    /// Every thread the run spawns of its own, waiting for its work.
+    pub reserved: Reserved,
+    /// The allocators of the process's workers.
+    pub builders: Vec<AllocatorBuilder>,
+    /// timely's network threads, joined when dropped.
+    pub others: Box<dyn std::any::Any + Send>,
+    /// The connections to the other processes.
+    pub links: Links,
+}
 
 /// This process's connections to the other processes (handles of the
 /// links timely's threads use), to cut when the run fails and to wait
@@ -134,7 +145,11 @@ impl Hello {
 /// timely's threads reach each peer through a [`Link`] that fails
 /// `fault`'s run when the peer fails or is silent for `peer_timeout`
 /// (before it is first heard from, for `wait`: it may still be
-/// connecting to others). A failure to start leaves no thread running.
+/// connecting to others). Every thread of the run's own is spawned
+/// ([`Reserved`]) before timely makes the allocators, and so before it
+/// spawns its network threads: a failure to start leaves none of the
+/// run's threads running, and the peers see the connections cut (but see
+/// `threads.rs` for timely's network threads).
 pub(crate) fn build(
     config: CommunicationConfig,
     wait: Duration,
@@ -149,10 +164,18 @@ pub(crate) fn build(
         ..
     } = config
     else {
-        return config
-            .try_build()
-            .map(|(b, g)| (b, g, Links::default()))
-            .map_err(Error::Start);
+        let threads = match config {
+            CommunicationConfig::Process(n) | CommunicationConfig::ProcessBinary(n) => n,
+            _ => 1,
+        };
+        let reserved = Reserved::new(threads, 0).map_err(|e| Error::Start(e.to_string()))?;
+        let (builders, others) = config.try_build().map_err(Error::Start)?;
+        return Ok(Built {
+            reserved,
+            builders,
+            others,
+            links: Links::default(),
+        });
     };
     let hello = Hello {
         process: process as u64,
@@ -184,7 +207,7 @@ pub(crate) fn build(
             continue;
         };
         let l = Link::new(s, j, workers.clone(), peer_timeout, wait, fault.clone())
-            .map_err(|e| failed(e, &links))?;
+            .map_err(|e| failed(named(e, &format!("the link to process {j}")), &links))?;
         match l.try_clone() {
             Ok(kept) => {
                 links.0.push(kept);
@@ -196,17 +219,26 @@ pub(crate) fn build(
             }
         }
     }
+    // The run's threads before timely's: once timely has made the
+    // allocators, every one of them must be built (see `threads.rs`).
+    let reserved = Reserved::new(threads, process).map_err(|e| failed(e, &links))?;
     let hooks = Hooks::default();
     let local =
         ProcessBuilder::new_typed_vector(threads, hooks.refill.clone(), hooks.spill.clone());
     let (builders, guard) =
         initialize_networking_from_sockets(local, linked, process, threads, hooks)
-            .map_err(|e| failed(e, &links))?;
-    Ok((
-        builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
-        Box::new(guard),
+            .map_err(|e| failed(named(e, "timely's network threads"), &links))?;
+    Ok(Built {
+        reserved,
+        builders: builders.into_iter().map(AllocatorBuilder::Tcp).collect(),
+        others: Box::new(guard),
         links,
-    ))
+    })
+}
+
+/// `e`, an error starting `what`, saying so.
+fn named(e: std::io::Error, what: &str) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("cannot start {what}: {e}"))
 }
 
 /// One connection to every other process: process `me.process` connects

@@ -573,8 +573,9 @@ pub(crate) fn stop(worker: &mut Worker) {
 /// first summaries sent in round `R` or later that they take: how the
 /// tests and the fault demonstration fail a process at a chosen point of
 /// a solve. The round of the variable `var` for
-/// process `process`, if any.
-fn at_round(var: &str, process: usize) -> Option<u64> {
+/// process `process`, if any (`threads.rs` reads
+/// `SOLVER_CLUSTER_SPAWN_FAIL_AT=P:K` with it too).
+pub(crate) fn at_round(var: &str, process: usize) -> Option<u64> {
     let v = std::env::var(var).ok()?;
     let (p, r) = v.split_once(':')?;
     (p.parse::<usize>().ok()? == process).then_some(())?;

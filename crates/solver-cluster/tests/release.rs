@@ -8,7 +8,8 @@
 //! descriptors counted (`/proc/self/task`, `/proc/self/fd`) are this
 //! program's alone, none of a test harness's. It is also the process of
 //! `a_panic_in_timely_s_step_fails_its_run` (run again with [`CHILD`]
-//! set, and `SOLVER_CLUSTER_PANIC_AT`).
+//! set, and `SOLVER_CLUSTER_PANIC_AT`) and of the tests of runs whose
+//! threads cannot all be spawned ([`SPAWN_CHILD`], [`SHORT_CHILD`]).
 
 mod common;
 
@@ -20,6 +21,27 @@ use solver_retro::fixtures::{Liar, Lie};
 /// Set: this program runs a solve whose workers panic inside timely's
 /// step.
 const CHILD: &str = "SOLVER_CLUSTER_TEST_STEP_PANIC";
+
+/// Set to the number of processes (1 or 2, of 2 workers each): this
+/// program runs a solve on them, one of which cannot spawn a thread
+/// (`SOLVER_CLUSTER_SPAWN_FAIL_AT`, set too).
+const SPAWN_CHILD: &str = "SOLVER_CLUSTER_TEST_SPAWN_FAIL";
+
+/// Set to a number of threads `m`: this program limits its own address
+/// space to what it holds, the stacks of `m` more threads (of
+/// `RUST_MIN_STACK` bytes each, set too) and half a stack to spare, then
+/// runs a solve on 2 processes of 2 workers.
+const SHORT_CHILD: &str = "SOLVER_CLUSTER_TEST_SHORT_OF_STACKS";
+
+/// The stack of each thread of a [`SHORT_CHILD`] (4 GiB): a thread that
+/// cannot be spawned leaves up to that much address space free, so that
+/// what else the run allocates rarely meets the limit instead.
+const SHORT_STACK: u64 = 4 << 30;
+
+/// The longest a child of this program may take: the start of a run
+/// fails within a second or two, and every child's runs are given 10 s
+/// to connect.
+const CHILD_TIME: Duration = Duration::from_secs(30);
 
 /// Fails the test without a panic (a panic may wait on the hook lock a
 /// parked thread holds).
@@ -121,8 +143,166 @@ fn main() {
     if std::env::var_os(CHILD).is_some() {
         a_panic_in_timely_s_step_child();
     }
+    if let Some(n) = std::env::var_os(SPAWN_CHILD) {
+        a_thread_that_cannot_be_spawned_child(&n.to_string_lossy());
+    }
+    if let Some(m) = std::env::var_os(SHORT_CHILD) {
+        short_of_stacks_child(&m.to_string_lossy());
+    }
     a_panic_in_timely_s_step_fails_its_run();
     a_failed_run_releases_its_threads_and_sockets();
+    a_thread_that_cannot_be_spawned_fails_the_start();
+    a_run_short_of_memory_for_its_threads_fails_in_time();
+}
+
+/// Runs this program again with `env`, and waits for it up to
+/// [`CHILD_TIME`]: fails the test (as `what`) if it does not exit with
+/// success by then.
+fn run_child(what: &str, env: &[(&str, String)]) {
+    let mut command = std::process::Command::new(std::env::current_exe().expect("this program"));
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let mut child = command
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the child");
+    let t = Instant::now();
+    let status = loop {
+        match child.try_wait().expect("the child's status") {
+            Some(s) => break s,
+            None if t.elapsed() > CHILD_TIME => {
+                let _ = child.kill();
+                let _ = child.wait();
+                fail(format!(
+                    "{what}: the process still runs after {} s",
+                    CHILD_TIME.as_secs()
+                ));
+            }
+            None => std::thread::sleep(Duration::from_millis(20)),
+        }
+    };
+    if !status.success() {
+        fail(format!("{what}: the process ended with {status}"));
+    }
+}
+
+/// A run in which a process cannot spawn one of its threads
+/// (`SOLVER_CLUSTER_SPAWN_FAIL_AT`: its first worker, its last, or the
+/// thread that waits for them), alone or beside a peer: the process fails
+/// with `Error::Start` naming the thread, its peer fails too, both within
+/// seconds, and neither leaves a thread or socket behind. Before, timely
+/// spawned the workers one by one, and a spawn that failed part-way
+/// parked the workers and network threads already started (they panicked
+/// waiting for the allocators dropped with the error) while timely joined
+/// those network threads: the process hung for ever, its peer until its
+/// peer timeout.
+fn a_thread_that_cannot_be_spawned_fails_the_start() {
+    for (processes, process) in [(1, 0), (2, 1)] {
+        for thread in 0..=2 {
+            run_child(
+                &format!("process {process} of {processes} that cannot spawn its thread {thread}"),
+                &[
+                    (SPAWN_CHILD, processes.to_string()),
+                    (
+                        "SOLVER_CLUSTER_SPAWN_FAIL_AT",
+                        format!("{process}:{thread}"),
+                    ),
+                ],
+            );
+        }
+    }
+    println!("test a_thread_that_cannot_be_spawned_fails_the_start ... ok");
+}
+
+/// The child of [`a_thread_that_cannot_be_spawned_fails_the_start`], of
+/// `processes` processes: exits 0 if all went as it should.
+fn a_thread_that_cannot_be_spawned_child(processes: &str) -> ! {
+    let n: usize = processes.parse().expect("a number of processes");
+    let failing = n - 1;
+    let before = Held::now();
+    let t = Instant::now();
+    let results = common::cluster_each(&vec![(n, 2); n], |_, c| {
+        let c = c.connect_timeout(Duration::from_secs(10));
+        solver_cluster::solve_unmoves(Liar { lie: Lie::Honest }, &c, None).map(|_| ())
+    });
+    let took = t.elapsed();
+    match &results[failing] {
+        Err(Error::Start(m))
+            if m.contains("cannot start")
+                && m.contains("SOLVER_CLUSTER_SPAWN_FAIL_AT: a thread that cannot be spawned") => {}
+        other => fail(format!("process {failing}: {other:?}")),
+    }
+    if !results.iter().all(Result::is_err) {
+        fail(format!("a run did not fail: {results:?}"));
+    }
+    if took > Duration::from_secs(5) {
+        fail(format!("the runs failed {took:?} after they started"));
+    }
+    released(&before, "a thread that cannot be spawned");
+    std::process::exit(0);
+}
+
+/// Runs on 2 processes in a program whose address space has room for
+/// the stacks of only so many more threads (`RUST_MIN_STACK` and
+/// `prlimit`; from none to more than a run takes, so that a spawn fails at
+/// each of the run's threads in turn, timely's network threads too): every
+/// run ends, solved or with an error, within seconds. Before, a run whose
+/// worker threads could not all be spawned hung for ever (see
+/// [`a_thread_that_cannot_be_spawned_fails_the_start`]); this is the same
+/// failure as the system makes it.
+fn a_run_short_of_memory_for_its_threads_fails_in_time() {
+    if std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        println!(
+            "test a_run_short_of_memory_for_its_threads_fails_in_time ... ignored (no prlimit)"
+        );
+        return;
+    }
+    // A process of the run spawns up to 6 threads (a heartbeat, 2
+    // workers, the one waiting for them, timely's 2 network threads),
+    // after the 2 that run the processes here.
+    for more in 0..=14 {
+        run_child(
+            &format!("a run with room for {more} more threads"),
+            &[
+                (SHORT_CHILD, more.to_string()),
+                ("RUST_MIN_STACK", SHORT_STACK.to_string()),
+            ],
+        );
+    }
+    println!("test a_run_short_of_memory_for_its_threads_fails_in_time ... ok");
+}
+
+/// The child of [`a_run_short_of_memory_for_its_threads_fails_in_time`],
+/// with room for `more` threads after the 2 that run the processes: exits
+/// 0 once both processes' runs have ended (whether solved or failed).
+fn short_of_stacks_child(more: &str) -> ! {
+    let more: u64 = more.parse().expect("a number of threads");
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let held_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmSize:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmSize");
+    let limit = held_kib * 1024 + (2 + more) * SHORT_STACK + SHORT_STACK / 2;
+    let limited = std::process::Command::new("prlimit")
+        .arg(format!("--pid={}", std::process::id()))
+        .arg(format!("--as={limit}"))
+        .status()
+        .expect("prlimit");
+    if !limited.success() {
+        fail(format!("prlimit --as={limit}: {limited}"));
+    }
+    // Whatever the results (every error is one), the runs have ended.
+    let _ = common::cluster_each(&[(2, 2), (2, 2)], |_, c| {
+        let c = c.connect_timeout(Duration::from_secs(10));
+        solver_cluster::solve_unmoves(Liar { lie: Lie::Honest }, &c, None).map(|_| ())
+    });
+    std::process::exit(0);
 }
 
 /// Workers that panic inside timely's step (in an operator, at round 1:
