@@ -31,6 +31,13 @@
 //! keeps the standard library's hook lock: after such a panic,
 //! `std::panic::set_hook` and `take_hook` never return in that process.
 //!
+//! But for one: a network thread that timely started for a run that then
+//! failed to start (the next network thread could not be spawned) panics
+//! at once, waiting for the workers' ends of its channels, which timely
+//! dropped with the error ([`STARTS`]). It holds nothing yet but its own
+//! end of the connection, so it unwinds and ends, closing it; the run has
+//! failed already, with `Error::Start` (see `net.rs`).
+//!
 //! Each run has a record of its own, so runs side by side in one process
 //! (tests) do not fail each other, but for such a panic.
 
@@ -164,6 +171,24 @@ pub(crate) fn message(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "a thread panicked".into())
 }
 
+/// What timely's network threads panic with when the allocators of a
+/// run that failed to start are dropped before they were built: the send
+/// thread (`timely:send-…`) cannot hand a worker its queue, the receive
+/// thread (`timely:recv-…`) gets none (timely_communication's
+/// `send_loop` and `recv_loop`, first thing).
+const STARTS: [(&str, &str); 2] = [
+    ("timely:send-", "failed to send MergeQueue"),
+    ("timely:recv-", "Failed to receive MergeQueue"),
+];
+
+/// Whether the panic `payload` of thread `name` is a network thread's at
+/// its start, for a run that failed to start ([`STARTS`]).
+fn at_start(name: &str, payload: &str) -> bool {
+    STARTS
+        .iter()
+        .any(|(thread, msg)| name.starts_with(thread) && payload.starts_with(msg))
+}
+
 /// Parks the calling thread for good.
 fn park_forever() -> ! {
     loop {
@@ -187,6 +212,11 @@ fn install() {
                 return;
             };
             let payload = message(info.payload());
+            if at_start(name, &payload) {
+                // Nothing to poison yet, and the run failed already: the
+                // thread unwinds and ends.
+                return;
+            }
             let msg = if payload.starts_with("timely communication error") {
                 format!(
                     "the connection to a peer process failed (it died, was killed or the \

@@ -23,10 +23,10 @@
 //!
 //! What this cannot cover is timely's own network threads, which timely
 //! spawns itself once the allocators are made: when one of those cannot
-//! be spawned the run still fails with [`crate::Error::Start`] at once,
-//! but the network threads already started are left parked by the panic
-//! hook (they panic waiting for the dropped allocators, and nothing waits
-//! for them).
+//! be spawned, timely drops the allocators with its error, and the
+//! network threads already started panic waiting for them. The run fails
+//! with [`crate::Error::Start`] at once all the same, and the panic hook
+//! lets those threads unwind and end (see `fault.rs`).
 
 use std::any::Any;
 use std::io;

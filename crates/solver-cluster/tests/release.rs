@@ -247,10 +247,13 @@ fn a_thread_that_cannot_be_spawned_child(processes: &str) -> ! {
 /// the stacks of only so many more threads (`RUST_MIN_STACK` and
 /// `prlimit`; from none to more than a run takes, so that a spawn fails at
 /// each of the run's threads in turn, timely's network threads too): every
-/// run ends, solved or with an error, within seconds. Before, a run whose
-/// worker threads could not all be spawned hung for ever (see
-/// [`a_thread_that_cannot_be_spawned_fails_the_start`]); this is the same
-/// failure as the system makes it.
+/// run ends, solved or with an error, within seconds, and runs that fail
+/// leave no thread or socket behind. Before, a run whose worker threads
+/// could not all be spawned hung for ever (see
+/// [`a_thread_that_cannot_be_spawned_fails_the_start`]; this is the same
+/// failure as the system makes it), and a run whose second network thread
+/// could not be spawned left the first parked in the panic hook, holding
+/// its socket (and the hook's lock) for the life of the process.
 fn a_run_short_of_memory_for_its_threads_fails_in_time() {
     if std::process::Command::new("prlimit")
         .arg("--version")
@@ -297,11 +300,17 @@ fn short_of_stacks_child(more: &str) -> ! {
     if !limited.success() {
         fail(format!("prlimit --as={limit}: {limited}"));
     }
-    // Whatever the results (every error is one), the runs have ended.
-    let _ = common::cluster_each(&[(2, 2), (2, 2)], |_, c| {
+    let before = Held::now();
+    let results = common::cluster_each(&[(2, 2), (2, 2)], |_, c| {
         let c = c.connect_timeout(Duration::from_secs(10));
         solver_cluster::solve_unmoves(Liar { lie: Lie::Honest }, &c, None).map(|_| ())
     });
+    // Whatever the results (every error is one), the runs have ended;
+    // runs that failed left nothing behind (one that solved keeps
+    // rayon's pool).
+    if results.iter().all(Result::is_err) {
+        released(&before, &format!("runs with room for {more} more threads"));
+    }
     std::process::exit(0);
 }
 
