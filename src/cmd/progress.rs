@@ -1,6 +1,7 @@
 //! Progress on stderr for long work: an indicatif bar fed by the engine's
 //! [`Progress`] reports, hidden when stderr is not a terminal.
 
+use std::io::IsTerminal;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -18,7 +19,13 @@ impl Spinner {
                 .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
         bar.set_message(msg.into());
-        bar.enable_steady_tick(Duration::from_millis(120));
+        // The ticking thread draws nothing off a terminal (the bar is
+        // hidden there), and indicatif panics when it cannot spawn it
+        // (a process short of threads or of memory for their stacks):
+        // only a terminal gets one.
+        if std::io::stderr().is_terminal() {
+            bar.enable_steady_tick(Duration::from_millis(120));
+        }
         Spinner(bar)
     }
 
