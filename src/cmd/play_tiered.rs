@@ -247,8 +247,27 @@ where
             };
             pos = game.play(&pos, &chosen);
         } else {
-            let (mv, v) = best_move(game, &pos, |c| lookup(c).ok().flatten(), &mut buf)
-                .ok_or_else(|| Error::Usage("a position of the game is not solved".into()))?;
+            // A child the table cannot answer (a damaged database) stops
+            // the game with its error: skipped, the best of the others
+            // would be played as if it were the best move.
+            let mut failed = None;
+            let best = best_move(
+                game,
+                &pos,
+                |c| match lookup(c) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        failed.get_or_insert(e);
+                        None
+                    }
+                },
+                &mut buf,
+            );
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            let (mv, v) =
+                best.ok_or_else(|| Error::Usage("a position of the game is not solved".into()))?;
             let name = game.move_text(&pos, &mv, first_to_move);
             if json {
                 writeln!(
