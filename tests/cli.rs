@@ -831,3 +831,48 @@ fn the_largest_budgets_are_taken_and_no_budget_is_advised_past_them() {
     let err = fails(&most);
     assert!(!err.contains("--max-work"), "{err}");
 }
+
+/// A period search that spends its work budget suggests one that would
+/// go further, as a number to type: the advice's placeholder used to be
+/// printed as it was ("e.g. --max-work {enough}").
+#[test]
+fn a_period_search_past_its_budget_suggests_a_budget_to_type() {
+    for args in [
+        &[
+            "--max-work",
+            "1e4",
+            "grundy",
+            "subtraction",
+            "--set",
+            "5,17,123,999",
+            "--period",
+        ][..],
+        &["--max-work", "1e6", "grundy", "octal", "0.6", "--period"],
+    ] {
+        let err = fails(args);
+        assert!(!err.contains('{'), "{args:?}: {err}");
+        let given: f64 = args[1].parse().unwrap();
+        let suggested: f64 = err
+            .trim()
+            .trim_end_matches(')')
+            .rsplit(' ')
+            .next()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no suggested budget: {err}"));
+        assert!(suggested > given, "{args:?}: {err}");
+        // And with it the search goes further.
+        let heaps = |e: &str| -> u64 {
+            e.split("up to ")
+                .nth(1)
+                .and_then(|s| s.split(' ').next())
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(u64::MAX)
+        };
+        let mut more = args.to_vec();
+        let budget = suggested.to_string();
+        more[1] = &budget;
+        let out = gamesolve(&more);
+        let err2 = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() || heaps(&err2) > heaps(&err), "{err2}");
+    }
+}

@@ -108,9 +108,7 @@ impl fmt::Display for TooLarge {
         if !self.raise.is_empty() {
             // The advice may name a budget that would do: `{enough}`.
             let raise = match self.resource {
-                Resource::Work if self.raise.contains("{enough}") => {
-                    Cow::Owned(self.raise.replace("{enough}", &enough(self.needed)))
-                }
+                Resource::Work => fill_enough(&self.raise, self.needed),
                 _ => Cow::Borrowed(&*self.raise),
             };
             write!(f, "; {raise}")?;
@@ -184,6 +182,15 @@ pub fn human_count(n: u64) -> String {
             e += 1;
         }
         format!("{m:.1}e{e}")
+    }
+}
+
+/// `advice` with `{enough}` (if any) given as [`enough`]`(needed)`.
+fn fill_enough(advice: &str, needed: u64) -> Cow<'_, str> {
+    if advice.contains("{enough}") {
+        Cow::Owned(advice.replace("{enough}", &enough(needed)))
+    } else {
+        Cow::Borrowed(advice)
     }
 }
 
@@ -286,10 +293,26 @@ impl Budget {
         self.work
     }
 
-    /// The advice for raising the work limit.
+    /// The advice for raising the work limit, as given to
+    /// [`Budget::with_advice`] (`{enough}` left in it: see
+    /// [`Budget::work_advice_for`]).
     #[must_use]
     pub fn work_advice(&self) -> &str {
         &self.raise_work
+    }
+
+    /// The advice for raising the work limit for a job of about `needed`
+    /// steps: `{enough}` in it becomes a round budget of at least
+    /// `needed`, as in a refusal's message.
+    ///
+    /// ```
+    /// use game_core::Budget;
+    /// let b = Budget::unlimited().with_advice("", "try --max-work {enough}");
+    /// assert_eq!(b.work_advice_for(3_900_000_000), "try --max-work 4e9");
+    /// ```
+    #[must_use]
+    pub fn work_advice_for(&self, needed: u64) -> Cow<'_, str> {
+        fill_enough(&self.raise_work, needed)
     }
 
     /// The refusal of `what`, needing `bytes` of memory.

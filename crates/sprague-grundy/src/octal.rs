@@ -251,7 +251,11 @@ impl OctalCode {
         let spent = |c: &Computer<'_>, meter: &Meter| Error::WorkSpent {
             heaps: c.g.len() as u64,
             steps: meter.limit(),
-            raise: budget.work_advice().to_string(),
+            // How far the search would go is unknown: ten times the
+            // budget spent is the advice.
+            raise: budget
+                .work_advice_for(meter.limit().saturating_mul(10))
+                .into_owned(),
         };
         let mut target = max.min(WARM_UP);
         if !c.extend_within(target, &mut meter, budget)? {

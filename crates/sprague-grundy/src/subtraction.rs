@@ -207,7 +207,11 @@ impl SubtractionSet {
                 return Err(Error::WorkSpent {
                     heaps: h as u64,
                     steps: meter.limit(),
-                    raise: budget.work_advice().to_string(),
+                    // How far the search would go is unknown: ten times
+                    // the budget spent is the advice.
+                    raise: budget
+                        .work_advice_for(meter.limit().saturating_mul(10))
+                        .into_owned(),
                 });
             }
             let rows = finder.rows();
