@@ -19,7 +19,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use game_core::Tier;
+use game_core::{Budget, Tier};
 use game_db::Database;
 use solver_retro::{Error, Table, TierStore};
 
@@ -83,7 +83,7 @@ pub fn save_table(db: &Database, tier: Tier, table: &Table) -> Result<(), Error>
 /// The database's error (a damaged block included), as [`Error::Store`].
 pub fn load_table(db: &Database, tier: Tier) -> Result<Table, Error> {
     let records = db.records(tier).map_err(store_err)?;
-    read_table(db, tier, records)
+    read_table(db, tier, records, &Budget::unlimited())
 }
 
 /// [`load_table`] for a tier the game gives `size` indices: a tier of
@@ -94,8 +94,24 @@ pub fn load_table(db: &Database, tier: Tier) -> Result<Table, Error> {
 /// # Errors
 /// [`Error::Store`] for a tier of another length; as [`load_table`].
 pub fn load_tier(db: &Database, tier: Tier, size: u64) -> Result<Table, Error> {
+    load_tier_within(db, tier, size, &Budget::unlimited())
+}
+
+/// [`load_tier`] within `budget`'s memory: a table that would take more
+/// (two bytes an index, four when the tier's remoteness needs them) is
+/// refused before it is allocated, with the budget's advice.
+///
+/// # Errors
+/// [`Error::TooLarge`] for a table over the budget's memory; as
+/// [`load_tier`].
+pub fn load_tier_within(
+    db: &Database,
+    tier: Tier,
+    size: u64,
+    budget: &Budget,
+) -> Result<Table, Error> {
     check_records(db, tier, size)?;
-    read_table(db, tier, size)
+    read_table(db, tier, size, budget)
 }
 
 /// Checks that tier `tier` of `db` holds `size` records, the game's
@@ -115,8 +131,13 @@ pub fn check_records(db: &Database, tier: Tier, size: u64) -> Result<(), Error> 
     Ok(())
 }
 
-fn read_table(db: &Database, tier: Tier, records: u64) -> Result<Table, Error> {
+fn read_table(db: &Database, tier: Tier, records: u64, budget: &Budget) -> Result<Table, Error> {
     for wide in [false, true] {
+        let bytes = records.saturating_mul(if wide { 4 } else { 2 });
+        budget.check_memory(
+            &format!("tier {tier} of the database, read into memory"),
+            bytes,
+        )?;
         let mut table = Table::new(records, wide)?;
         let mut fault = None;
         db.for_each_block(tier, |first, values| {

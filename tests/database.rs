@@ -577,3 +577,70 @@ fn play_from_a_damaged_database_stops_naming_the_damage() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `analyze` reads whole tiers into memory and `play fingers --db` its
+/// whole table: both are refused past `--memory`, before the table is
+/// taken (they read any size whatever the limit). And `analyze` says what
+/// is wrong with the database before asking for a larger work budget
+/// (for a missing database it asked for `--max-work`).
+#[test]
+fn analyze_and_play_read_tables_within_the_memory_limit() {
+    let dir = scratch("analyze-memory");
+    let d = dir.display().to_string();
+    let board = ["--width", "4", "--height", "4"];
+    let mut solve = vec!["connect4", "solve", "--no-certify", "--db", &d];
+    solve.extend_from_slice(&board);
+    assert!(run(&solve).status.success());
+    let mut analyze = vec!["connect4", "analyze", "--db", &d];
+    analyze.extend_from_slice(&board);
+    assert!(run(&analyze).status.success());
+    let mut small = vec!["--memory", "1k"];
+    small.extend_from_slice(&analyze);
+    let out = run(&small);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!out.status.success(), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("read into memory") && err.contains("--memory"),
+        "{err}"
+    );
+    let missing = dir.join("missing").display().to_string();
+    let out = run(&[
+        "--max-work",
+        "1",
+        "connect4",
+        "analyze",
+        "--db",
+        &missing,
+        "--width",
+        "4",
+        "--height",
+        "4",
+    ]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("no database here") && !err.contains("--max-work"),
+        "{err}"
+    );
+
+    let fingers = dir.join("fingers").display().to_string();
+    assert!(run(&["fingers", "solve", "--no-certify", "--db", &fingers])
+        .status
+        .success());
+    let play = |memory: &str| {
+        bin()
+            .args([
+                "--memory", memory, "--json", "play", "fingers", "--first", "--db", &fingers,
+            ])
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs")
+    };
+    assert!(play("1G").status.success());
+    let out = play("16");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("read into memory"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,7 +8,7 @@ use game_core::{Outcome, Tier, Tiered, Value};
 use game_db::Database;
 use rayon::prelude::*;
 use serde_json::{json, Value as Json};
-use solver_retro::{Config, Counts, Held};
+use solver_retro::{Counts, Held};
 
 use super::{Error, Report};
 
@@ -79,17 +79,23 @@ fn counts_json(c: &Counts) -> Json {
 /// cell, its counts and moves, and the forward walk over the reachable
 /// ones. Measured: Connect Four 5×5's 171,976,899 indices in 8.5 s on one
 /// thread, ~49 ns an index, at the budget's few nanoseconds a step.
-const ANALYZE_STEPS: u64 = 20;
+pub const ANALYZE_STEPS: u64 = 20;
 
-/// Checks that analysing a database of `indices` indices of `title` fits
-/// in the work budget, before anything is read.
+/// Checks that analysing a database of `indices` indices of `title`, at
+/// `per_index` steps an index ([`ANALYZE_STEPS`] unless the game's moves
+/// cost more), fits in the work budget, before its tables are read.
 ///
 /// # Errors
 /// [`Error::TooLarge`] for work, naming the game and its indices.
-pub fn check_analyze(ctx: &super::Ctx, title: &str, indices: u64) -> Result<(), Error> {
+pub fn check_analyze(
+    ctx: &super::Ctx,
+    title: &str,
+    indices: u64,
+    per_index: u64,
+) -> Result<(), Error> {
     ctx.budget.check_work(
         &format!("analysing the database of {title} ({indices} indices)"),
-        indices.saturating_mul(ANALYZE_STEPS),
+        indices.saturating_mul(per_index),
     )?;
     Ok(())
 }
@@ -105,7 +111,7 @@ pub fn analyze<G>(
     start: &G::Position,
     weight: &(dyn Fn(&G::Position) -> u64 + Sync),
     describe: &dyn Fn(&G::Position) -> String,
-    config: &Config,
+    ctx: &super::Ctx,
 ) -> Result<Report, Error>
 where
     G: Tiered + Sync,
@@ -124,7 +130,7 @@ where
     let mut total = Stats::default();
     for &t in &order {
         let size = game.tier_size(t);
-        let table = gamesolve::store::load_tier(db, t, size)?;
+        let table = gamesolve::store::load_tier_within(db, t, size, &ctx.budget)?;
         const BLOCK: u64 = 1 << 14;
         let s = (0..size.div_ceil(BLOCK))
             .into_par_iter()
@@ -168,14 +174,15 @@ where
         game,
         start,
         &mut |t| {
-            Ok(Some(Held::Owned(gamesolve::store::load_tier(
+            Ok(Some(Held::Owned(gamesolve::store::load_tier_within(
                 db,
                 t,
                 game.tier_size(t),
+                &ctx.budget,
             )?)))
         },
         weight,
-        config,
+        &ctx.config(),
     )?;
     let example = |e: Option<(u32, Tier, u64)>| -> Json {
         e.map_or(Json::Null, |(r, t, i)| {

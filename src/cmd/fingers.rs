@@ -222,6 +222,19 @@ pub fn solve_work(game: &Fingers) -> u64 {
 /// position of Magic Fingers (11,000 measured at 128 fingers a hand).
 const CHECK_STEPS: u64 = 12_000;
 
+/// Steps of work `fingers analyze` takes an index with `fingers` fingers
+/// a hand: far more than Connect Four's
+/// [`ANALYZE_STEPS`](super::analyze::ANALYZE_STEPS), since a position has
+/// some F transfers to play and index in the reachable walk, and past the
+/// cache each costs more. Measured (two threads, `gamesolve fingers
+/// analyze --fingers F --db D`, at about 3 ns a step as Connect Four's
+/// 20): F = 32, 278,784 indices in 0.12 s (~145 steps an index); F = 64,
+/// 4,326,400 in 2.03–2.11 s (~160); F = 96, 21.9 M in 30.5 s at load 3
+/// (~460). With 20 + 5·F the budget never passes a run by much.
+fn analyze_steps(fingers: u8) -> u64 {
+    20 + 5 * u64::from(fingers)
+}
+
 /// Checks that solving `game` fits in the work budget (the solver checks
 /// its own memory against the same budget).
 pub fn check_solve(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
@@ -409,8 +422,15 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
         FingersCmd::Analyze { rules, db } => {
             let game = rules.game()?;
             let title = format!("Magic Fingers ({})", describe(game.rules()));
-            super::analyze::check_analyze(ctx, &title, game.size())?;
+            // The database first: one that is not there, or is for other
+            // rules, is said so before any budget is.
             let db = open_db(&db, DB_NAME, &db_rules(&game), false)?;
+            super::analyze::check_analyze(
+                ctx,
+                &title,
+                game.size(),
+                analyze_steps(game.rules().fingers),
+            )?;
             analyze(
                 &title,
                 &game_core::OneTier(game.clone()),
@@ -418,7 +438,7 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
                 &FingersPosition::START,
                 &|_| 1,
                 &|p| p.to_string(),
-                &ctx.config(),
+                ctx,
             )
         }
         FingersCmd::Check { rules, samples } => {
@@ -713,7 +733,9 @@ fn solve_cluster(
     let traffic = sol.traffic();
     let table = match (sol.take_table(0), &db) {
         (Some(t), _) => t,
-        (None, Some(db)) if finished => gamesolve::store::load_tier(db, 0, game.size())?,
+        (None, Some(db)) if finished => {
+            gamesolve::store::load_tier_within(db, 0, game.size(), &ctx.budget)?
+        }
         _ => return Err(Error::Usage("the cluster returned no table".into())),
     };
     let sol2 = IndexedSolution::from_table(game, table)?;

@@ -246,7 +246,12 @@ fn play(
                 &super::fingers::db_rules(game),
                 false,
             )?;
-            let table = gamesolve::store::load_tier(&db, 0, game_core::Indexed::size(game))?;
+            let table = gamesolve::store::load_tier_within(
+                &db,
+                0,
+                game_core::Indexed::size(game),
+                &ctx.budget,
+            )?;
             solver_retro::IndexedSolution::from_table(game, table)?
         }
         None => solve_checked(game, ctx)?,

@@ -478,10 +478,11 @@ where
             &start,
             &mut |t| match (table(t), db) {
                 (Some(table), _) => Ok(Some(Held::Borrowed(table))),
-                (None, Some(db)) => Ok(Some(Held::Owned(gamesolve::store::load_tier(
+                (None, Some(db)) => Ok(Some(Held::Owned(gamesolve::store::load_tier_within(
                     db,
                     t,
                     game.tier_size(t),
+                    &ctx.budget,
                 )?))),
                 // A tier dropped to stay within the memory limit, with no
                 // database to read it back from: refuse rather than count its
@@ -683,8 +684,10 @@ where
         .tiers()
         .iter()
         .fold(0u64, |n, &t| n.saturating_add(game.tier_size(t)));
-    super::analyze::check_analyze(ctx, &title, indices)?;
+    // The database first: one that is not there, or is another game's,
+    // is said so before any budget is.
     let db = open_db(db, G::NAME, &game.rules(), false)?;
+    super::analyze::check_analyze(ctx, &title, indices, super::analyze::ANALYZE_STEPS)?;
     let game = Canonical(game);
     let weight = |p: &G::Position| game.0.weight(p);
     analyze(
@@ -694,7 +697,7 @@ where
         &game.0.start(),
         &weight,
         &|p| game.0.line(p),
-        &ctx.config(),
+        ctx,
     )
 }
 
