@@ -381,15 +381,26 @@ where
     // to the end.
     let hold_all = !store.keeps_tables() && !only.is_some_and(|o| o.keep == Keep::Start);
     let held_before = held_before(game, &order, &needed_by, hold_all);
-    for (k, &t) in order.iter().enumerate() {
-        let bytes = group_bytes::<u16>(
-            game.tier_size(t),
-            game.leaves_tier(t),
-            stored,
-            held_before[k],
-            bits_bytes,
-            config,
-        );
+    // The refusal names the group that needs the most, not the first over
+    // the limit: a limit raised to what it says then fits every group
+    // (naming the first, Connect Four 5×5 was refused at 30M, 36M and
+    // 70M in turn).
+    let most = order
+        .iter()
+        .enumerate()
+        .map(|(k, &t)| {
+            let bytes = group_bytes::<u16>(
+                game.tier_size(t),
+                game.leaves_tier(t),
+                stored,
+                held_before[k],
+                bits_bytes,
+                config,
+            );
+            (bytes, std::cmp::Reverse(k), t)
+        })
+        .max();
+    if let Some((bytes, _, t)) = most {
         if bytes > limit {
             let (with, hint) = if hold_all {
                 (
