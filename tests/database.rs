@@ -512,6 +512,36 @@ fn a_refused_solve_leaves_no_database_it_created() {
     let _ = std::fs::remove_dir_all(root);
 }
 
+/// A `--db` path that is a file, or runs through one, is refused in one
+/// line that says so and names the path once: it said "database f: f:
+/// File exists (os error 17)" (and "Not a directory (os error 20)" inside
+/// a file, or of the manifest's path for the readers).
+#[test]
+fn a_db_path_that_is_a_file_is_refused_as_not_a_directory() {
+    let dir = scratch("regfile");
+    let file = dir.join("regfile");
+    std::fs::write(&file, b"notes").unwrap();
+    let f = file.display().to_string();
+    let inside = file.join("x").display().to_string();
+    for (db, said) in [
+        (&f, format!("database {f}: a file, not a directory")),
+        (
+            &inside,
+            format!("database {inside}: {f}: a file, not a directory"),
+        ),
+    ] {
+        for cmd in ["solve", "analyze"] {
+            let out = run(&["fingers", cmd, "--fingers", "4", "--db", db]);
+            assert!(!out.status.success(), "{cmd} {db}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(err.trim().lines().count(), 1, "{err}");
+            assert!(err.contains(&said), "{cmd} {db}: {err}");
+        }
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), b"notes", "untouched");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A second solve into a directory another solve is writing is refused at
 /// once, in one line, and touches nothing: two at once each found the
 /// other's half-written tier files ("tier-19.gsdb: truncated", "No such

@@ -322,6 +322,11 @@ pub fn open_db(dir: &Path, game: &str, rules: &str, create: bool) -> Result<Data
             "database {}: written for other rules than these ({rules}); give the options of the solve that wrote it",
             dir.display()
         )),
+        // The message starts with the path: named once ("database f: f:
+        // File exists (os error 17)" before).
+        e if matches!(&e, game_db::Error::NotADirectory { path } if path == dir) => {
+            Error::Usage(format!("database {e}"))
+        }
         e => Error::Usage(format!("database {}: {e}", dir.display())),
     })
 }

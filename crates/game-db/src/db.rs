@@ -11,7 +11,7 @@ use game_core::{Tier, Value};
 
 use crate::cache::Lru;
 use crate::format::{check_name, rules_hash, Entry, Manifest};
-use crate::fsio::{sync_dir, write_manifest};
+use crate::fsio::{file_in_the_way, sync_dir, write_manifest};
 use crate::tierfile::{decode_at, TierFile};
 use crate::{Error, RecordWidth, Result, ShardWriter, TierWriter};
 
@@ -314,8 +314,9 @@ impl Database {
     /// [`rules_hash`] is stored.
     ///
     /// # Errors
-    /// [`Error::InvalidName`] for a name that cannot be stored; the errors
-    /// of [`Database::open`] for an existing database; [`Error::Io`].
+    /// [`Error::InvalidName`] for a name that cannot be stored;
+    /// [`Error::NotADirectory`] when `dir` or a parent is a file; the
+    /// errors of [`Database::open`] for an existing database; [`Error::Io`].
     pub fn create(dir: impl AsRef<Path>, game: &str, rules: impl AsRef<[u8]>) -> Result<Database> {
         Database::create_with(dir, game, rules, Options::default())
     }
@@ -336,6 +337,11 @@ impl Database {
         let manifest_path = dir.join(MANIFEST_FILE);
         if manifest_path.exists() {
             return Database::open_with(dir, game, rules, options);
+        }
+        // A file at the path (or at a parent's) was reported as
+        // "File exists" or "Not a directory", naming `dir`.
+        if let Some(path) = file_in_the_way(dir) {
+            return Err(Error::NotADirectory { path });
         }
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let manifest = Manifest {
@@ -361,7 +367,8 @@ impl Database {
     /// is checked when read, and [`Database::verify`] checks them all).
     ///
     /// # Errors
-    /// [`Error::NoDatabase`] without a manifest; [`Error::WrongGame`],
+    /// [`Error::NoDatabase`] without a manifest; [`Error::NotADirectory`]
+    /// when `dir` or a parent is a file; [`Error::WrongGame`],
     /// [`Error::WrongRules`] for another game's or other rules' database;
     /// [`Error::UnsupportedVersion`]; for a finished tier,
     /// [`Error::TierFileMissing`], [`Error::Truncated`],
@@ -408,7 +415,12 @@ impl Database {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(Error::NoDatabase { path })
             }
-            Err(e) => return Err(Error::io(path, e)),
+            Err(e) => {
+                return Err(match file_in_the_way(dir) {
+                    Some(file) => Error::NotADirectory { path: file },
+                    None => Error::io(path, e),
+                })
+            }
         };
         let manifest = Manifest::parse(&path, &bytes)?;
         if let Some((game, rules)) = expect {

@@ -25,6 +25,15 @@ pub enum Error {
         /// The manifest looked for.
         path: PathBuf,
     },
+    /// The database's directory, or a directory on the way to it, is a
+    /// file (or another thing that is not a directory): `path` is what is
+    /// there. Creating the directory said "File exists", and looking for
+    /// the manifest inside it "Not a directory".
+    #[error("{}: a file, not a directory (a database is a directory)", path.display())]
+    NotADirectory {
+        /// The file found where a directory should be.
+        path: PathBuf,
+    },
     /// The file does not start like a database file or manifest.
     #[error("{}: not a gamesolve database file (bad magic)", path.display())]
     BadMagic {

@@ -27,6 +27,17 @@ pub(crate) fn open_regular(path: &Path) -> std::io::Result<File> {
     Ok(file)
 }
 
+/// What stands where `dir` or one of its parents should be a directory:
+/// the nearest of them (`dir` first) that exists, if it is not a
+/// directory. `None` when that one is a directory (or none exists), so
+/// that whatever else fails is the operating system's to say.
+pub(crate) fn file_in_the_way(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .find_map(|a| std::fs::metadata(a).ok().map(|m| (a, m)))
+        .and_then(|(a, m)| (!m.is_dir()).then(|| a.to_path_buf()))
+}
+
 /// The longest manifest read: far past any real one (a line a tier or
 /// shard, some 100 bytes), so that a damaged or hostile manifest cannot
 /// take unbounded memory.
