@@ -542,6 +542,30 @@ fn a_db_path_that_is_a_file_is_refused_as_not_a_directory() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A solve into a directory that holds no database but files (here a
+/// database's tier file whose manifest is lost, and a note) is refused in
+/// one line naming the directory and what is there, and touches nothing:
+/// it wrote a new manifest and replaced `tier-0.gsdb`, exit 0.
+#[test]
+fn a_solve_into_a_directory_holding_other_files_is_refused() {
+    let dir = scratch("foreign");
+    let d = dir.display().to_string();
+    std::fs::write(dir.join("tier-0.gsdb"), b"someone's tier").unwrap();
+    std::fs::write(dir.join("notes.txt"), b"mine").unwrap();
+    let before = files(&dir);
+    let out = run(&["fingers", "solve", "--fingers", "4", "--db", &d]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("database {d}: holds no database (no manifest)"))
+            && err.contains(r#"2 entries ("notes.txt", "tier-0.gsdb")"#),
+        "{err}"
+    );
+    assert_eq!(files(&dir), before);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A second solve into a directory another solve is writing is refused at
 /// once, in one line, and touches nothing: two at once each found the
 /// other's half-written tier files ("tier-19.gsdb: truncated", "No such

@@ -324,7 +324,9 @@ pub fn open_db(dir: &Path, game: &str, rules: &str, create: bool) -> Result<Data
         )),
         // The message starts with the path: named once ("database f: f:
         // File exists (os error 17)" before).
-        e if matches!(&e, game_db::Error::NotADirectory { path } if path == dir) => {
+        e if matches!(&e, game_db::Error::NotADirectory { path }
+            | game_db::Error::NotEmpty { path, .. } if path == dir) =>
+        {
             Error::Usage(format!("database {e}"))
         }
         e => Error::Usage(format!("database {}: {e}", dir.display())),

@@ -11,7 +11,7 @@ use game_core::{Tier, Value};
 
 use crate::cache::Lru;
 use crate::format::{check_name, rules_hash, Entry, Manifest};
-use crate::fsio::{file_in_the_way, sync_dir, write_manifest};
+use crate::fsio::{file_in_the_way, other_entries, sync_dir, write_manifest};
 use crate::tierfile::{decode_at, TierFile};
 use crate::{Error, RecordWidth, Result, ShardWriter, TierWriter};
 
@@ -307,7 +307,9 @@ impl Database {
     /// Creates a database for `game` played by `rules` in `dir` (created if
     /// needed) with the default [`Options`]. If `dir` already holds a
     /// database of the same game and rules, it is opened as it is (finished
-    /// tiers stay finished), so a crashed solve can resume.
+    /// tiers stay finished), so a crashed solve can resume. A directory
+    /// that holds no database but something else is refused, so that
+    /// nothing there is overwritten.
     ///
     /// `rules` is any byte string that tells the rules apart (for example
     /// the `Debug` form of the game's rule struct); only its
@@ -315,8 +317,10 @@ impl Database {
     ///
     /// # Errors
     /// [`Error::InvalidName`] for a name that cannot be stored;
-    /// [`Error::NotADirectory`] when `dir` or a parent is a file; the
-    /// errors of [`Database::open`] for an existing database; [`Error::Io`].
+    /// [`Error::NotADirectory`] when `dir` or a parent is a file;
+    /// [`Error::NotEmpty`] when `dir` holds no manifest but other entries;
+    /// the errors of [`Database::open`] for an existing database;
+    /// [`Error::Io`].
     pub fn create(dir: impl AsRef<Path>, game: &str, rules: impl AsRef<[u8]>) -> Result<Database> {
         Database::create_with(dir, game, rules, Options::default())
     }
@@ -342,6 +346,14 @@ impl Database {
         // "File exists" or "Not a directory", naming `dir`.
         if let Some(path) = file_in_the_way(dir) {
             return Err(Error::NotADirectory { path });
+        }
+        // Tier files of a database whose manifest is lost (or anyone's
+        // files of those names) were overwritten as they were solved.
+        if let Some(found) = other_entries(dir, &manifest_path).map_err(|e| Error::io(dir, e))? {
+            return Err(Error::NotEmpty {
+                path: dir.to_path_buf(),
+                found,
+            });
         }
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let manifest = Manifest {

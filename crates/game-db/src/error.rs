@@ -34,6 +34,17 @@ pub enum Error {
         /// The file found where a directory should be.
         path: PathBuf,
     },
+    /// A database was to be created in a directory that holds no manifest
+    /// but other files: a database that lost its manifest, or anything
+    /// else. Nothing there is overwritten (tier files of the same names
+    /// were, silently).
+    #[error("{}: holds no database (no manifest) but {found}: a new database needs an empty or new directory", path.display())]
+    NotEmpty {
+        /// The directory.
+        path: PathBuf,
+        /// What it holds: the number of entries and the first few names.
+        found: String,
+    },
     /// The file does not start like a database file or manifest.
     #[error("{}: not a gamesolve database file (bad magic)", path.display())]
     BadMagic {

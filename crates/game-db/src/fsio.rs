@@ -38,6 +38,47 @@ pub(crate) fn file_in_the_way(dir: &Path) -> Option<PathBuf> {
         .and_then(|(a, m)| (!m.is_dir()).then(|| a.to_path_buf()))
 }
 
+/// What the directory `dir` holds besides a manifest's temporary file
+/// (what a crash while creating a database leaves), described as the
+/// number of entries and the first few names in order; `None` when it
+/// holds nothing else or does not exist. Reads the names one at a time,
+/// so a directory of any size takes no more memory.
+pub(crate) fn other_entries(dir: &Path, manifest: &Path) -> std::io::Result<Option<String>> {
+    const SHOWN: usize = 3;
+    let listed = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let entries = match std::fs::read_dir(listed) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let temp = temp_path(manifest);
+    let temp = temp.file_name().unwrap_or_default();
+    let (mut count, mut first) = (0u64, Vec::with_capacity(SHOWN + 1));
+    for entry in entries {
+        let name = entry?.file_name();
+        if name == temp {
+            continue;
+        }
+        count += 1;
+        first.push(name);
+        first.sort();
+        first.truncate(SHOWN);
+    }
+    if count == 0 {
+        return Ok(None);
+    }
+    let mut names: Vec<String> = first.iter().map(|n| format!("{n:?}")).collect();
+    if count > SHOWN as u64 {
+        names.push("…".into());
+    }
+    let s = if count == 1 { "y" } else { "ies" };
+    Ok(Some(format!("{count} entr{s} ({})", names.join(", "))))
+}
+
 /// The longest manifest read: far past any real one (a line a tier or
 /// shard, some 100 bytes), so that a damaged or hostile manifest cannot
 /// take unbounded memory.
