@@ -249,6 +249,7 @@
 //!
 //! [`Tiered::tiers`]: game_core::Tiered::tiers
 
+mod address;
 mod cell;
 mod error;
 mod fault;
@@ -393,11 +394,15 @@ impl std::fmt::Debug for ClusterConfig {
 impl ClusterConfig {
     /// Reads timely's flags: `-w` worker threads a process (1), `-n`
     /// processes (1), `-p` this process (0), `-h` a file of `host:port`
-    /// lines, one a process in order (default `localhost:2101` on).
+    /// lines, one a process in order (default `localhost:2101` on): the
+    /// first `-n` lines, spaces around an address ignored, every one
+    /// checked to be a `host:port` address (not looked up) before any
+    /// process connects.
     ///
     /// # Errors
-    /// [`Error::Args`] for flags timely does not take, a free argument, or
-    /// a process id out of range.
+    /// [`Error::Args`] for flags timely does not take, a free argument, a
+    /// process id out of range, or a hostfile line that is no `host:port`
+    /// address (naming its line).
     pub fn from_args<I, S>(args: I) -> Result<ClusterConfig, Error>
     where
         I: IntoIterator<Item = S>,
@@ -405,7 +410,23 @@ impl ClusterConfig {
     {
         let args = split_values(args.into_iter().map(Into::into));
         let asked = getopts_free(&args)?;
-        let config = timely::Config::from_args(args.into_iter()).map_err(Error::Args)?;
+        let mut config = timely::Config::from_args(args.into_iter()).map_err(Error::Args)?;
+        if let timely::CommunicationConfig::Cluster { addresses, .. } = &mut config.communication {
+            // timely keeps a line's spaces (a trailing one made the port
+            // invalid) and checks no address: one of a later process was
+            // never read here, and this process waited 60 s for that one
+            // and blamed it for not connecting.
+            for (p, a) in addresses.iter_mut().enumerate() {
+                if let Some(why) = address::fault(a.trim()) {
+                    let file = asked.hostfile.as_deref().unwrap_or("the hostfile");
+                    return Err(Error::Args(format!(
+                        "-h {file}: line {} ({a:?}), the address of process {p}: {why}",
+                        p + 1
+                    )));
+                }
+                *a = a.trim().to_owned();
+            }
+        }
         let (threads, process, processes) = match &config.communication {
             timely::CommunicationConfig::Thread => (1, 0, 1),
             timely::CommunicationConfig::Process(n)
@@ -715,12 +736,17 @@ const MAX_HOST_LINE: usize = 300;
 struct Asked {
     /// The `-p` given, if any.
     process: Option<usize>,
+    /// The `-h` given, if any.
+    hostfile: Option<String>,
 }
 
 /// Refuses free arguments (timely's parser would ignore them) and counts
 /// out of range.
 fn getopts_free(args: &[String]) -> Result<Asked, Error> {
-    let mut asked = Asked { process: None };
+    let mut asked = Asked {
+        process: None,
+        hostfile: None,
+    };
     let mut k = 0;
     while k < args.len() {
         let a = &args[k];
@@ -745,6 +771,7 @@ fn getopts_free(args: &[String]) -> Result<Asked, Error> {
             "-h" | "--hostfile" => {
                 if let Some(path) = args.get(k + 1) {
                     check_hostfile(path)?;
+                    asked.hostfile = Some(path.clone());
                 }
                 k += 2;
             }

@@ -88,3 +88,40 @@ fn a_hostfile_that_is_not_a_small_plain_file_is_refused() {
     let ok = config(&["-n", "2", "-p", "1", "-h", hosts.to_str().unwrap()]).unwrap();
     assert_eq!((ok.process(), ok.processes()), (1, 2));
 }
+
+/// Every process's line of the hostfile is checked before any connection,
+/// named by its line: a bad line for a later process was never read by
+/// process 0, which waited the whole connection time (60 s) and then said
+/// that process "did not connect"; a line with a trailing space was
+/// "invalid port value" for its own process only. Spaces around an
+/// address are now ignored (two lines differing only by them are one
+/// address).
+#[test]
+fn every_hostfile_line_is_checked_before_connecting() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hosts");
+    let path = file.to_str().unwrap();
+    std::fs::write(&file, "127.0.0.1:4391\n127.0.0.1:43x2\n").unwrap();
+    for p in ["0", "1"] {
+        let m = refused(&["-n", "2", "-p", p, "-h", path]);
+        assert!(
+            m.contains(&format!(
+                "-h {path}: line 2 (\"127.0.0.1:43x2\"), the address of process 1"
+            )) && m.contains("the port \"43x2\" is not a number"),
+            "-p {p}: {m}"
+        );
+    }
+    std::fs::write(&file, "localhost:2101\n\nlocalhost:2103\n").unwrap();
+    let m = refused(&["-n", "3", "-p", "0", "-h", path]);
+    assert!(
+        m.contains("line 2 (\"\")") && m.contains("empty line"),
+        "{m}"
+    );
+    // Lines past -n are not the cluster's: timely reads only the first -n.
+    std::fs::write(&file, " localhost:2101\t\nlocalhost:2102  \r\n# spare\n").unwrap();
+    let ok = config(&["-n", "2", "-p", "1", "-h", path]).unwrap();
+    assert_eq!((ok.process(), ok.processes()), (1, 2));
+    std::fs::write(&file, "localhost:2101 \nlocalhost:2101\n").unwrap();
+    let m = refused(&["-n", "2", "-p", "0", "-h", path]);
+    assert!(m.contains("processes 0 and 1 the same address"), "{m}");
+}
