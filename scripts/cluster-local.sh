@@ -17,7 +17,17 @@ if [ $# -lt 2 ]; then
 fi
 n=$1
 shift
-case $n in ''|*[!0-9]*) echo "$0: N must be a number, not '$n'" >&2; exit 2 ;; esac
+# N is what gamesolve takes for -n, 1 to 1024 (0 started nothing and
+# exited 0). Checked as text: bash's arithmetic overflows, and reads 010 as
+# octal.
+m=${n#"${n%%[!0]*}"} # without leading zeros
+case $n in ''|*[!0-9]*) m= ;; esac
+if [ -z "$m" ] || [ ${#m} -gt 4 ] || [ "$m" -gt 1024 ]; then
+    echo "$0: N must be a number of processes from 1 to 1024, not '$n'" >&2
+    echo "usage: $0 N <gamesolve args…>" >&2
+    exit 2
+fi
+n=$m
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${GAMESOLVE:-$here/target/release/gamesolve}
 [ -x "$bin" ] || bin=$(command -v gamesolve)

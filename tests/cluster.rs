@@ -324,3 +324,37 @@ fn processes_started_with_other_rules_refuse_to_start() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `scripts/cluster-local.sh N …` with N = 0 started no process and
+/// exited 0 in silence, as if a solve had run; N that is no number of
+/// processes gamesolve takes is refused with its usage and exit 2. (Past
+/// 1,024, by hand: each process refused `-n` on its own.)
+#[cfg(unix)]
+#[test]
+fn the_local_cluster_script_refuses_zero_processes() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/cluster-local.sh");
+    let run = |n: &str| {
+        Command::new("bash")
+            .arg(&script)
+            .args([n, "fingers", "solve", "--fingers", "4", "--no-certify"])
+            .env("GAMESOLVE", bin())
+            .output()
+            .expect("bash runs the script")
+    };
+    for n in ["0", "00", "abc", ""] {
+        let out = run(n);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "N = {n:?}: {err}");
+        assert!(
+            err.contains(&format!("from 1 to 1024, not '{n}'")) && err.contains("usage:"),
+            "N = {n:?}: {err}"
+        );
+    }
+    let out = run("2");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("first player wins"));
+}
