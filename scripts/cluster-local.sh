@@ -30,7 +30,19 @@ fi
 n=$m
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${GAMESOLVE:-$here/target/release/gamesolve}
-[ -x "$bin" ] || bin=$(command -v gamesolve)
+# Without a binary, `command -v` failing ended the script (set -e) with
+# exit 1 and not a word; a GAMESOLVE naming nothing fell back to the PATH.
+if [ ! -x "$bin" ]; then
+    if [ -n "${GAMESOLVE:-}" ]; then
+        echo "$0: GAMESOLVE=$GAMESOLVE is not an executable file" >&2
+        exit 2
+    fi
+    if ! found=$(command -v gamesolve); then
+        echo "$0: no gamesolve to run: build $bin (cargo build --release), put gamesolve on the PATH or set GAMESOLVE" >&2
+        exit 2
+    fi
+    bin=$found
+fi
 threads=${THREADS:-1}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

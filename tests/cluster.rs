@@ -358,3 +358,25 @@ fn the_local_cluster_script_refuses_zero_processes() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("first player wins"));
 }
+
+/// A `GAMESOLVE` that names no executable fell back to `gamesolve` on
+/// the PATH, and with none there the script ended (`set -e`) with exit 1
+/// and not a word; it now says so, exit 2.
+#[cfg(unix)]
+#[test]
+fn the_local_cluster_script_says_when_it_has_no_binary() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/cluster-local.sh");
+    let out = Command::new("bash")
+        .arg(&script)
+        .args(["2", "fingers", "solve", "--fingers", "4"])
+        .env("GAMESOLVE", "/nonexistent/gamesolve")
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .expect("bash runs the script");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("GAMESOLVE=/nonexistent/gamesolve is not an executable file"),
+        "{err}"
+    );
+}
