@@ -632,6 +632,53 @@ fn play_from_a_damaged_database_stops_naming_the_damage() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `analyze` reads each tier for its walk of the reachable positions
+/// within the room the walk leaves beside its bitmaps: at a `--memory` of
+/// the largest tier's table alone (2 bytes a record, as the database
+/// counts them), which holds it but not beside its bitmap (a bit a
+/// record), it is refused in one line before the table is taken (it read
+/// within the whole `--memory` and held the table and the bitmaps past
+/// it); with room for two tiers' bitmaps and a little more, it runs.
+#[test]
+fn analyze_reads_tiers_for_the_walk_within_the_room_it_leaves() {
+    let dir = scratch("analyze-room");
+    let d = dir.display().to_string();
+    let board = ["--width", "4", "--height", "4"];
+    let mut solve = vec!["connect4", "solve", "--no-certify", "--db", &d];
+    solve.extend_from_slice(&board);
+    assert!(run(&solve).status.success());
+    let db = game_db::Database::open_any(&dir).unwrap();
+    let records = db
+        .finished_tiers()
+        .into_iter()
+        .map(|t| db.records(t).unwrap())
+        .max()
+        .unwrap();
+    drop(db);
+    let analyze = |memory: u64| {
+        let memory = memory.to_string();
+        let mut args = vec!["--memory", &memory, "connect4", "analyze", "--db", &d];
+        args.extend_from_slice(&board);
+        run(&args)
+    };
+    let out = analyze(2 * records);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!out.status.success(), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("read into memory") && err.contains("--memory"),
+        "{err}"
+    );
+    let bitmaps = 2 * records.div_ceil(64) * 8;
+    let out = analyze(2 * records + bitmaps + 1024);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `analyze` reads whole tiers into memory and `play fingers --db` its
 /// whole table: both are refused past `--memory`, before the table is
 /// taken (they read any size whatever the limit). And `analyze` says what

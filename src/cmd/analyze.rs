@@ -173,12 +173,14 @@ where
     let reach = solver_retro::reachable_tiers(
         game,
         start,
-        &mut |t| {
+        // Each tier is read within the room the walk leaves beside its
+        // bitmaps (it was read within the whole --memory, on top of them).
+        &mut |t, room| {
             Ok(Some(Held::Owned(gamesolve::store::load_tier_within(
                 db,
                 t,
                 game.tier_size(t),
-                &ctx.budget,
+                &ctx.budget.clone().with_memory(room),
             )?)))
         },
         weight,

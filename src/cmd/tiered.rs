@@ -476,13 +476,16 @@ where
         None => solver_retro::reachable_tiers(
             game,
             &start,
-            &mut |t| match (table(t), db) {
+            // A tier read back from the database is read within the room
+            // the walk leaves beside its bitmaps (it was read within the
+            // whole --memory, on top of them).
+            &mut |t, room| match (table(t), db) {
                 (Some(table), _) => Ok(Some(Held::Borrowed(table))),
                 (None, Some(db)) => Ok(Some(Held::Owned(gamesolve::store::load_tier_within(
                     db,
                     t,
                     game.tier_size(t),
-                    &ctx.budget,
+                    &ctx.budget.clone().with_memory(room),
                 )?))),
                 // A tier dropped to stay within the memory limit, with no
                 // database to read it back from: refuse rather than count its

@@ -104,7 +104,7 @@ where
         let reach = walk_tiers(
             game,
             start,
-            &mut |t| Ok(sol.table(t).map(crate::Held::Borrowed)),
+            &mut |t, _| Ok(sol.table(t).map(crate::Held::Borrowed)),
             weight,
             &walk,
             None,
@@ -116,7 +116,7 @@ where
     let mut reach = walk_tiers(
         game,
         start,
-        &mut |_| Ok(None),
+        &mut |_, _| Ok(None),
         &|_| 1,
         config,
         Some(&mut bits),

@@ -820,7 +820,7 @@ fn a_tier_that_breaks_its_promise_is_an_error() {
     );
     // The walk of the reachable positions finds the same broken promise.
     let config = Config::default();
-    let err = crate::reachable_tiers(&g, &1, &mut |_| Ok(None), &|_| 1, &config).unwrap_err();
+    let err = crate::reachable_tiers(&g, &1, &mut |_, _| Ok(None), &|_| 1, &config).unwrap_err();
     assert!(
         matches!(err, Error::Broken(ref m) if m.contains("stays inside tier 1")),
         "{err}"
@@ -1179,7 +1179,8 @@ impl game_core::Tiered for TieredPile {
 #[test]
 fn a_tiered_game_that_breaks_a_promise_is_an_error() {
     let config = Config::default().threads(1);
-    let walk = |g: &TieredPile| crate::reachable_tiers(g, &3, &mut |_| Ok(None), &|_| 1, &config);
+    let walk =
+        |g: &TieredPile| crate::reachable_tiers(g, &3, &mut |_, _| Ok(None), &|_| 1, &config);
     let honest = TieredPile::honest();
     assert_eq!(walk(&honest).unwrap().count, 4);
     let sol = crate::solve_tiers_with(&honest, &config, &mut crate::NoStore).unwrap();
@@ -2234,7 +2235,7 @@ impl game_core::Tiered for Climb {
 #[test]
 fn the_tier_walk_refuses_an_index_past_the_tier() {
     let config = Config::default().threads(1);
-    let walk = |g: &Climb| crate::reachable_tiers(g, &0, &mut |_| Ok(None), &|_| 1, &config);
+    let walk = |g: &Climb| crate::reachable_tiers(g, &0, &mut |_, _| Ok(None), &|_| 1, &config);
     let honest = Climb {
         size: 6,
         twice: false,
@@ -2263,7 +2264,8 @@ fn a_tier_visited_twice_is_an_error_of_the_walk() {
         size: 6,
         twice: true,
     };
-    let err = crate::reachable_tiers(&twice, &0, &mut |_| Ok(None), &|_| 1, &config).unwrap_err();
+    let err =
+        crate::reachable_tiers(&twice, &0, &mut |_, _| Ok(None), &|_| 1, &config).unwrap_err();
     assert!(
         matches!(&err, Error::Broken(m) if m.contains("visit_tier of tier 0 gave index 0 after index 0")),
         "{err}"
@@ -2280,7 +2282,7 @@ fn the_tier_walk_counts_a_heavy_position_at_once() {
     let reach = crate::reachable_tiers(
         &TieredPile::honest(),
         &3,
-        &mut |_| Ok(None),
+        &mut |_, _| Ok(None),
         &|_| heavy,
         &config,
     )

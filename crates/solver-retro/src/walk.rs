@@ -13,6 +13,8 @@ use crate::{Config, Error};
 mod frontier;
 mod runs;
 
+use frontier::Ids;
+
 /// A task's scratch in [`reachable`]: the children of a position, the
 /// moves they are found by, and the runs of children marked last.
 type Scratch<M> = (ChildIndices, Vec<M>, runs::Marked);
@@ -327,20 +329,28 @@ pub struct TierReach {
 /// (a tier's bitmap is freed once the tier is done). Each position reached
 /// counts `weight(pos)` — 1, or the size of its class when walking a
 /// [`game_core::Canonical`] game — and its value is read from the table
-/// `tables(tier)` gives for its tier (a draw where it gives none): a
-/// [`Held::Borrowed`] table of a solution in memory, or one loaded from a
-/// store. Positions that are over are
+/// `tables(tier, room)` gives for its tier (a draw where it gives none): a
+/// [`Held::Borrowed`] table of a solution in memory, or a
+/// [`Held::Owned`] one loaded from a store, which counts against the
+/// memory limit while the tier is walked: `room` is the bytes the walk
+/// leaves it, to load it within. Positions that are over are
 /// counted and not continued. Blocks of each tier run on all threads.
 ///
+/// Memory: the bitmaps of the tiers still to visit, and for the tier
+/// being walked a few bitmaps more where moves stay inside it (its levels
+/// are lists while small and bitmaps past that, as in [`reachable`]),
+/// all checked against the memory limit before they are taken.
+///
 /// # Errors
-/// [`Error::TooLarge`] when the bitmaps pass the memory limit;
+/// [`Error::TooLarge`] when the bitmaps, with an owned table, pass the
+/// memory limit;
 /// [`Error::BadIndex`], [`Error::Broken`] when a child lies outside the
 /// declared tiers; [`Error::CountOverflow`] when the weighted counts pass
 /// `u64::MAX`.
 pub fn reachable_tiers<'s, G>(
     game: &G,
     start: &G::Position,
-    tables: &mut dyn FnMut(Tier) -> Result<Option<Held<'s>>, Error>,
+    tables: &mut dyn FnMut(Tier, u64) -> Result<Option<Held<'s>>, Error>,
     weight: &(dyn Fn(&G::Position) -> u64 + Sync),
     config: &Config,
 ) -> Result<TierReach, Error>
@@ -362,7 +372,7 @@ pub(crate) type TierBits = rustc_hash::FxHashMap<Tier, Vec<u64>>;
 pub(crate) fn walk_tiers<'s, G>(
     game: &G,
     start: &G::Position,
-    tables: &mut dyn FnMut(Tier) -> Result<Option<Held<'s>>, Error>,
+    tables: &mut dyn FnMut(Tier, u64) -> Result<Option<Held<'s>>, Error>,
     weight: &(dyn Fn(&G::Position) -> u64 + Sync),
     config: &Config,
     mut keep: Option<&mut TierBits>,
@@ -376,16 +386,20 @@ where
     let mut order = game.tiers();
     order.reverse();
     let mut bits: rustc_hash::FxHashMap<Tier, Vec<AtomicU64>> = Default::default();
-    // `Ok` when the bitmaps kept, those of the tiers still to walk and
-    // `extra` bytes beside them fit in the memory limit.
+    // The bytes of the bitmaps kept, those of the tiers still to walk and
+    // `extra` bytes beside them.
+    let holding =
+        |bits: &rustc_hash::FxHashMap<Tier, Vec<AtomicU64>>, kept_bytes: u64, extra: u64| {
+            bits.values()
+                .map(|b| b.len() as u64 * 8)
+                .fold(kept_bytes.saturating_add(extra), u64::saturating_add)
+        };
+    // `Ok` when those fit in the memory limit.
     let fits = |bits: &rustc_hash::FxHashMap<Tier, Vec<AtomicU64>>,
                 kept_bytes: u64,
                 extra: u64|
      -> Result<(), Error> {
-        let held = bits
-            .values()
-            .map(|b| b.len() as u64 * 8)
-            .fold(kept_bytes.saturating_add(extra), u64::saturating_add);
+        let held = holding(bits, kept_bytes, extra);
         if held > config.limit() {
             return Err(crate::error::too_large(
                 "the bitmaps of reachable positions",
@@ -435,28 +449,48 @@ where
         let leaves = game.leaves_tier(t);
         // This tier's bitmap, no longer in `bits`, is held to the end of
         // its walk, with what walking it takes.
-        let walking = tier_walk_bytes(mine.len() as u64, leaves);
+        let words = mine.len() as u64;
+        let walking = tier_walk_bytes(words, leaves);
         fits(&bits, kept_bytes, walking)?;
         kids.clear();
         game.child_tiers(t, &mut kids);
         for &c in &kids {
             want(c, &mut bits, kept_bytes, walking)?;
         }
-        let held = tables(t)?;
+        // A table loaded for the tier (owned) is held beside all that to
+        // the end of the tier: the loader is told the room left, and a
+        // table past it is refused. (It was not counted: a walk from a
+        // store held every bitmap and a tier's table over the limit.)
+        let room = config
+            .limit()
+            .saturating_sub(holding(&bits, kept_bytes, walking));
+        let held = tables(t, room)?;
+        if let Some(Held::Owned(table)) = &held {
+            let with_table = walking.saturating_add(table.bytes());
+            if holding(&bits, kept_bytes, with_table) > config.limit() {
+                return Err(crate::error::too_large(
+                    "the bitmaps of reachable positions and a tier's table",
+                    holding(&bits, kept_bytes, with_table),
+                    config.limit(),
+                    "",
+                ));
+            }
+        }
         let table = held.as_deref();
         let bits = &bits;
         let kids = &kids;
-        // The positions reached from parent tiers, as they stand now;
-        // moves inside the tier mark `mine` and go on level by level. A
-        // tier every move leaves has no such moves: its bits are taken as
-        // they are (in place, no copy) and a move inside is an error.
+        // A tier every move leaves has no moves inside: its bits are
+        // taken as they are (in place, no copy) and a move inside is an
+        // error. In a tier with moves inside, `mine` holds the positions
+        // seen, and the walk (module `frontier`) goes on from those
+        // reached from parent tiers level by level.
         let (snapshot, mine): (Vec<u64>, Vec<AtomicU64>) = if leaves {
             (
                 mine.into_iter().map(AtomicU64::into_inner).collect(),
                 Vec::new(),
             )
         } else {
-            (frontier::copy(&mine, config.limit())?, mine)
+            (Vec::new(), mine)
         };
         // The bitmaps a move may mark, with their tiers' sizes: this
         // tier's and its declared child tiers', found once here, not in
@@ -476,99 +510,39 @@ where
             table,
             weight,
         };
-        let blocks: Vec<Result<Acc<G::Move>, Error>> = snapshot
-            .par_chunks(BLOCK)
-            .enumerate()
-            .map(|(b, words)| {
-                let mut acc = Acc::default();
-                if words.iter().all(|&w| w == 0) {
-                    return Ok(acc);
-                }
-                let first = (b * BLOCK * 64) as u64;
-                let mut fault = None;
-                let mut seen = 0u64;
-                // The index visited last: each comes once, in order, so
-                // that a position is never counted twice.
-                let mut last = None;
-                // In index order through the game's own walk, which is
-                // much cheaper than decoding each index.
-                let len = words.len() * 64;
-                game.visit_tier(t, first..first + len as u64, &mut |i, pos| {
-                    if fault.is_some() {
-                        return;
-                    }
-                    let Some(j) = crate::tiers::offset_in(i, first, len) else {
-                        fault = Some(crate::seed::visited_outside(
-                            game,
-                            t,
-                            i,
-                            first..first + len as u64,
-                        ));
-                        return;
-                    };
-                    if let Some(before) = last.filter(|&before| i <= before) {
-                        fault = Some(Error::Broken(format!(
-                            "visit_tier of tier {} gave index {i} after index {before}: it \
-                             must give each position once, in index order",
-                            game.tier_name(t)
-                        )));
-                        return;
-                    }
-                    last = Some(i);
-                    if words[j / 64] >> (j % 64) & 1 == 0 {
-                        return;
-                    }
-                    seen += 1;
-                    if let Err(e) = step.visit(i, &pos, &mut acc) {
-                        fault = Some(e);
-                    }
-                });
-                let reached: u64 = words.iter().map(|w| u64::from(w.count_ones())).sum();
-                // Each index came once, and only reached ones were seen:
-                // `seen` is at most `reached`.
-                if fault.is_none() && reached != seen {
-                    fault = Some(Error::Broken(format!(
-                        "{} indices of tier {} were reached but visit_tier gave no position there",
-                        reached - seen,
-                        game.tier_name(t)
-                    )));
-                }
-                match fault {
-                    Some(e) => Err(e),
-                    None => Ok(acc.result()),
-                }
-            })
-            .collect();
-        let mut total = Acc::<G::Move>::default();
-        for b in blocks {
-            total.add(b?)?;
-        }
-        let mut level = std::mem::take(&mut total.inside);
-        while !level.is_empty() {
-            let parts: Vec<Result<Acc<G::Move>, Error>> = level
-                .par_chunks(1024)
-                .map(|chunk| {
-                    let mut acc = Acc::default();
-                    for &i in chunk {
-                        let pos = game.tier_position(t, i).ok_or_else(|| {
-                            Error::Broken(format!(
-                                "index {i} of tier {} was reached but is no position",
-                                game.tier_name(t)
-                            ))
-                        })?;
-                        step.visit(i, &pos, &mut acc)?;
-                    }
-                    Ok(acc)
-                })
+        let mut total = Tally::default();
+        if leaves {
+            let blocks: Vec<Result<Tally, Error>> = snapshot
+                .par_chunks(BLOCK)
+                .enumerate()
+                .map(|(b, words)| step.block((b * BLOCK * 64) as u64, words, &mut |_| {}))
                 .collect();
-            let mut next = Vec::new();
-            for p in parts {
-                let mut p = p?;
-                next.append(&mut p.inside);
-                total.add(p)?;
+            for b in blocks {
+                total.add(b?)?;
             }
-            next.par_sort_unstable();
-            level = next;
+        } else {
+            // Each level is a list while small and a bitmap past a list's
+            // cap, within [`tier_walk_bytes`]. (It was a list whatever its
+            // size, uncounted: up to 8 bytes a position of the tier.) The
+            // first level, every position reached from parent tiers, is a
+            // bitmap gone through by the game's own walk of the tier;
+            // later ones are decoded id by id.
+            let cap = frontier::list_cap(words);
+            let mut walk = frontier::Walk::from_seen(&mine, cap, config.limit())?;
+            let mut first = true;
+            while let Some((_, tally)) = walk.step_by(
+                BLOCK,
+                |ids, next| match ids {
+                    Ids::Bits { first: from, words } if first => {
+                        step.block(from, words, &mut |k| next.push(k))
+                    }
+                    ids => step.each(ids.iter(), &mut |k| next.push(k)),
+                },
+                Tally::add,
+            )? {
+                first = false;
+                total.add(tally)?;
+            }
         }
         if let Some(keep) = keep.as_deref_mut() {
             let reached: Vec<u64> = if leaves {
@@ -605,65 +579,63 @@ const BLOCK: usize = 256;
 
 /// The bytes [`walk_tiers`] holds for a tier of `words` words of bitmap
 /// while it walks it, that [`walk_tiers`] checks beside the bitmaps of
-/// the tiers still to walk and those kept: its bitmap; for a tier with
-/// moves inside (`leaves` false) a copy of it, the positions reached from
-/// parent tiers; and a result of a few dozen bytes for each block.
-///
-/// Not counted: the lists of a tier's positions first reached by a move
-/// inside it, level by level (at most 8 bytes a position of the tier).
+/// the tiers still to walk and those kept. For a tier every move leaves
+/// (`leaves`): its bitmap and a result of a few dozen bytes for each
+/// block. For a tier with moves inside: the walk of its levels
+/// ([`frontier::bytes_by`]) — its bitmap of positions seen, a spare, the
+/// level being expanded (the first, a copy of the positions reached from
+/// parent tiers) and the next level's lists, each at most a bitmap's
+/// worth, and the tasks' results. (The levels were lists whatever their
+/// size, not counted: up to 8 bytes a position of the tier.)
 fn tier_walk_bytes(words: u64, leaves: bool) -> u64 {
-    let bitmap = words.saturating_mul(8);
-    let copy = if leaves { 0 } else { bitmap };
-    let blocks = words.div_ceil(BLOCK as u64);
-    let result = std::mem::size_of::<Result<Acc<()>, Error>>() as u64;
-    bitmap
-        .saturating_add(copy)
-        .saturating_add(blocks.saturating_mul(result))
+    if leaves {
+        let blocks = words.div_ceil(BLOCK as u64);
+        let result = std::mem::size_of::<Result<Tally, Error>>() as u64;
+        words
+            .saturating_mul(8)
+            .saturating_add(blocks.saturating_mul(result))
+    } else {
+        frontier::bytes_by(words, frontier::list_cap(words), BLOCK)
+    }
 }
 
-/// What part of a tier's walk found, and its scratch buffers.
-struct Acc<M> {
+/// What part of a tier's walk found.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    /// Positions reached, weighted.
     weighted: u64,
+    /// Positions reached.
     positions: u64,
+    /// Their outcomes, weighted.
     counts: Counts,
-    /// Indices of the tier first reached by a move inside it.
-    inside: Vec<u64>,
-    out: Vec<(Tier, u64)>,
-    moves: Vec<M>,
 }
 
-impl<M> Default for Acc<M> {
-    fn default() -> Self {
-        Acc {
-            weighted: 0,
-            positions: 0,
-            counts: Counts::default(),
-            inside: Vec::new(),
-            out: Vec::new(),
-            moves: Vec::new(),
-        }
-    }
-}
-
-impl<M> Acc<M> {
-    /// The result of a block, its scratch dropped: a block's result is
-    /// held until every block is done.
-    fn result(mut self) -> Self {
-        self.out = Vec::new();
-        self.moves = Vec::new();
-        self
-    }
-
+impl Tally {
     /// Adds what another part found.
     ///
     /// # Errors
     /// [`Error::CountOverflow`] when the weighted counts pass `u64::MAX`.
-    fn add(&mut self, o: Acc<M>) -> Result<(), Error> {
+    fn add(&mut self, o: Tally) -> Result<(), Error> {
         self.weighted = checked_sum(self.weighted, o.weighted)?;
         self.positions += o.positions;
         self.counts = checked_counts(self.counts, o.counts)?;
-        self.inside.extend(o.inside);
         Ok(())
+    }
+}
+
+/// A task's scratch in a tier's walk: the children of a position and the
+/// moves they are found by.
+struct Buffers<M> {
+    out: Vec<(Tier, u64)>,
+    moves: Vec<M>,
+}
+
+impl<M> Default for Buffers<M> {
+    fn default() -> Self {
+        Buffers {
+            out: Vec::new(),
+            moves: Vec::new(),
+        }
     }
 }
 
@@ -713,26 +685,131 @@ struct Step<'a, G: Tiered> {
 }
 
 impl<G: Tiered> Step<'_, G> {
-    /// Counts a reached position and marks its children.
-    fn visit(&self, i: u64, pos: &G::Position, acc: &mut Acc<G::Move>) -> Result<(), Error> {
+    /// Visits the positions of a block of the tier's bitmap, `words` from
+    /// index `first`, in index order through the game's own walk, which is
+    /// much cheaper than decoding each index. `inside` takes each index of
+    /// the tier first reached by a move inside it.
+    ///
+    /// # Errors
+    /// As [`Step::visit`]; [`Error::Broken`] when `visit_tier` gives an
+    /// index outside the block, out of order, or no position at an index
+    /// reached.
+    fn block(
+        &self,
+        first: u64,
+        words: &[u64],
+        inside: &mut impl FnMut(u64),
+    ) -> Result<Tally, Error> {
+        let (game, t) = (self.game, self.tier);
+        let mut tally = Tally::default();
+        if words.iter().all(|&w| w == 0) {
+            return Ok(tally);
+        }
+        let mut buffers = Buffers::default();
+        let mut fault = None;
+        let mut seen = 0u64;
+        // The index visited last: each comes once, in order, so that a
+        // position is never counted twice.
+        let mut last = None;
+        let len = words.len() * 64;
+        game.visit_tier(t, first..first + len as u64, &mut |i, pos| {
+            if fault.is_some() {
+                return;
+            }
+            let Some(j) = crate::tiers::offset_in(i, first, len) else {
+                fault = Some(crate::seed::visited_outside(
+                    game,
+                    t,
+                    i,
+                    first..first + len as u64,
+                ));
+                return;
+            };
+            if let Some(before) = last.filter(|&before| i <= before) {
+                fault = Some(Error::Broken(format!(
+                    "visit_tier of tier {} gave index {i} after index {before}: it \
+                     must give each position once, in index order",
+                    game.tier_name(t)
+                )));
+                return;
+            }
+            last = Some(i);
+            if words[j / 64] >> (j % 64) & 1 == 0 {
+                return;
+            }
+            seen += 1;
+            if let Err(e) = self.visit(i, &pos, &mut tally, &mut buffers, inside) {
+                fault = Some(e);
+            }
+        });
+        let reached: u64 = words.iter().map(|w| u64::from(w.count_ones())).sum();
+        // Each index came once, and only reached ones were seen: `seen` is
+        // at most `reached`.
+        if fault.is_none() && reached != seen {
+            fault = Some(Error::Broken(format!(
+                "{} indices of tier {} were reached but visit_tier gave no position there",
+                reached - seen,
+                game.tier_name(t)
+            )));
+        }
+        match fault {
+            Some(e) => Err(e),
+            None => Ok(tally),
+        }
+    }
+
+    /// Visits the positions at `ids`, each decoded from its index.
+    ///
+    /// # Errors
+    /// As [`Step::visit`]; [`Error::Broken`] for an index that is no
+    /// position.
+    fn each(
+        &self,
+        ids: impl Iterator<Item = u64>,
+        inside: &mut impl FnMut(u64),
+    ) -> Result<Tally, Error> {
+        let mut tally = Tally::default();
+        let mut buffers = Buffers::default();
+        for i in ids {
+            let pos = self.game.tier_position(self.tier, i).ok_or_else(|| {
+                Error::Broken(format!(
+                    "index {i} of tier {} was reached but is no position",
+                    self.game.tier_name(self.tier)
+                ))
+            })?;
+            self.visit(i, &pos, &mut tally, &mut buffers, inside)?;
+        }
+        Ok(tally)
+    }
+
+    /// Counts a reached position and marks its children; `inside` takes
+    /// each child in this tier marked for the first time.
+    fn visit(
+        &self,
+        i: u64,
+        pos: &G::Position,
+        tally: &mut Tally,
+        buffers: &mut Buffers<G::Move>,
+        inside: &mut impl FnMut(u64),
+    ) -> Result<(), Error> {
         let game = self.game;
         let k = (self.weight)(pos);
-        acc.weighted = checked_sum(acc.weighted, k)?;
-        acc.positions += 1;
+        tally.weighted = checked_sum(tally.weighted, k)?;
+        tally.positions += 1;
         let o = self
             .table
             .and_then(|tb| tb.value(i))
             .map_or(game_core::Outcome::Draw, |v| v.outcome());
         // Within the weighted total just checked: no outcome's count
         // can pass it.
-        acc.counts.add_many(o, k);
+        tally.counts.add_many(o, k);
         if game.outcome(pos).is_some() {
             return Ok(());
         }
-        let mut out = std::mem::take(&mut acc.out);
+        let out = &mut buffers.out;
         out.clear();
-        game.child_tier_indices(pos, &mut out, &mut acc.moves);
-        for &(ct, ci) in &out {
+        game.child_tier_indices(pos, out, &mut buffers.moves);
+        for &(ct, ci) in out.iter() {
             if self.leaves && ct == self.tier {
                 return Err(Error::Broken(format!(
                     "a move stays inside tier {}, which the game says every move leaves",
@@ -758,19 +835,18 @@ impl<G: Tiered> Step<'_, G> {
                 && word.fetch_or(bit, Ordering::Relaxed) & bit == 0
                 && ct == self.tier
             {
-                acc.inside.push(ci);
+                inside(ci);
             }
         }
-        acc.out = out;
         Ok(())
     }
 }
 
 /// A table borrowed from a solution or owned (loaded from a store).
 pub enum Held<'a> {
-    /// Borrowed.
+    /// Borrowed: memory the caller holds anyway, not counted by the walk.
     Borrowed(&'a crate::Table),
-    /// Owned.
+    /// Owned: counted against the walk's memory limit while it is held.
     Owned(crate::Table),
 }
 
@@ -867,12 +943,134 @@ mod tests {
         assert!(needed > 2 * words * 8, "{needed}");
         let walk = |limit: u64| {
             let config = Config::default().threads(1).memory_limit(limit);
-            crate::reachable_tiers(&game, &0, &mut |_| Ok(None), &|_| 1, &config)
+            crate::reachable_tiers(&game, &0, &mut |_, _| Ok(None), &|_| 1, &config)
         };
         assert_eq!(walk(needed).unwrap().count, 100_000);
         let err = walk(needed - 1).unwrap_err();
         assert!(
             matches!(err, Error::TooLarge(ref e) if e.needed == needed),
+            "{err}"
+        );
+    }
+
+    /// Two fans in one tier of `n` positions (`n` even): 0 moves to each
+    /// of 1..n/2, and each of those to the one n/2 on: levels of n/2 − 1
+    /// and n/2 positions inside the tier.
+    struct Fans(u64);
+
+    impl Game for Fans {
+        type Position = u64;
+        type Move = u64;
+        fn moves(&self, n: &u64, out: &mut Vec<u64>) {
+            let half = self.0 / 2;
+            match *n {
+                0 => out.extend(1..half),
+                i if i < half => out.push(i + half),
+                _ => {}
+            }
+        }
+        fn play(&self, _: &u64, child: &u64) -> u64 {
+            *child
+        }
+    }
+
+    impl Indexed for Fans {
+        fn size(&self) -> u64 {
+            self.0
+        }
+        fn index(&self, n: &u64) -> u64 {
+            *n
+        }
+        fn position(&self, i: u64) -> Option<u64> {
+            (i < self.0).then_some(i)
+        }
+    }
+
+    impl IndexedChildren for Fans {}
+
+    /// The positions a plain breadth-first search reaches from `start`.
+    fn plain_count<G: Game>(game: &G, start: G::Position) -> u64 {
+        let mut seen = std::collections::HashSet::from([start.clone()]);
+        let (mut queue, mut moves) = (std::collections::VecDeque::from([start]), Vec::new());
+        while let Some(p) = queue.pop_front() {
+            moves.clear();
+            game.moves(&p, &mut moves);
+            for m in &moves {
+                let c = game.play(&p, m);
+                if seen.insert(c.clone()) {
+                    queue.push_back(c);
+                }
+            }
+        }
+        seen.len() as u64
+    }
+
+    /// The levels inside a tier with moves inside count against the limit
+    /// and stay within it: at four of the tier's bitmaps the walk reaches
+    /// what a plain search and the whole-index walk reach (a level's list
+    /// of 2¹⁶ ids would take 32 bitmaps), on any threads; at two and a
+    /// half — less than the positions seen, the level being expanded and
+    /// the next, each as a bitmap — it is refused before it starts (it
+    /// walked, holding lists of 8 bytes a position it never counted).
+    #[test]
+    fn a_loopy_tiers_levels_are_counted_and_bounded() {
+        let n = 1u64 << 17;
+        let bitmap = n / 8;
+        assert!(8 * (n / 2) > 4 * bitmap);
+        let game = OneTier(Fans(n));
+        let want = plain_count(&Fans(n), 0);
+        // All but n/2, which nothing moves to.
+        assert_eq!(want, n - 1);
+        let whole = crate::reachable(&Fans(n), &0, &Config::default()).unwrap();
+        assert_eq!(whole.count(), want);
+        for threads in [1, 3] {
+            let walk = |limit: u64| {
+                let config = Config::default().threads(threads).memory_limit(limit);
+                crate::reachable_tiers(&game, &0, &mut |_, _| Ok(None), &|_| 1, &config)
+            };
+            let reach = walk(4 * bitmap).unwrap();
+            assert_eq!((reach.count, reach.canonical), (want, want), "{threads}");
+            assert_eq!(reach.tiers, [(0, want, reach.counts)]);
+            let err = walk(5 * bitmap / 2).unwrap_err();
+            assert!(matches!(err, Error::TooLarge(_)), "{threads}: {err}");
+        }
+    }
+
+    /// A table loaded for a tier (owned) counts beside the bitmaps while
+    /// the tier is walked: the loader is told the room left, a table
+    /// within it is walked, and a table past it is refused even from a
+    /// loader that pays no heed (it was not counted: the walk held the
+    /// table and its bitmaps over the limit).
+    #[test]
+    fn an_owned_table_counts_against_the_limit() {
+        let n = 10_000;
+        let game = OneTier(Chain(n));
+        let walking = super::tier_walk_bytes(n.div_ceil(64), false);
+        let table = crate::Table::new(n, false).unwrap().bytes();
+        assert!(table >= 2 * n);
+        let walk = |limit: u64| {
+            let mut rooms = Vec::new();
+            let config = Config::default().threads(2).memory_limit(limit);
+            let reach = crate::reachable_tiers(
+                &game,
+                &0,
+                &mut |_, room| {
+                    rooms.push(room);
+                    Ok(Some(super::Held::Owned(crate::Table::new(n, false)?)))
+                },
+                &|_| 1,
+                &config,
+            );
+            (reach, rooms)
+        };
+        let (reach, rooms) = walk(walking + table);
+        assert_eq!(reach.unwrap().count, n);
+        assert_eq!(rooms, [table]);
+        let (reach, rooms) = walk(walking + table - 1);
+        assert_eq!(rooms, [table - 1]);
+        let err = reach.unwrap_err();
+        assert!(
+            matches!(err, Error::TooLarge(ref e) if e.needed == walking + table),
             "{err}"
         );
     }
@@ -957,18 +1155,18 @@ mod tests {
             |r: Result<crate::TierReach, Error>| matches!(r, Err(Error::CountOverflow { .. }));
         // Both children of the start in one part of a level.
         let fan = OneTier(Edges(&[&[1, 2], &[], &[]]));
-        let r = crate::reachable_tiers(&fan, &0, &mut |_| Ok(None), half, &config);
+        let r = crate::reachable_tiers(&fan, &0, &mut |_, _| Ok(None), half, &config);
         assert!(overflows(r));
         // One position a level: the parts' sums overflow.
         let chain = OneTier(Edges(&[&[1], &[]]));
-        let r = crate::reachable_tiers(&chain, &0, &mut |_| Ok(None), half, &config);
+        let r = crate::reachable_tiers(&chain, &0, &mut |_, _| Ok(None), half, &config);
         assert!(overflows(r));
         // One position a tier: the tiers' sums overflow.
-        let r = crate::reachable_tiers(&TwoTiers, &1, &mut |_| Ok(None), half, &config);
+        let r = crate::reachable_tiers(&TwoTiers, &1, &mut |_, _| Ok(None), half, &config);
         assert!(overflows(r));
         // Up to u64::MAX is counted.
         let fits = &|_: &u64| u64::MAX / 2;
-        let r = crate::reachable_tiers(&TwoTiers, &1, &mut |_| Ok(None), fits, &config).unwrap();
+        let r = crate::reachable_tiers(&TwoTiers, &1, &mut |_, _| Ok(None), fits, &config).unwrap();
         assert_eq!(
             (r.count, r.counts.draw, r.canonical),
             (u64::MAX - 1, u64::MAX - 1, 2)
@@ -992,8 +1190,9 @@ mod tests {
         };
         let err = crate::reachable(&Vast, &0, &unlimited).unwrap_err();
         assert!(refused(&err), "{err}");
-        let err = crate::reachable_tiers(&OneTier(Vast), &0, &mut |_| Ok(None), &|_| 1, &unlimited)
-            .unwrap_err();
+        let err =
+            crate::reachable_tiers(&OneTier(Vast), &0, &mut |_, _| Ok(None), &|_| 1, &unlimited)
+                .unwrap_err();
         assert!(refused(&err), "{err}");
     }
 }

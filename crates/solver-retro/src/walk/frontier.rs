@@ -41,8 +41,9 @@ const CHUNK: usize = 1 << 10;
 const BOOKKEEPING: u64 = PART_BYTES + 24 + 96;
 
 /// The most bytes a [`Part`] may take for [`BOOKKEEPING`] to hold (80 on
-/// 64-bit targets).
-const PART_BYTES: u64 = 128;
+/// 64-bit targets with a sum of a `u64`; checked as [`Walk::step_by`] is
+/// built for each sum).
+pub(super) const PART_BYTES: u64 = 128;
 
 /// The most ids a level may list before it is kept as a bitmap: one for
 /// each word of the bitmap (then the list takes as many bytes as the
@@ -73,6 +74,14 @@ pub(super) fn bytes(words: u64, cap: u64) -> u64 {
         .saturating_add(chunks.saturating_mul(BOOKKEEPING))
 }
 
+/// [`bytes`] for a walk whose bitmap levels are expanded `task` words a
+/// task ([`Walk::step_by`]) rather than a [`CHUNK`]: a task's result
+/// more for each `task` words, on top.
+pub(super) fn bytes_by(words: u64, cap: u64, task: usize) -> u64 {
+    let tasks = words.div_ceil(task.max(1) as u64);
+    bytes(words, cap).saturating_add(tasks.saturating_mul(PART_BYTES))
+}
+
 /// A bitmap of `words` words, all clear. Taken fallibly: a bitmap the
 /// system refuses (with no memory limit, say, `limit` being `u64::MAX`)
 /// is [`Error::TooLarge`], not an abort.
@@ -95,24 +104,6 @@ pub(super) fn bitmap(words: u64, limit: u64) -> Result<Vec<AtomicU64>, Error> {
     Ok(bits)
 }
 
-/// The words of `bits` as they stand, taken fallibly as [`bitmap`] is.
-///
-/// # Errors
-/// [`Error::TooLarge`] when the system refuses the memory.
-pub(super) fn copy(bits: &[AtomicU64], limit: u64) -> Result<Vec<u64>, Error> {
-    let mut words = Vec::new();
-    words.try_reserve_exact(bits.len()).map_err(|_| {
-        crate::error::too_large(
-            "a copy of a bitmap of reachable positions",
-            (bits.len() as u64).saturating_mul(8),
-            limit,
-            "",
-        )
-    })?;
-    words.extend(bits.iter().map(|w| w.load(Ordering::Relaxed)));
-    Ok(words)
-}
-
 /// Sets bit `k` of `bits`; true when it was clear. Most children are seen
 /// already: a plain load first spares the locked read-modify-write.
 #[inline]
@@ -127,6 +118,47 @@ enum Level {
     List(Vec<u64>),
     /// A bit for each id.
     Bits(Vec<AtomicU64>),
+}
+
+/// A task's share of a level ([`Walk::step_by`]).
+pub(super) enum Ids<'a> {
+    /// Listed ids, in increasing order.
+    List(&'a [u64]),
+    /// The words of a bitmap, read (and cleared in the level) at once: bit
+    /// `j` of word `w` is id `first + 64 * w + j`.
+    Bits {
+        /// The id of the first word's lowest bit.
+        first: u64,
+        /// The words.
+        words: &'a [u64],
+    },
+}
+
+impl Ids<'_> {
+    /// The ids in increasing order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        let (list, words, first) = match *self {
+            Ids::List(ids) => (ids, &[][..], 0),
+            Ids::Bits { first, words } => (&[][..], words, first),
+        };
+        list.iter().copied().chain(
+            words
+                .iter()
+                .enumerate()
+                .flat_map(move |(w, &b)| bits_of(first + 64 * w as u64, b)),
+        )
+    }
+}
+
+/// The ids of the set bits of `b`, a word of a bitmap from id `first`.
+fn bits_of(first: u64, mut b: u64) -> impl Iterator<Item = u64> {
+    std::iter::from_fn(move || {
+        (b != 0).then(|| {
+            let i = first + u64::from(b.trailing_zeros());
+            b &= b - 1;
+            i
+        })
+    })
 }
 
 /// Where a task puts the next level's positions it finds: its own lists
@@ -210,9 +242,9 @@ pub(super) struct Walk {
     peak: u64,
 }
 
-/// What a task of a level returns: its lists, the positions it found and
-/// the sum of what it expanded.
-type Part = Result<(u64, u64, Vec<Vec<u64>>), Error>;
+/// What a task of a level returns: the positions it found, the sum of
+/// what it expanded and its lists.
+type Part<T> = Result<(u64, T, Vec<Vec<u64>>), Error>;
 
 /// The bytes a vector holds (its capacity).
 #[cfg(test)]
@@ -255,6 +287,31 @@ impl Walk {
         self.peak = self.peak.max(level + held(&self.spare) + bytes());
     }
 
+    /// A walk over the bitmap `seen` of positions seen so far whose first
+    /// level is all of them: a copy of `seen` as it stands, taken, as the
+    /// spare bitmap is, fallibly (`cap` and `limit` as in [`Walk::new`]).
+    /// A tiered walk starts so inside a tier, from the positions reached
+    /// from its parent tiers.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] when the system refuses a bitmap.
+    pub(super) fn from_seen(seen: &[AtomicU64], cap: u64, limit: u64) -> Result<Self, Error> {
+        let words = seen.len() as u64;
+        let level = bitmap(words, limit)?;
+        for (l, s) in level.iter().zip(seen) {
+            l.store(s.load(Ordering::Relaxed), Ordering::Relaxed);
+        }
+        Ok(Walk {
+            level: Level::Bits(level),
+            spare: bitmap(words, limit)?,
+            words,
+            cap,
+            limit,
+            #[cfg(test)]
+            peak: 0,
+        })
+    }
+
     /// Expands the current level on all threads of the current pool:
     /// `expand(id, next, scratch)` for each of its ids, with a `scratch` a
     /// task; it puts in `next` the ids it finds for the first time and
@@ -269,6 +326,40 @@ impl Walk {
         &mut self,
         expand: impl Fn(u64, &mut Next<'_>, &mut S) -> Result<u64, Error> + Sync,
     ) -> Result<Option<(u64, u64)>, Error> {
+        self.step_by(
+            CHUNK,
+            |ids, next| {
+                let (mut scratch, mut sum) = (S::default(), 0);
+                for i in ids.iter() {
+                    sum += expand(i, next, &mut scratch)?;
+                }
+                Ok(sum)
+            },
+            |sum, part| {
+                *sum += part;
+                Ok(())
+            },
+        )
+    }
+
+    /// [`Walk::step`] a task at a time: `expand(ids, next)` for each
+    /// task's share of the current level — [`CHUNK`] listed ids, or
+    /// `words` words of a bitmap level — returns the task's sum, and
+    /// `add(sum, part)` adds the tasks' sums in order. For a caller with
+    /// a cheaper way through a run of ids than one at a time (a tiered
+    /// game's own walk of a tier's indices) or a sum of more than a
+    /// number.
+    ///
+    /// # Errors
+    /// As [`Walk::step`], and the first error `add` returns.
+    pub(super) fn step_by<T: Default + Send>(
+        &mut self,
+        words: usize,
+        expand: impl Fn(Ids<'_>, &mut Next<'_>) -> Result<T, Error> + Sync,
+        mut add: impl FnMut(&mut T, T) -> Result<(), Error>,
+    ) -> Result<Option<(u64, T)>, Error> {
+        // What [`bytes`] allows a task's result, whatever the sum.
+        const { assert!(std::mem::size_of::<Part<T>>() as u64 <= PART_BYTES) };
         if matches!(&self.level, Level::List(ids) if ids.is_empty()) {
             return Ok(None);
         }
@@ -285,48 +376,48 @@ impl Walk {
             cap: self.cap,
             made: 0,
         };
-        let parts: Vec<Part> = match &self.level {
+        let parts: Vec<Part<T>> = match &self.level {
             Level::List(ids) => ids
                 .par_chunks(CHUNK)
                 .map(|chunk| {
-                    let (mut next, mut scratch, mut sum) = (sink(), S::default(), 0);
-                    for &i in chunk {
-                        sum += expand(i, &mut next, &mut scratch)?;
-                    }
+                    let mut next = sink();
+                    let sum = expand(Ids::List(chunk), &mut next)?;
                     Ok((next.made, sum, next.into_lists()))
                 })
                 .collect(),
             Level::Bits(bits) => bits
-                .par_chunks(CHUNK)
+                .par_chunks(words.max(1))
                 .enumerate()
                 .map(|(c, chunk)| {
-                    let (mut next, mut scratch, mut sum) = (sink(), S::default(), 0);
-                    for (j, word) in chunk.iter().enumerate() {
-                        // Cleared as read: the bitmap serves again.
-                        let mut b = word.swap(0, Ordering::Relaxed);
-                        while b != 0 {
-                            let i = ((c * CHUNK + j) * 64) as u64 + u64::from(b.trailing_zeros());
-                            b &= b - 1;
-                            sum += expand(i, &mut next, &mut scratch)?;
-                        }
-                    }
+                    let mut next = sink();
+                    // Cleared as read: the bitmap serves again.
+                    let read: Vec<u64> =
+                        chunk.iter().map(|w| w.swap(0, Ordering::Relaxed)).collect();
+                    let first = (c * words.max(1) * 64) as u64;
+                    let sum = expand(
+                        Ids::Bits {
+                            first,
+                            words: &read,
+                        },
+                        &mut next,
+                    )?;
                     Ok((next.made, sum, next.into_lists()))
                 })
                 .collect(),
         };
         #[cfg(test)]
-        let parts_bytes = (parts.capacity() * std::mem::size_of::<Part>()) as u64;
+        let parts_bytes = (parts.capacity() * std::mem::size_of::<Part<T>>()) as u64;
         #[cfg(test)]
         self.note(|| {
             let tasks = parts.iter().flatten().map(|(_, _, l)| held_lists(l));
             parts_bytes + tasks.sum::<u64>()
         });
         let rooms = parts.iter().flatten().map(|(_, _, l)| l.len()).sum();
-        let (mut lists, mut made, mut sum) = (Vec::with_capacity(rooms), 0, 0);
+        let (mut lists, mut made, mut sum) = (Vec::with_capacity(rooms), 0, T::default());
         for part in parts {
             let (m, s, task) = part?;
             made += m;
-            sum += s;
+            add(&mut sum, s)?;
             lists.extend(task);
         }
         #[cfg(test)]
@@ -483,10 +574,80 @@ mod tests {
         });
     }
 
+    /// A walk from a bitmap of positions seen ([`Walk::from_seen`]) goes
+    /// from all of them at once, as a plain search from all of them does,
+    /// a task a few words or a chunk ([`Walk::step_by`]); and it holds no
+    /// more than [`bytes_by`] counts for tasks that size.
+    #[test]
+    fn a_walk_from_the_positions_seen_goes_from_all_of_them() {
+        let (n, a, b) = (77_777u64, 5, 3);
+        let step = |i: u64| [(i * a + b) % n, (i + 1) % n];
+        let starts = [0, 17, 5_000, 77_776];
+        let mut plain_seen = vec![false; n as usize];
+        let mut level: Vec<u64> = starts.to_vec();
+        for &s in &starts {
+            plain_seen[s as usize] = true;
+        }
+        let mut want = Vec::new();
+        while !level.is_empty() {
+            let mut next = Vec::new();
+            for &i in &level {
+                for k in step(i) {
+                    if !std::mem::replace(&mut plain_seen[k as usize], true) {
+                        next.push(k);
+                    }
+                }
+            }
+            want.push(next.len() as u64);
+            level = next;
+        }
+        let words = n.div_ceil(64);
+        for (cap, task) in [(3, 1), (3, 4), (words, 4), (words, CHUNK), (u64::MAX, 7)] {
+            let seen = bitmap(words, u64::MAX).unwrap();
+            for &s in &starts {
+                set(&seen, s);
+            }
+            let mut walk = Walk::from_seen(&seen, cap, u64::MAX).unwrap();
+            let (mut sizes, mut expanded) = (Vec::new(), 0);
+            while let Some((made, sum)) = walk
+                .step_by(
+                    task,
+                    |ids, next| {
+                        let mut sum = 0;
+                        for i in ids.iter() {
+                            sum += 1;
+                            for k in step(i) {
+                                if set(&seen, k) {
+                                    next.push(k);
+                                }
+                            }
+                        }
+                        Ok(sum)
+                    },
+                    |s, p| {
+                        *s += p;
+                        Ok(())
+                    },
+                )
+                .unwrap()
+            {
+                sizes.push(made);
+                expanded += sum;
+            }
+            assert_eq!(sizes, want, "cap {cap} task {task}");
+            assert_eq!(expanded, plain_seen.iter().filter(|&&s| s).count() as u64);
+            if cap <= words {
+                let peak = held(&seen) + walk.peak;
+                let counted = bytes_by(words, cap, task);
+                assert!(peak <= counted, "held {peak} bytes, counted {counted}");
+            }
+        }
+    }
+
     /// A task's result is within the bookkeeping [`bytes`] allows it.
     #[test]
     fn a_part_is_within_its_bookkeeping() {
-        let size = std::mem::size_of::<Part>() as u64;
+        let size = std::mem::size_of::<Part<u64>>() as u64;
         assert!(size <= PART_BYTES, "a Part of {size} bytes");
     }
 
