@@ -466,11 +466,14 @@ where
             .saturating_sub(holding(&bits, kept_bytes, walking));
         let held = tables(t, room)?;
         if let Some(Held::Owned(table)) = &held {
-            let with_table = walking.saturating_add(table.bytes());
-            if holding(&bits, kept_bytes, with_table) > config.limit() {
+            let needed = holding(&bits, kept_bytes, walking.saturating_add(table.bytes()));
+            if needed > config.limit() {
                 return Err(crate::error::too_large(
-                    "the bitmaps of reachable positions and a tier's table",
-                    holding(&bits, kept_bytes, with_table),
+                    format!(
+                        "the bitmaps of reachable positions and the table of tier {}",
+                        game.tier_name(t)
+                    ),
+                    needed,
                     config.limit(),
                     "",
                 ));

@@ -19,6 +19,12 @@
 //! by doubling, took up to twice what it held: the walk held more than
 //! the half byte an index it had checked.) The most held at once is what
 //! [`bytes`] counts.
+//!
+//! The whole-index walk starts from one position ([`Walk::new`]); the
+//! walk inside a tier of a tiered game from every position reached from
+//! its parent tiers, a bitmap ([`Walk::from_seen`]), and goes through a
+//! task's share of a bitmap level at once ([`Walk::step_by`]) with the
+//! game's own walk of the tier's indices.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
