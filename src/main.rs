@@ -61,15 +61,43 @@ fn main() -> ExitCode {
                 line.push(' ');
                 line.push_str(more.trim());
             }
-            eprintln!("gamesolve: {}", line.trim_start_matches("error: "));
+            eprintln!(
+                "gamesolve: {}",
+                cut_echoes(line.trim_start_matches("error: "))
+            );
             return ExitCode::from(2);
         }
     };
     match cmd::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("gamesolve: {e}");
+            eprintln!("gamesolve: {}", cut_echoes(&e.to_string()));
             ExitCode::FAILURE
         }
     }
+}
+
+/// `line` with every long argument of the command line in it (or the
+/// value of a long `--flag=value`) cut by [`game_core::echo`]: clap's
+/// messages repeat a bad value whole, and so did a database's path, so
+/// that a 100 KB argument came back as 100 KB of error.
+fn cut_echoes(line: &str) -> String {
+    let mut long: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .flat_map(|a| {
+            let value = a.split_once('=').map(|(_, v)| v.to_string());
+            std::iter::once(a).chain(value)
+        })
+        .filter(|a| a.chars().nth(game_core::ECHO_CHARS).is_some())
+        .collect();
+    // The longest first: an argument's value is part of the argument.
+    long.sort_by_key(|a| std::cmp::Reverse(a.len()));
+    let mut line = line.to_string();
+    for a in &long {
+        if line.contains(a.as_str()) {
+            line = line.replace(a.as_str(), &game_core::echo(a));
+        }
+    }
+    line
 }

@@ -876,3 +876,35 @@ fn a_period_search_past_its_budget_suggests_a_budget_to_type() {
         assert!(out.status.success() || heaps(&err2) > heaps(&err), "{err2}");
     }
 }
+
+/// A 100 KB argument is quoted back cut to its first 40 characters and
+/// `…`, whichever message quotes it: clap's, a value parser's, a game's
+/// notation or a database path (each repeated it whole, 100 KB of error).
+#[test]
+fn a_huge_argument_is_quoted_back_cut_short() {
+    let big = "9".repeat(100_000);
+    // Its first 40 characters (a path's 35 nines after `/tmp/`) and `…`.
+    let cut = format!("{}…", "9".repeat(35));
+    let board = format!("{big} b");
+    let path = format!("/tmp/{big}");
+    let lines: Vec<Vec<&str>> = vec![
+        vec!["power-game", &big, "3"],
+        vec!["--memory", &big, "fingers", "solve"],
+        vec!["--max-work", &big, "fingers", "solve"],
+        vec!["fingers", "value", &big, "1,1"],
+        vec!["subtraction", "--set", &big, "--upto", "3"],
+        vec!["connect4", "value", &big, "--width", "4", "--height", "4"],
+        vec!["teeko", "value", &board],
+        vec!["dobutsu", "value", &big],
+        vec!["knights", "--size", "8", &big],
+        vec!["fingers", "value", "1,1", "1,1", "--db", &path],
+    ];
+    for args in lines {
+        let err = fails(&args);
+        assert!(
+            err.len() < 400 && err.contains(&cut),
+            "{}: {err}",
+            args.join(" ").chars().take(60).collect::<String>()
+        );
+    }
+}

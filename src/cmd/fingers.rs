@@ -86,12 +86,15 @@ pub fn describe(r: &FingersRules) -> String {
 pub fn parse_hands(s: &str) -> Result<[u16; 2], String> {
     let v: Vec<&str> = s.split(',').collect();
     let [a, b] = v[..] else {
-        return Err(format!("'{s}' is not a pair of hands such as 1,3"));
+        return Err(format!(
+            "'{}' is not a pair of hands such as 1,3",
+            game_core::echo(s)
+        ));
     };
     let n = |x: &str| {
         x.trim()
             .parse::<u16>()
-            .map_err(|_| format!("'{x}' is not a number of fingers"))
+            .map_err(|_| format!("'{}' is not a number of fingers", game_core::echo(x)))
     };
     Ok([n(a)?, n(b)?])
 }

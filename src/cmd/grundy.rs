@@ -235,9 +235,11 @@ pub fn knights(a: &KnightsArgs, ctx: &Ctx) -> Result<Report, Error> {
     let mut squares = Vec::new();
     for l in &a.knights {
         let [x, y] = l.0[..] else {
+            // Written as typed: it printed a Debug list (`[1]`).
+            let typed: Vec<String> = l.0.iter().map(u64::to_string).collect();
             return Err(game_core::Error::InvalidPosition(format!(
-                "a knight's square is X,Y, not {:?}",
-                l.0
+                "a knight's square is X,Y, not {}",
+                game_core::echo(&typed.join(","))
             ))
             .into());
         };

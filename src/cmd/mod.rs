@@ -18,7 +18,7 @@ mod teeko;
 mod tiered;
 
 use clap::{Parser, Subcommand};
-use game_core::Budget;
+use game_core::{echo, Budget};
 use serde_json::Value as Json;
 
 /// What a command can fail with: a one-line message.
@@ -347,19 +347,24 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         "t" | "tb" | "tib" => 40,
         _ => {
             return Err(format!(
-                "'{s}' is not an amount of memory such as 4G or 512M"
+                "'{}' is not an amount of memory such as 4G or 512M",
+                echo(s)
             ))
         }
     };
-    let v: f64 = num
-        .parse()
-        .map_err(|_| format!("'{s}' is not an amount of memory such as 4G or 512M"))?;
+    let v: f64 = num.parse().map_err(|_| {
+        format!(
+            "'{}' is not an amount of memory such as 4G or 512M",
+            echo(s)
+        )
+    })?;
     let bytes = v * (1u64 << shift) as f64;
     // Up to 2^64 (16 EiB, as near as a float says u64::MAX), taken as
     // u64::MAX.
     if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 {
         return Err(format!(
-            "'{s}' is not an amount of memory between 1 byte and 16 EiB"
+            "'{}' is not an amount of memory between 1 byte and 16 EiB",
+            echo(s)
         ));
     }
     Ok(bytes as u64)
@@ -369,7 +374,7 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
 /// 1000).
 pub fn parse_steps(s: &str) -> Result<u64, String> {
     let t = s.trim();
-    let bad = || format!("'{s}' is not a number of steps such as 1e10 or 5G");
+    let bad = || format!("'{}' is not a number of steps such as 1e10 or 5G", echo(s));
     let (num, mult) = match t.char_indices().last() {
         Some((i, c)) if c.is_ascii_alphabetic() && !t.ends_with(['e', 'E']) => {
             let m = match c.to_ascii_lowercase() {
@@ -390,7 +395,8 @@ pub fn parse_steps(s: &str) -> Result<u64, String> {
     let steps = v * mult;
     if !steps.is_finite() || steps < 1.0 || steps > u64::MAX as f64 {
         return Err(format!(
-            "'{s}' is not a number of steps between 1 and 1.8e19"
+            "'{}' is not a number of steps between 1 and 1.8e19",
+            echo(s)
         ));
     }
     Ok(steps as u64)
@@ -417,7 +423,7 @@ pub fn parse_list(s: &str) -> Result<List, String> {
         .map(|x| {
             x.trim()
                 .parse::<u64>()
-                .map_err(|e| format!("'{x}' is not a non-negative number: {e}"))
+                .map_err(|e| format!("'{}' is not a non-negative number: {e}", echo(x)))
         })
         .collect::<Result<_, _>>()
         .map(List)

@@ -155,6 +155,7 @@ pub(super) fn refuse(
     a: &str,
     names: &[String],
 ) -> std::io::Result<()> {
+    let a = game_core::echo(a);
     if json {
         writeln!(
             out,

@@ -58,11 +58,13 @@
 //! * [`period`] — proven periodicity of row-structured tables.
 //! * [`budget`] — memory and work budgets, the memory really available,
 //!   and [`TooLarge`], the one refusal shape of every crate.
-//! * [`Error`] — what goes wrong with rules and positions.
+//! * [`Error`] — what goes wrong with rules and positions; [`echo()`], the
+//!   input a message repeats, cut to a readable length.
 //! * `fixtures` (feature `fixtures`) — a game given by its graph, for the
 //!   tests of solvers.
 
 pub mod budget;
+mod echo;
 mod error;
 #[cfg(feature = "fixtures")]
 pub mod fixtures;
@@ -79,6 +81,7 @@ mod tiered;
 mod unmoves;
 
 pub use budget::{Budget, TooLarge};
+pub use echo::{echo, ECHO_CHARS};
 pub use error::Error;
 pub use game::Game;
 pub use impartial::Impartial;

@@ -23,7 +23,9 @@ pub enum Error {
     #[error("the subtraction set contains 0, a move that would change nothing")]
     ZeroInSet,
     /// Text that does not spell a position or a move of the game.
-    #[error("cannot read {what} from {input:?}: {reason}")]
+    // The input is cut (`game_core::echo`): a 100 KB argument was repeated
+    // whole.
+    #[error("cannot read {what} from {:?}: {reason}", game_core::echo(.input))]
     Parse {
         /// What was being read ("Teeko position", "Dobutsu move", …).
         what: &'static str,

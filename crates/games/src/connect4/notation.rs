@@ -36,7 +36,8 @@ impl ConnectFour {
             let at = i + 1;
             let bad = |why: String| -> Error {
                 game_core::Error::IllegalMove(format!(
-                    "character {at} ({ch:?}) of {moves:?}: {why}"
+                    "character {at} ({ch:?}) of {:?}: {why}",
+                    game_core::echo(moves)
                 ))
                 .into()
             };

@@ -153,7 +153,12 @@ impl DobutsuPosition {
         let side = match side {
             "b" | "B" => DobutsuSide::First,
             "w" | "W" => DobutsuSide::Second,
-            other => return Err(fail(format!("the player to move is b or w, not {other:?}"))),
+            other => {
+                return Err(fail(format!(
+                    "the player to move is b or w, not {:?}",
+                    game_core::echo(other)
+                )))
+            }
         };
         let mut fixed = DobutsuPosition {
             board: [EMPTY; SQUARES],

@@ -45,7 +45,12 @@ impl FromStr for TeekoPosition {
         let to_move = match side {
             "b" | "B" => TeekoColor::Black,
             "r" | "R" => TeekoColor::Red,
-            other => return Err(fail(format!("the side to move is b or r, not {other:?}"))),
+            other => {
+                return Err(fail(format!(
+                    "the side to move is b or r, not {:?}",
+                    game_core::echo(other)
+                )))
+            }
         };
         let (mut black, mut red, mut n) = (0u32, 0u32, 0u32);
         for c in board.chars().filter(|&c| c != '/') {

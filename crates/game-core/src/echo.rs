@@ -1,0 +1,37 @@
+//! Input quoted back in a message, cut to a readable length.
+
+use std::borrow::Cow;
+
+/// The most characters of a user's input a message repeats.
+pub const ECHO_CHARS: usize = 40;
+
+/// `text` as a message quotes it back: whole when it is at most
+/// [`ECHO_CHARS`] characters, else its first [`ECHO_CHARS`] and `…`.
+/// Every error that repeats input goes through it, so that a 100 KB
+/// argument gets a one-line refusal, not 100 KB of it back.
+///
+/// ```
+/// assert_eq!(game_core::echo("c3 d4"), "c3 d4");
+/// let long = "9".repeat(100_000);
+/// assert_eq!(game_core::echo(&long), format!("{}…", "9".repeat(40)));
+/// ```
+#[must_use]
+pub fn echo(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(ECHO_CHARS) {
+        None => Cow::Borrowed(text),
+        Some((cut, _)) => Cow::Owned(format!("{}…", &text[..cut])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_at_a_character_not_a_byte() {
+        let forty = "é".repeat(ECHO_CHARS);
+        assert_eq!(echo(&forty), forty);
+        let more = "é".repeat(ECHO_CHARS + 1);
+        assert_eq!(echo(&more), format!("{forty}…"));
+    }
+}
