@@ -46,11 +46,13 @@ fn main() -> ExitCode {
                     .filter(|&n| n != "help")
                     .collect();
                 let path = path.join(" ");
-                eprintln!(
-                    "gamesolve: `{path}` needs a command, one of: {}; see `{path} --help`",
-                    names.join(", ")
+                return fail(
+                    &format!(
+                        "`{path}` needs a command, one of: {}; see `{path} --help`",
+                        names.join(", ")
+                    ),
+                    ExitCode::from(2),
                 );
-                return ExitCode::from(2);
             }
             // One line: clap's first line and the indented names under it
             // (the missing arguments), without the usage block.
@@ -61,20 +63,36 @@ fn main() -> ExitCode {
                 line.push(' ');
                 line.push_str(more.trim());
             }
-            eprintln!(
-                "gamesolve: {}",
-                cut_echoes(line.trim_start_matches("error: "))
-            );
-            return ExitCode::from(2);
+            return fail(line.trim_start_matches("error: "), ExitCode::from(2));
         }
     };
     match cmd::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("gamesolve: {}", cut_echoes(&e.to_string()));
-            ExitCode::FAILURE
-        }
+        Err(e) => fail(&e.to_string(), ExitCode::FAILURE),
     }
+}
+
+/// Prints the one line of an error on stderr and exits with `code`: with
+/// `--json`, the JSON object `{"error": MESSAGE}` (it printed the text
+/// line under `--json` too), else `gamesolve: MESSAGE`.
+fn fail(message: &str, code: ExitCode) -> ExitCode {
+    let message = cut_echoes(message);
+    if json_asked() {
+        eprintln!("{}", serde_json::json!({ "error": message }));
+    } else {
+        eprintln!("gamesolve: {message}");
+    }
+    code
+}
+
+/// Whether the command line asks for `--json` (read from the arguments
+/// themselves, so that a line clap refuses is answered in JSON as well):
+/// `--json` anywhere before a `--`.
+fn json_asked() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
 }
 
 /// `line` with every long argument of the command line in it (or the

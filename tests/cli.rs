@@ -908,3 +908,33 @@ fn a_huge_argument_is_quoted_back_cut_short() {
         );
     }
 }
+
+/// With `--json` an error is one JSON object on stderr, `{"error": …}`,
+/// with stdout empty and a non-zero exit, whether the command refuses it
+/// or the parser does (it was the text line `gamesolve: …` under `--json`).
+#[test]
+fn with_json_an_error_is_one_json_object_on_stderr() {
+    for (args, says) in [
+        (
+            &["--json", "fingers", "solve", "--fingers", "0"][..],
+            "invalid rules",
+        ),
+        (
+            &["fingers", "solve", "--fingers", "0", "--json"],
+            "invalid rules",
+        ),
+        (&["--json", "fingers", "solve", "--bogus"], "--bogus"),
+        (&["--json", "power-game", "7"], "<SIZE1>"),
+        (&["--json", "fingers"], "needs a command"),
+        (&["--json", "--memory", "lots", "fingers", "solve"], "lots"),
+    ] {
+        let err = fails(args);
+        let v: serde_json::Value = serde_json::from_str(err.trim())
+            .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {err}"));
+        let message = v["error"].as_str().unwrap_or_default();
+        assert!(message.contains(says), "{args:?}: {err}");
+        assert_eq!(v.as_object().map(serde_json::Map::len), Some(1), "{err}");
+    }
+    // Without --json the same line is text.
+    assert!(fails(&["fingers", "solve", "--fingers", "0"]).starts_with("gamesolve: invalid rules"));
+}

@@ -52,7 +52,8 @@ pub enum Error {
 #[derive(Debug, Parser)]
 #[command(name = "gamesolve", version, about, long_about = None)]
 pub struct Cli {
-    /// Print exactly one JSON object instead of text.
+    /// Print exactly one JSON object instead of text; an error is the
+    /// object {"error": MESSAGE} on stderr, with a non-zero exit.
     #[arg(long, global = true)]
     json: bool,
     /// Threads for solving and checking (default: one per core). Results
