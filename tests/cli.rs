@@ -938,3 +938,41 @@ fn with_json_an_error_is_one_json_object_on_stderr() {
     // Without --json the same line is text.
     assert!(fails(&["fingers", "solve", "--fingers", "0"]).starts_with("gamesolve: invalid rules"));
 }
+
+/// One of a thing is said in the singular ("its 1 moves", "on 1 threads",
+/// "a window of max(S) = 1 values" were printed).
+#[test]
+fn one_of_a_thing_is_singular() {
+    let out = gamesolve(&[
+        "--threads",
+        "1",
+        "connect4",
+        "solve",
+        "--width",
+        "1",
+        "--height",
+        "1",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    // The 1×1 board: one move from the start, then the board is full.
+    assert!(
+        text.contains("checked against its 1 move —") && text.contains(" on 1 thread "),
+        "{text}"
+    );
+    let out = gamesolve(&["grundy", "subtraction", "--set", "1", "--period"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("max(S) = 1 value repeats"), "{text}");
+}
+
+/// A `-p` that is not a process number is named as such (timely's own
+/// refusal of `-p -1` was "invalid digit found in string").
+#[test]
+fn a_cluster_process_number_that_is_no_number_is_named() {
+    for p in ["-1", "x"] {
+        let err = fails(&["fingers", "solve", "--cluster", "-n", "2", "-p", p]);
+        assert!(
+            err.contains("-p takes this process's number") && err.contains(&format!("\"{p}\"")),
+            "{err}"
+        );
+    }
+}

@@ -11,6 +11,7 @@ use serde_json::{json, Value as Json};
 use solver_retro::{Counts, Held};
 
 use super::{Error, Report};
+use game_core::plural;
 
 /// Statistics of one tier (or of all).
 #[derive(Debug, Clone, Default)]
@@ -215,12 +216,12 @@ where
         .lookup(game.tier(start), game.tier_index(start))
         .map_err(|e| Error::Usage(e.to_string()))?;
     let mut text = format!(
-        "{title}: database {} ({} tiers, {} bytes on disk)\n\
+        "{title}: database {} ({}, {} bytes on disk)\n\
          From the start: {}\n\
          All positions: {} stored ({} won, {} lost, {} tied, {} drawn); {} counting symmetric ones.\n\
          Reachable from the start: {} positions ({} stored): {} won, {} lost, {} tied, {} drawn.\n",
         db.dir().display(),
-        order.len(),
+        plural(order.len() as u64, "tier"),
         db.total_bytes(),
         start_value.map_or("not stored".into(), |v| v.to_string()),
         total.canonical.total(),

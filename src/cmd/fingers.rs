@@ -14,6 +14,7 @@ use super::analyze::{analyze, open_db};
 use super::args::{ClusterFlags, Samples};
 use super::solve_db::SolveDb;
 use super::{plies, Ctx, Error, Report};
+use game_core::plural;
 
 /// The rule switches shared by every fingers command.
 #[derive(Debug, Clone, Args)]
@@ -457,8 +458,9 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
             let n = check.positions();
             Ok(Report::new(
                 format!(
-                    "Magic Fingers ({}): every promise held on {n} positions checked (index, children by index, unmoves, child counts, terminal list).",
-                    describe(game.rules())
+                    "Magic Fingers ({}): every promise held on {} checked (index, children by index, unmoves, child counts, terminal list).",
+                    describe(game.rules()),
+                    plural(n, "position")
                 ),
                 json!({ "ok": true, "positions": n }),
             ))
@@ -802,19 +804,19 @@ fn report_solve<'g>(
     let mut text = format!(
         "Magic Fingers ({})\n\
          From the start (1,1 vs 1,1) the first player {} with perfect play.\n\
-         Reachable from the start: {} positions and {} moves; for the player to move {} are won, {} lost and {} drawn.\n",
+         Reachable from the start: {} positions and {}; for the player to move {} are won, {} lost and {} drawn.\n",
         describe(game.rules()),
         verdict_words(start),
         reach.count(),
-        moves,
+        plural(moves, "move"),
         counts.win,
         counts.lose,
         counts.draw + counts.tie,
     );
     match &cert {
         Some(Ok(c)) => text += &format!(
-            "Certificate: every one of the {} positions of the table checked against its {} moves — consistent.\n",
-            c.positions, c.moves
+            "Certificate: every one of the {} positions of the table checked against its {} — consistent.\n",
+            c.positions, plural(c.moves, "move")
         ),
         Some(Err(e)) => text += &format!("Certificate: FAILED — {e}\n"),
         None => text += "Certificate: skipped (--no-certify).\n",

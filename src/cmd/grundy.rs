@@ -5,6 +5,7 @@ use serde_json::json;
 use sprague_grundy::{OctalCode, SubtractionSet};
 
 use super::{parse_list, Ctx, Error, List, Report};
+use game_core::plural;
 
 #[derive(Debug, Subcommand)]
 pub enum GrundyCmd {
@@ -82,11 +83,11 @@ pub fn run(cmd: GrundyCmd, ctx: &Ctx) -> Result<Report, Error> {
                 let p = s.period_with(&ctx.budget)?;
                 return Ok(Report::new(
                     format!(
-                        "preperiod {}, period {} (proven: a window of max(S) = {} values repeats; {} values computed)",
+                        "preperiod {}, period {} (proven: a window of max(S) = {} repeats; {} computed)",
                         p.preperiod,
                         p.period,
-                        s.max(),
-                        p.heaps
+                        plural(s.max(), "value"),
+                        plural(p.heaps, "value")
                     ),
                     json!({ "preperiod": p.preperiod, "period": p.period }),
                 ));
@@ -116,10 +117,10 @@ pub fn run(cmd: GrundyCmd, ctx: &Ctx) -> Result<Report, Error> {
                 let p = c.period_with(max, &ctx.budget)?;
                 return Ok(Report::new(
                     format!(
-                        "{c}: preperiod {}, period {} (proven by the octal periodicity theorem with {} values, t = {})",
+                        "{c}: preperiod {}, period {} (proven by the octal periodicity theorem with {}, t = {})",
                         p.preperiod,
                         p.period,
-                        p.heaps,
+                        plural(p.heaps, "value"),
                         c.max_take()
                     ),
                     json!({ "preperiod": p.preperiod, "period": p.period }),

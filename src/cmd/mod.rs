@@ -18,7 +18,7 @@ mod teeko;
 mod tiered;
 
 use clap::{Parser, Subcommand};
-use game_core::{echo, Budget};
+use game_core::{echo, plural, Budget};
 use serde_json::Value as Json;
 
 /// What a command can fail with: a one-line message.
@@ -405,10 +405,7 @@ pub fn parse_steps(s: &str) -> Result<u64, String> {
 
 /// `1 ply`, `26 plies`.
 pub fn plies(n: impl Into<u64>) -> String {
-    match n.into() {
-        1 => "1 ply".into(),
-        n => format!("{n} plies"),
-    }
+    plural(n, "ply")
 }
 
 /// A comma-separated list of numbers such as `1,3,4`.

@@ -18,6 +18,7 @@ use super::args::{ClusterFlags, Samples};
 use super::fingers::verdict_words;
 use super::solve_db::SolveDb;
 use super::{Ctx, Error, Report};
+use game_core::plural;
 
 /// What the shared commands need to know of a game.
 pub trait CliGame: Tiered + Symmetric + Sync + Sized
@@ -515,15 +516,15 @@ where
     let c = reach.counts;
     let verified = cert.as_ref().map(Result::is_ok);
     let threads = match cluster.get("workers").and_then(serde_json::Value::as_u64) {
-        Some(w) => format!("{w} cluster workers"),
-        None => format!("{} threads", rayon::current_num_threads()),
+        Some(w) => plural(w, "cluster worker"),
+        None => plural(rayon::current_num_threads() as u64, "thread"),
     };
     let text = format!(
         "{title}: from the start the first player {}.\n\
          Reachable from the start: {} positions ({} up to symmetry); \
          for the player to move {} are won, {} lost, {} tied and {} drawn.\n\
          {}\n\
-         Solved {} tiers of {} indices{} in {solve_s:.2} s on {threads} (2 bytes an index); \
+         Solved {} of {}{} in {solve_s:.2} s on {threads} (2 bytes an index); \
          {}{}.",
         verdict_words(v),
         reach.count,
@@ -536,13 +537,13 @@ where
             None if no_certify => "Certificate: skipped (--no-certify).".to_string(),
             None => "Certificate: skipped (the tiers are not all in memory; the database holds them).".to_string(),
             Some(Ok(c)) => format!(
-                "Certificate: every one of the {} solved positions checked against its {} moves — consistent.",
-                c.positions, c.moves
+                "Certificate: every one of the {} solved positions checked against its {} — consistent.",
+                c.positions, plural(c.moves, "move")
             ),
             Some(Err(e)) => format!("Certificate: FAILED — {e}"),
         },
-        game.tiers().len(),
-        indices,
+        plural(game.tiers().len() as u64, "tier"),
+        plural(indices, "index"),
         if counted_in_solve {
             " (the positions reachable from the start, found first)"
         } else {
@@ -718,8 +719,9 @@ where
     let n = check.positions();
     Ok(Report::new(
         format!(
-            "{}: every promise held on {n} positions checked (tiers, indices, children, symmetry).",
-            game.title()
+            "{}: every promise held on {} checked (tiers, indices, children, symmetry).",
+            game.title(),
+            plural(n, "position")
         ),
         json!({ "ok": true, "positions": n }),
     ))

@@ -59,7 +59,8 @@
 //! * [`budget`] — memory and work budgets, the memory really available,
 //!   and [`TooLarge`], the one refusal shape of every crate.
 //! * [`Error`] — what goes wrong with rules and positions; [`echo()`], the
-//!   input a message repeats, cut to a readable length.
+//!   input a message repeats, cut to a readable length; [`plural()`], a
+//!   count and its noun.
 //! * `fixtures` (feature `fixtures`) — a game given by its graph, for the
 //!   tests of solvers.
 
@@ -75,6 +76,7 @@ mod indexed;
 mod misere;
 mod outcome;
 pub mod period;
+mod plural;
 mod strategy;
 mod symmetric;
 mod tiered;
@@ -90,6 +92,7 @@ pub use indexed::{
 };
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
+pub use plural::plural;
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};
 pub use symmetric::{orbit_size, Canonical, Symmetric};
 pub use tiered::{OneTier, Tier, Tiered};

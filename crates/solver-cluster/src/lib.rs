@@ -759,13 +759,30 @@ fn getopts_free(args: &[String]) -> Result<Asked, Error> {
                     _ => {
                         return Err(Error::Args(format!(
                             "{a} takes a number from 1 to {MAX_WORKERS}, not {}",
-                            value.map_or("nothing".to_string(), |v| format!("{v:?}"))
+                            value.map_or("nothing".to_string(), |v| format!(
+                                "{:?}",
+                                game_core::echo(v)
+                            ))
                         )))
                     }
                 }
             }
             "-p" | "--process" => {
-                asked.process = args.get(k + 1).and_then(|v| v.parse().ok());
+                // Read here, not left to timely: its refusal of `-p -1`
+                // was "invalid digit found in string", naming no flag.
+                let value = args.get(k + 1).map(String::as_str);
+                match value.map(str::parse::<usize>) {
+                    Some(Ok(p)) => asked.process = Some(p),
+                    _ => {
+                        return Err(Error::Args(format!(
+                            "-p takes this process's number, from 0 to one less than -n, not {}",
+                            value.map_or("nothing".to_string(), |v| format!(
+                                "{:?}",
+                                game_core::echo(v)
+                            ))
+                        )))
+                    }
+                }
                 k += 2;
             }
             "-h" | "--hostfile" => {
@@ -777,7 +794,12 @@ fn getopts_free(args: &[String]) -> Result<Asked, Error> {
             }
             "-r" | "-z" | "--report" | "--zerocopy" => k += 1,
             s if s.starts_with('-') && s.len() > 2 => k += 1,
-            s => return Err(Error::Args(format!("unexpected argument {s:?}"))),
+            s => {
+                return Err(Error::Args(format!(
+                    "unexpected argument {:?}",
+                    game_core::echo(s)
+                )))
+            }
         }
     }
     Ok(asked)

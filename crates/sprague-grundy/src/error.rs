@@ -31,7 +31,7 @@ pub enum Error {
         why: &'static str,
     },
     /// Periodicity was not proven within the heaps allowed.
-    #[error("no period proven within {max} heaps (the sequence may have a longer preperiod or period, or none)")]
+    #[error("no period proven within {} (the sequence may have a longer preperiod or period, or none)", game_core::plural(*.max, "heap"))]
     NotProven {
         /// The most heaps computed.
         max: u64,
@@ -41,7 +41,7 @@ pub enum Error {
     #[error(transparent)]
     TooLarge(#[from] game_core::TooLarge),
     /// A period search spent its work budget before proving a period.
-    #[error("no period proven up to {heaps} heaps (the work budget of {budget} steps is spent); {raise}", budget = game_core::budget::human_count(*.steps))]
+    #[error("no period proven up to {} (the work budget of {budget} steps is spent); {raise}", game_core::plural(*.heaps, "heap"), budget = game_core::budget::human_count(*.steps))]
     WorkSpent {
         /// Heaps computed when the budget ran out.
         heaps: u64,
