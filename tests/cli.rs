@@ -976,3 +976,21 @@ fn a_cluster_process_number_that_is_no_number_is_named() {
         );
     }
 }
+
+/// `check --samples 0` is refused, as `--help` says (it checked some
+/// positions all the same and said so).
+#[test]
+fn a_check_of_no_samples_is_refused() {
+    for game in [
+        &["fingers"][..],
+        &["connect4", "--width", "4", "--height", "4"],
+        &["teeko"],
+    ] {
+        let mut args = vec![game[0], "check", "--samples", "0"];
+        args.extend_from_slice(&game[1..]);
+        let err = fails(&args);
+        assert!(err.contains("at least 1 position"), "{err}");
+    }
+    let help = String::from_utf8(gamesolve(&["fingers", "check", "--help"]).stdout).unwrap();
+    assert!(help.contains("at least 1"), "{help}");
+}

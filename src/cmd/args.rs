@@ -18,10 +18,23 @@ pub struct ClusterFlags {
 /// `--samples N` of a check.
 #[derive(Debug, Args)]
 pub struct Samples {
-    /// Positions to sample for each capability (all of them when the
-    /// game has fewer).
-    #[arg(long, default_value_t = 20_000)]
+    /// Positions to sample for each capability, at least 1 (all of them
+    /// when the game has fewer).
+    #[arg(long, default_value_t = 20_000, value_parser = parse_samples)]
     pub samples: u64,
+}
+
+/// A `--samples` count: 1 or more. 0 is refused (it sampled the game's
+/// first positions all the same, and reported them checked).
+fn parse_samples(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(0) => Err("a check samples at least 1 position a capability, not 0".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "'{}' is not a number of positions",
+            game_core::echo(s)
+        )),
+    }
 }
 
 impl Samples {
