@@ -2,8 +2,10 @@
 
 use std::borrow::Cow;
 
-/// The most characters of a user's input a message repeats.
-pub const ECHO_CHARS: usize = 40;
+/// The most characters of a user's input a message repeats: room for a
+/// database's path or a whole 7×6 Connect Four game (42 moves), which a
+/// reader wants whole, and little enough for one line.
+pub const ECHO_CHARS: usize = 80;
 
 /// `text` as a message quotes it back: whole when it is at most
 /// [`ECHO_CHARS`] characters, else its first [`ECHO_CHARS`] and `…`.
@@ -13,7 +15,7 @@ pub const ECHO_CHARS: usize = 40;
 /// ```
 /// assert_eq!(game_core::echo("c3 d4"), "c3 d4");
 /// let long = "9".repeat(100_000);
-/// assert_eq!(game_core::echo(&long), format!("{}…", "9".repeat(40)));
+/// assert_eq!(game_core::echo(&long), format!("{}…", "9".repeat(80)));
 /// ```
 #[must_use]
 pub fn echo(text: &str) -> Cow<'_, str> {
