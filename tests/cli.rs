@@ -877,14 +877,14 @@ fn a_period_search_past_its_budget_suggests_a_budget_to_type() {
     }
 }
 
-/// A 100 KB argument is quoted back cut to its first 40 characters and
+/// A 100 KB argument is quoted back cut to its first 80 characters and
 /// `…`, whichever message quotes it: clap's, a value parser's, a game's
 /// notation or a database path (each repeated it whole, 100 KB of error).
 #[test]
 fn a_huge_argument_is_quoted_back_cut_short() {
     let big = "9".repeat(100_000);
-    // Its first 40 characters (a path's 35 nines after `/tmp/`) and `…`.
-    let cut = format!("{}…", "9".repeat(35));
+    // Its first 80 characters (a path's 75 nines after `/tmp/`) and `…`.
+    let cut = format!("{}…", "9".repeat(75));
     let board = format!("{big} b");
     let path = format!("/tmp/{big}");
     let lines: Vec<Vec<&str>> = vec![
@@ -993,4 +993,31 @@ fn a_check_of_no_samples_is_refused() {
     }
     let help = String::from_utf8(gamesolve(&["fingers", "check", "--help"]).stdout).unwrap();
     assert!(help.contains("at least 1"), "{help}");
+}
+
+/// Messages name rules, sides and squares in words, not in Rust's Debug
+/// form: a fingers database for other rules showed `FingersRules {
+/// fingers: 5, … }`, Teeko `Black`, Dobutsu `the Second player`, a
+/// knight's square `[1]`.
+#[test]
+fn messages_show_no_debug_forms() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-debug-forms-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let db = dir.to_str().unwrap();
+    assert!(gamesolve(&["fingers", "solve", "--db", db])
+        .status
+        .success());
+    let err = fails(&["fingers", "value", "1,1", "1,1", "--db", db, "--rollover"]);
+    assert!(
+        err.contains("(5 fingers a hand, rollover, transfers") && !err.contains("FingersRules"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let err = fails(&["teeko", "value", "bbbb..................... b"]);
+    assert!(err.contains("with black to place"), "{err}");
+    let err = fails(&["dobutsu", "value", "b3b2 b3b2"]);
+    assert!(err.contains("by the second player"), "{err}");
+    let err = fails(&["knights", "--size", "8", "1"]);
+    assert!(err.contains("X,Y, not 1") && !err.contains('['), "{err}");
 }

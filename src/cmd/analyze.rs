@@ -285,7 +285,7 @@ where
 pub fn open_cluster_db(
     dir: &Path,
     game: &str,
-    rules: &str,
+    rules: &Rules,
     leader: bool,
 ) -> Result<Database, Error> {
     if leader {
@@ -293,7 +293,7 @@ pub fn open_cluster_db(
     }
     let t = std::time::Instant::now();
     loop {
-        match Database::open(dir, game, rules) {
+        match Database::open(dir, game, &rules.key) {
             Err(game_db::Error::NoDatabase { .. })
                 if t.elapsed() < std::time::Duration::from_secs(60) =>
             {
@@ -311,19 +311,42 @@ pub fn open_cluster_db(
     }
 }
 
+/// A game's rules as a database tells them apart: the text whose hash
+/// its manifest keeps, and the same in words for messages.
+pub struct Rules {
+    /// The text hashed into the manifest (it must not change, or every
+    /// database written before is refused).
+    pub key: String,
+    /// The rules in words.
+    pub words: String,
+}
+
+impl From<String> for Rules {
+    /// Rules whose key is already words (the tiered games' `rules()`).
+    fn from(key: String) -> Self {
+        Rules {
+            words: key.clone(),
+            key,
+        }
+    }
+}
+
 /// Opens (or creates, with `create`) the database in `dir` for `game`
 /// and `rules`, with a one-line error naming the directory.
-pub fn open_db(dir: &Path, game: &str, rules: &str, create: bool) -> Result<Database, Error> {
+pub fn open_db(dir: &Path, game: &str, rules: &Rules, create: bool) -> Result<Database, Error> {
     let db = if create {
-        Database::create(dir, game, rules)
+        Database::create(dir, game, &rules.key)
     } else {
-        Database::open(dir, game, rules)
+        Database::open(dir, game, &rules.key)
     };
     db.map_err(|e| match e {
-        // The manifest keeps only a hash of the rules: say which were asked.
+        // The manifest keeps only a hash of the rules: say which were
+        // asked, in words (for Magic Fingers it showed the key, a Debug
+        // `FingersRules { fingers: 5, rollover: true, … }`).
         game_db::Error::WrongRules { .. } => Error::Usage(format!(
-            "database {}: written for other rules than these ({rules}); give the options of the solve that wrote it",
-            dir.display()
+            "database {}: written for other rules than these ({}); give the options of the solve that wrote it",
+            dir.display(),
+            rules.words
         )),
         // The message starts with the path: named once ("database f: f:
         // File exists (os error 17)" before).

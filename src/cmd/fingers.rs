@@ -10,7 +10,7 @@ use games::{Fingers, FingersPosition, FingersRules};
 use serde_json::{json, Value as Json};
 use solver_retro::{IndexedSolution, Solved};
 
-use super::analyze::{analyze, open_db};
+use super::analyze::{analyze, open_db, Rules};
 use super::args::{ClusterFlags, Samples};
 use super::solve_db::SolveDb;
 use super::{plies, Ctx, Error, Report};
@@ -658,9 +658,13 @@ fn run_dot(
 /// The game's name in a database.
 pub const DB_NAME: &str = "fingers";
 
-/// What tells one database's rules from another's.
-pub fn db_rules(game: &Fingers) -> String {
-    format!("{:?}, index v1", game.rules())
+/// What tells one database's rules from another's: the key, kept as
+/// databases were written, and the rules in words.
+pub fn db_rules(game: &Fingers) -> Rules {
+    Rules {
+        key: format!("{:?}, index v1", game.rules()),
+        words: describe(game.rules()),
+    }
 }
 
 /// Whether a process of `fingers solve --cluster` fits in the memory
@@ -709,7 +713,7 @@ fn solve_cluster(
 ) -> Result<Report, Error> {
     let config = solver_cluster::ClusterConfig::from_args(flags.iter().cloned())?
         .memory_limit(ctx.budget.memory())
-        .rules(format!("{DB_NAME} {}", db_rules(game)));
+        .rules(format!("{DB_NAME} {}", db_rules(game).key));
     let leader = config.process() == 0;
     super::tiered::check_cluster_work(&config, 1, ctx)?;
     check_cluster_memory(game, &config, ctx)?;

@@ -59,7 +59,7 @@ where
     let db;
     let lookup: Lookup<'_, G::Position> = match &seat.db {
         Some(dir) => {
-            db = open_db(dir, G::NAME, &game.0.rules(), false)?;
+            db = open_db(dir, G::NAME, &game.0.rules().into(), false)?;
             let (g, db) = (&game, &db);
             Box::new(move |p| {
                 let c = g.0.canonical(p);

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use game_db::{Database, MANIFEST_FILE};
 
-use super::analyze::open_db;
+use super::analyze::{open_db, Rules};
 use super::Error;
 
 /// A database opened (or created) for a solve.
@@ -52,7 +52,7 @@ impl SolveDb {
     /// # Errors
     /// As [`open_db`]; [`Error::Usage`] when another solve holds the
     /// directory.
-    pub fn open(dir: &Path, game: &str, rules: &str) -> Result<SolveDb, Error> {
+    pub fn open(dir: &Path, game: &str, rules: &Rules) -> Result<SolveDb, Error> {
         // Creating the database creates every missing parent too.
         let dirs: Vec<PathBuf> = dir
             .ancestors()

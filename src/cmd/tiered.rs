@@ -259,7 +259,7 @@ where
     match db {
         // A database this solve creates is removed again if it fails
         // before a tier is finished.
-        Some(dir) => SolveDb::open(dir, G::NAME, &game.0.rules())?
+        Some(dir) => SolveDb::open(dir, G::NAME, &game.0.rules().into())?
             .run(|db| solve_in(&game, &title, no_certify, Some(db), ctx)),
         None => solve_in(&game, &title, no_certify, None, ctx),
     }
@@ -368,7 +368,7 @@ where
         Some(dir) => Some(Arc::new(super::analyze::open_cluster_db(
             dir,
             G::NAME,
-            &game.0.rules(),
+            &game.0.rules().into(),
             leader,
         )?)),
         None => None,
@@ -609,7 +609,7 @@ where
     type Lookup<'a, P> = Box<dyn Fn(&P) -> Result<Option<Value>, Error> + 'a>;
     let lookup: Lookup<'_, G::Position> = match db {
         Some(dir) => {
-            let db = open_db(dir, G::NAME, &game.0.rules(), false)?;
+            let db = open_db(dir, G::NAME, &game.0.rules().into(), false)?;
             let g = &game;
             Box::new(move |p| {
                 let c = g.0.canonical(p);
@@ -690,7 +690,7 @@ where
         .fold(0u64, |n, &t| n.saturating_add(game.tier_size(t)));
     // The database first: one that is not there, or is another game's,
     // is said so before any budget is.
-    let db = open_db(db, G::NAME, &game.rules(), false)?;
+    let db = open_db(db, G::NAME, &game.rules().into(), false)?;
     super::analyze::check_analyze(ctx, &title, indices, super::analyze::ANALYZE_STEPS)?;
     let game = Canonical(game);
     let weight = |p: &G::Position| game.0.weight(p);

@@ -88,6 +88,16 @@ impl DobutsuSide {
         }
     }
 
+    /// The player's name in messages: `first`, `second` (they showed the
+    /// Debug form, `First`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            DobutsuSide::First => "first",
+            DobutsuSide::Second => "second",
+        }
+    }
+
     /// The board square `s` of this player's view, in the first player's
     /// (fixed) numbering, and back.
     #[must_use]
@@ -182,7 +192,8 @@ impl Dobutsu {
             Ok(mv)
         } else {
             Err(game_core::Error::IllegalMove(format!(
-                "{text} by the {side:?} player at {}",
+                "{text} by the {} player at {}",
+                side.name(),
                 pos.board_string(side)
             ))
             .into())

@@ -66,6 +66,16 @@ impl TeekoColor {
             TeekoColor::Red => TeekoColor::Black,
         }
     }
+
+    /// The side's name in messages: `black`, `red` (they showed the
+    /// Debug form, `Black`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            TeekoColor::Black => "black",
+            TeekoColor::Red => "red",
+        }
+    }
 }
 
 /// A Teeko position: where each side's men stand and who is to move.
@@ -121,7 +131,8 @@ impl TeekoPosition {
         };
         if !fits {
             return invalid(format!(
-                "{b} black and {r} red men with {to_move:?} to place: black places first, the sides alternate"
+                "{b} black and {r} red men with {} to place: black places first, the sides alternate",
+                to_move.name()
             ));
         }
         let mover = if to_move == TeekoColor::Black {
@@ -131,7 +142,8 @@ impl TeekoPosition {
         };
         if has_pattern(mover) {
             return invalid(format!(
-                "{to_move:?} is to move but already has four in a pattern: the game ended the move before"
+                "{} is to move but already has four in a pattern: the game ended the move before",
+                to_move.name()
             ));
         }
         Ok(TeekoPosition {
