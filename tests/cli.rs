@@ -1016,8 +1016,31 @@ fn messages_show_no_debug_forms() {
     let _ = std::fs::remove_dir_all(&dir);
     let err = fails(&["teeko", "value", "bbbb..................... b"]);
     assert!(err.contains("with black to place"), "{err}");
-    let err = fails(&["dobutsu", "value", "b3b2 b3b2"]);
-    assert!(err.contains("by the second player"), "{err}");
     let err = fails(&["knights", "--size", "8", "1"]);
     assert!(err.contains("X,Y, not 1") && !err.contains('['), "{err}");
+}
+
+/// An illegal move in a line of moves is named by the moves typed before
+/// it, with the legal moves there: it was named by the game's board code
+/// (`c3 at ............b............ r`, `b3b2 by the Second player at
+/// gle/.C./.../ELG C w`).
+#[test]
+fn an_illegal_move_in_a_line_is_named_by_the_moves_before_it() {
+    let err = fails(&["teeko", "value", "c3 c3"]);
+    assert!(
+        err.contains("move 2, \"c3\", after \"c3\"")
+            && err.contains("legal moves there: a1 b1")
+            && !err.contains("...."),
+        "{err}"
+    );
+    let err = fails(&["teeko", "value", "c3d4"]);
+    assert!(err.contains("move 1, \"c3d4\", from the start"), "{err}");
+    let err = fails(&["dobutsu", "value", "b3b2 b3b2"]);
+    // c1b2 is one of the second player's moves there, as typed.
+    assert!(
+        err.contains("move 2, \"b3b2\", after \"b3b2\"")
+            && err.contains(" c1b2")
+            && !err.contains('/'),
+        "{err}"
+    );
 }

@@ -33,6 +33,7 @@ pub mod dobutsu;
 mod error;
 pub mod fingers;
 pub mod knights;
+mod line;
 pub mod nim;
 pub mod octal;
 pub mod power_game;

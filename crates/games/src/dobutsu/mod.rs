@@ -205,12 +205,23 @@ impl Dobutsu {
     /// `b3b2 c1b2 C*b3`), and the player to move there.
     ///
     /// # Errors
-    /// As [`Dobutsu::legal_move`], for the first move that fails.
+    /// As [`Dobutsu::legal_move`], for the first move that fails; an
+    /// illegal move is named by the moves before it, with the legal ones.
     pub fn play_line(&self, line: &str) -> Result<(DobutsuPosition, DobutsuSide), Error> {
         let mut pos = DobutsuPosition::START;
         let mut side = DobutsuSide::First;
-        for word in line.split_whitespace() {
-            let mv = self.legal_move(&pos, side, word)?;
+        for (k, word) in line.split_whitespace().enumerate() {
+            let mv = match self.legal_move(&pos, side, word) {
+                Err(Error::Core(game_core::Error::IllegalMove(_))) => {
+                    let mut legal = Vec::new();
+                    if self.outcome(&pos).is_none() {
+                        self.moves(&pos, &mut legal);
+                    }
+                    let legal = legal.iter().map(|m| m.notation(side));
+                    return Err(crate::line::illegal_in_line(line, word, k + 1, legal));
+                }
+                r => r?,
+            };
             pos = self.play(&pos, &mv);
             side = side.other();
         }

@@ -97,6 +97,9 @@ fn each_piece_steps_as_the_rules_say() {
         g.legal_move(&pos, side, "b2b1"),
         Err(Error::Core(game_core::Error::IllegalMove(_)))
     ));
+    // The player in words (it was the Debug `Second`).
+    let err = g.legal_move(&pos, side, "b2b1").unwrap_err().to_string();
+    assert!(err.contains("by the second player"), "{err}");
 }
 
 #[test]

@@ -269,11 +269,22 @@ impl Teeko {
     /// separated by white space (`c3 b2 d4 …`).
     ///
     /// # Errors
-    /// As [`Teeko::legal_move`], for the first move that fails.
+    /// As [`Teeko::legal_move`], for the first move that fails; an
+    /// illegal move is named by the moves before it, with the legal ones.
     pub fn play_line(&self, line: &str) -> Result<TeekoPosition, Error> {
         let mut pos = TeekoPosition::START;
-        for word in line.split_whitespace() {
-            let mv = self.legal_move(&pos, word)?;
+        for (k, word) in line.split_whitespace().enumerate() {
+            let mv = match self.legal_move(&pos, word) {
+                Err(Error::Core(game_core::Error::IllegalMove(_))) => {
+                    let mut legal = Vec::new();
+                    if self.outcome(&pos).is_none() {
+                        self.moves(&pos, &mut legal);
+                    }
+                    let legal = legal.iter().map(ToString::to_string);
+                    return Err(crate::line::illegal_in_line(line, word, k + 1, legal));
+                }
+                r => r?,
+            };
             pos = self.play(&pos, &mv);
         }
         Ok(pos)
