@@ -1044,3 +1044,28 @@ fn an_illegal_move_in_a_line_is_named_by_the_moves_before_it() {
         "{err}"
     );
 }
+
+/// A tiered game's whole solve past `--memory` is refused in human units
+/// with advice the command can follow: `value` and `play` take a database
+/// that `solve --db` wrote (they said "needs 11243878 bytes … over the
+/// limit of 10485760: solve with --db DIR").
+#[test]
+fn a_whole_solve_past_memory_is_refused_in_human_units_with_advice_that_applies() {
+    let board = ["--width", "5", "--height", "4"];
+    let answer = "solve it to disk once with `connect4 solve --width 5 --height 4 --db DIR`";
+    for (cmd, says) in [
+        (&["connect4", "value", "44"][..], answer),
+        (&["play", "connect4"], answer),
+        (&["connect4", "solve"], "solve with --db DIR"),
+    ] {
+        let mut args = vec!["--memory", "10M"];
+        args.extend_from_slice(cmd);
+        args.extend_from_slice(&board);
+        let err = fails(&args);
+        assert!(
+            err.contains("needs 10.7 MiB of tables in memory, over the limit of 10.0 MiB")
+                && err.contains(says),
+            "{args:?}: {err}"
+        );
+    }
+}

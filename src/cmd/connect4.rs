@@ -99,6 +99,10 @@ impl CliGame for ConnectFour {
         )
     }
 
+    fn options(&self) -> String {
+        format!(" --width {} --height {}", self.width(), self.height())
+    }
+
     fn start(&self) -> ConnectFourPosition {
         ConnectFour::start(self)
     }

@@ -69,7 +69,7 @@ where
         }
         None => {
             super::tiered::check_work(&game, super::tiered::Work::Solve, ctx)?;
-            super::tiered::check_whole(&game, ctx)?;
+            super::tiered::check_whole(&game, super::tiered::WholeFor::Answer, ctx)?;
             if !ctx.json {
                 writeln!(
                     out,

@@ -18,6 +18,7 @@ use super::args::{ClusterFlags, Samples};
 use super::fingers::verdict_words;
 use super::solve_db::SolveDb;
 use super::{Ctx, Error, Report};
+use game_core::budget::human_bytes;
 use game_core::plural;
 
 /// What the shared commands need to know of a game.
@@ -32,6 +33,11 @@ where
     fn title(&self) -> String;
     /// What tells one database's rules from another's.
     fn rules(&self) -> String;
+    /// The options that choose this game's rules on the command line
+    /// (` --width 5 --height 4`), for advice to type; by default none.
+    fn options(&self) -> String {
+        String::new()
+    }
     /// The start position.
     fn start(&self) -> Self::Position;
     /// A position from the command line.
@@ -93,9 +99,22 @@ fn value_json(v: Value) -> serde_json::Value {
     json!({ "outcome": v.outcome().name(), "remoteness": v.remoteness() })
 }
 
+/// What a command runs a whole solve for ([`check_whole`]), which says
+/// what to do instead.
+#[derive(Clone, Copy)]
+pub enum WholeFor {
+    /// `solve`, which takes `--db`.
+    Solve,
+    /// `value` or `play`, which answer from a database `solve --db` wrote.
+    Answer,
+}
+
 /// Refuses, before anything is solved, a solve kept whole in memory (no
-/// database to hand tiers to) whose tables pass the memory limit.
-pub fn check_whole<G: CliGame>(game: &Canonical<G>, ctx: &Ctx) -> Result<(), Error>
+/// database to hand tiers to) whose tables pass the memory limit, in
+/// human units and with advice for the command `what` is run for (it
+/// printed raw bytes, "needs 11243878 bytes … over the limit of
+/// 10485760", and told `value` and `play` to "solve with --db DIR").
+pub fn check_whole<G: CliGame>(game: &Canonical<G>, what: WholeFor, ctx: &Ctx) -> Result<(), Error>
 where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
@@ -103,9 +122,23 @@ where
     let needed = tables_bytes(game);
     let limit = ctx.budget.memory();
     if needed > limit {
+        let advice = match what {
+            WholeFor::Solve => {
+                "solve with --db DIR (tiers go to disk as they are solved)".to_string()
+            }
+            WholeFor::Answer => format!(
+                "solve it to disk once with `{} solve{} --db DIR`, then give this command --db DIR",
+                G::NAME,
+                game.0.options()
+            ),
+        };
+        let (mut need, mut have) = (human_bytes(needed), human_bytes(limit));
+        // Figures that round alike are shown to the byte (as TooLarge does).
+        if need == have {
+            (need, have) = (format!("{needed} bytes"), format!("{limit} bytes"));
+        }
         return Err(Error::Usage(format!(
-            "{} needs {needed} bytes of tables in memory, over the limit of {limit}: \
-             solve with --db DIR (tiers go to disk as they are solved)",
+            "{} needs {need} of tables in memory, over the limit of {have}: {advice}; or raise --memory BYTES if the machine has it",
             game.0.title()
         )));
     }
@@ -297,7 +330,7 @@ where
     // against the limit — every table at once is wanted otherwise.
     let loop_free = game.tiers().iter().all(|&t| game.leaves_tier(t));
     if db.is_none() && !(loop_free && no_certify) {
-        check_whole(game, ctx)?;
+        check_whole(game, WholeFor::Solve, ctx)?;
     }
     let t = Instant::now();
     let spinner = super::progress::Spinner::new("solving");
@@ -618,7 +651,7 @@ where
         }
         None => {
             check_work(&game, Work::Solve, ctx)?;
-            check_whole(&game, ctx)?;
+            check_whole(&game, WholeFor::Answer, ctx)?;
             let sol = G::solve(&game, &ctx.config(), &mut NoStore)?;
             // Keep what a query needs: the position and its children.
             let mut kids = vec![pos.clone()];
