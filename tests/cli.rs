@@ -1069,3 +1069,19 @@ fn a_whole_solve_past_memory_is_refused_in_human_units_with_advice_that_applies(
         );
     }
 }
+
+/// `play teeko --help` and `play dobutsu --help` name the `--max-work`
+/// that solving first takes, the figure the refusal at the default budget
+/// advises (the help said "a minute or two" and the default budget
+/// refused it).
+#[test]
+fn play_help_names_the_work_budget_its_solve_is_refused_without() {
+    for game in ["teeko", "dobutsu"] {
+        let err = fails(&["play", game]);
+        let (_, advised) = err.split_once("e.g. ").expect("a budget advised");
+        let advised = advised.trim().trim_end_matches(')');
+        let help = gamesolve(&["play", game, "--help"]);
+        let help = String::from_utf8(help.stdout).unwrap();
+        assert!(help.contains(&format!("`{advised}`")), "{err}\n{help}");
+    }
+}

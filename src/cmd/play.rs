@@ -39,16 +39,17 @@ pub enum PlayCmd {
         #[command(flatten)]
         seat: super::play_tiered::Seat,
     },
-    /// Teeko against the solver (solving first takes a minute or two;
-    /// `--db` from `teeko solve --db` answers at once). Type a square
-    /// (c3) to place a man, two (c3d4) to move one.
+    /// Teeko against the solver (solving first needs `--max-work 5e9`,
+    /// past the default budget, and some 20 s on 2 cores; `--db` from
+    /// `teeko solve --db` answers at once). Type a square (c3) to place a
+    /// man, two (c3d4) to move one.
     Teeko {
         #[command(flatten)]
         seat: super::play_tiered::Seat,
     },
     /// Dobutsu shogi against the solver, from a database written by
-    /// `dobutsu solve --db` (solving first takes many minutes). Type b3b2
-    /// to step, C*b2 to drop.
+    /// `dobutsu solve --db` (solving first needs `--max-work 2e11` and
+    /// takes many minutes). Type b3b2 to step, C*b2 to drop.
     Dobutsu {
         #[command(flatten)]
         seat: super::play_tiered::Seat,
