@@ -19,7 +19,8 @@ pub(crate) fn illegal_in_line(
     let after = if before.is_empty() {
         "from the start".to_string()
     } else {
-        format!("after {:?}", game_core::echo(before))
+        // The moves just before it are the ones the reader needs.
+        format!("after {:?}", game_core::echo_tail(before))
     };
     let legal: Vec<String> = legal.collect();
     let there = if legal.is_empty() {
@@ -32,4 +33,22 @@ pub(crate) fn illegal_in_line(
         game_core::echo(word)
     ))
     .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::illegal_in_line;
+
+    /// In a long line the moves just before the illegal one are kept, the
+    /// first ones cut (they were cut from the end, dropping exactly the
+    /// moves that matter).
+    #[test]
+    fn a_long_line_keeps_the_moves_before_the_illegal_one() {
+        let line = format!("{}b2 c3 zz", "a1 ".repeat(60));
+        let word = &line[line.len() - 2..];
+        let e = illegal_in_line(&line, word, 63, ["d4".to_string()].into_iter()).to_string();
+        assert!(e.contains("b2 c3\""), "{e}");
+        assert!(e.contains("after \"…"), "{e}");
+        assert!(e.len() < 200, "{e}");
+    }
 }
