@@ -22,6 +22,7 @@ shift
 # octal.
 m=${n#"${n%%[!0]*}"} # without leading zeros
 case $n in ''|*[!0-9]*) m= ;; esac
+# 1024 is solver_cluster::MAX_WORKERS: the two must agree.
 if [ -z "$m" ] || [ ${#m} -gt 4 ] || [ "$m" -gt 1024 ]; then
     echo "$0: N must be a number of processes from 1 to 1024, not '$n'" >&2
     echo "usage: $0 N <gamesolve args…>" >&2
@@ -32,7 +33,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${GAMESOLVE:-$here/target/release/gamesolve}
 # Without a binary, `command -v` failing ended the script (set -e) with
 # exit 1 and not a word; a GAMESOLVE naming nothing fell back to the PATH.
-if [ ! -x "$bin" ]; then
+# A directory is "executable" to -x: ask for a file.
+if [ ! -f "$bin" ] || [ ! -x "$bin" ]; then
     if [ -n "${GAMESOLVE:-}" ]; then
         echo "$0: GAMESOLVE=$GAMESOLVE is not an executable file" >&2
         exit 2

@@ -379,4 +379,17 @@ fn the_local_cluster_script_says_when_it_has_no_binary() {
         err.contains("GAMESOLVE=/nonexistent/gamesolve is not an executable file"),
         "{err}"
     );
+    // A directory passes `-x`: it got through and failed N times at exec.
+    let dir = std::env::temp_dir();
+    let out = Command::new("bash")
+        .arg(&script)
+        .args(["2", "fingers", "solve", "--fingers", "4"])
+        .env("GAMESOLVE", &dir)
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .expect("bash runs the script");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is not an executable file"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }

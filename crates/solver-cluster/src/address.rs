@@ -22,9 +22,26 @@ pub(crate) fn fault(addr: &str) -> Option<String> {
     if let Ok(a) = addr.parse::<SocketAddr>() {
         return (a.port() == 0).then(|| "port 0, not a port from 1 to 65535".into());
     }
+    // An IPv6 address alone ("[::1]", or one without brackets whose last
+    // group would otherwise be read as a port).
+    let bare = addr.strip_prefix('[').and_then(|a| a.strip_suffix(']'));
+    if bare.unwrap_or(addr).parse::<Ipv6Addr>().is_ok() {
+        return Some(if bare.is_some() {
+            "no :port after the IPv6 address".into()
+        } else {
+            // "::1:2101" is itself an IPv6 address: which part is the
+            // port cannot be told, so say how to write both.
+            "an IPv6 address needs brackets, then :PORT (such as [::1]:2101)".into()
+        });
+    }
     let Some((host, port)) = addr.rsplit_once(':') else {
         return Some("no :port after the host".into());
     };
+    if host.parse::<Ipv6Addr>().is_ok() {
+        return Some(format!(
+            "an IPv6 address needs brackets before its port: [{host}]:{port}"
+        ));
+    }
     let number = !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit());
     if !number || port.parse::<u16>().map_or(true, |p| p == 0) {
         return Some(format!("the port {port:?} is not a number from 1 to 65535"));
@@ -75,7 +92,13 @@ mod tests {
             ("# process 1", "no :port"),
             ("999.0.0.1:2101", "host \"999.0.0.1\""),
             ("[::g]:2101", "\"[::g]\" is not an IPv6"),
-            ("::1:2101", "host \"::1\""),
+            ("::1:2101", "needs brackets, then :PORT"),
+            (
+                "fe80::1:2101x",
+                "needs brackets before its port: [fe80::1]:2101x",
+            ),
+            ("[::1]", "no :port after the IPv6 address"),
+            ("fe80::1", "needs brackets"),
         ] {
             let m = fault(bad).unwrap_or_else(|| panic!("{bad:?} passed"));
             assert!(m.contains(why), "{bad:?}: {m}");

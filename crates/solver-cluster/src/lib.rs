@@ -420,8 +420,10 @@ impl ClusterConfig {
                 if let Some(why) = address::fault(a.trim()) {
                     let file = asked.hostfile.as_deref().unwrap_or("the hostfile");
                     return Err(Error::Args(format!(
-                        "-h {file}: line {} ({a:?}), the address of process {p}: {why}",
-                        p + 1
+                        "-h {}: line {} ({:?}), the address of process {p}: {why}",
+                        game_core::echo(file),
+                        p + 1,
+                        game_core::echo(a),
                     )));
                 }
                 *a = a.trim().to_owned();
@@ -648,7 +650,8 @@ impl ClusterConfig {
 /// The most worker threads a process (`-w`) and processes (`-n`) a
 /// cluster takes: timely joins every worker to every other by channels,
 /// so their memory grows with the square of the workers
-/// ([`ClusterConfig::channel_bytes`]).
+/// ([`ClusterConfig::channel_bytes`]). `scripts/cluster-local.sh` refuses
+/// more processes than this too, by the same figure: change both.
 pub const MAX_WORKERS: usize = 1024;
 
 /// The longest hostfile read: a `host:port` line for each of at most
