@@ -745,3 +745,47 @@ fn analyze_and_play_read_tables_within_the_memory_limit() {
     assert!(err.contains("read into memory"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A database whose solve was killed (or is still running) holds only the
+/// tiers finished so far; `value` and `play` that reach a missing tier say
+/// so as `analyze` does: the database is not finished, run solve with
+/// `--db` (they said only "DIR/tier-0.gsdb: tier 0 is not finished").
+#[test]
+fn value_and_play_from_an_unfinished_database_say_to_finish_the_solve() {
+    let dir = scratch("unfinished");
+    let (whole, part) = (dir.join("whole"), dir.join("part"));
+    let w = whole.display().to_string();
+    let p = part.display().to_string();
+    let board = ["--width", "4", "--height", "4"];
+    let mut solve = vec!["connect4", "solve", "--no-certify", "--db", &w];
+    solve.extend_from_slice(&board);
+    assert!(run(&solve).status.success());
+    // The last tier alone, as a solve killed after its first tier leaves it.
+    let key = "4x4, mirror-canonical, tiers by pieces, v1";
+    let from = game_db::Database::open(&whole, "connect4", key).unwrap();
+    let to = game_db::Database::create(&part, "connect4", key).unwrap();
+    let last = *from.finished_tiers().iter().max().unwrap();
+    let table = gamesolve::store::load_table(&from, last).unwrap();
+    gamesolve::store::save_table(&to, last, &table).unwrap();
+    drop((from, to));
+    let mut value = vec!["connect4", "value", "12", "--db", &p];
+    value.extend_from_slice(&board);
+    let mut play = vec!["play", "connect4", "--first", "--db", &p];
+    play.extend_from_slice(&board);
+    for args in [value, play] {
+        let out = bin()
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(!out.status.success(), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!("the database in {p} is not finished"))
+                && err.contains("run solve with --db"),
+            "{args:?}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -121,11 +121,7 @@ where
 {
     let order = game.tiers();
     if let Some(&t) = order.iter().find(|&&t| !db.is_finished(t)) {
-        return Err(Error::Usage(format!(
-            "the database in {} is not finished (tier {} is missing): run solve with --db first",
-            db.dir().display(),
-            game.tier_name(t)
-        )));
+        return Err(not_finished(db.dir(), &game.tier_name(t)));
     }
     let mut per_tier = Vec::new();
     let mut total = Stats::default();
@@ -308,6 +304,28 @@ pub fn open_cluster_db(
                 })
             }
         }
+    }
+}
+
+/// The refusal of a database that lacks a tier a command reads: a solve
+/// into it was killed (rerun it to resume) or is still running.
+fn not_finished(dir: &Path, tier: &str) -> Error {
+    Error::Usage(format!(
+        "the database in {} is not finished (tier {tier} is missing): run solve with --db first",
+        dir.display()
+    ))
+}
+
+/// A database's error met while answering from it, in one line: a tier
+/// not finished is said as [`analyze`] says it, with what to do (it was
+/// "DIR/tier-2.gsdb: tier 2 is not finished").
+pub fn db_error(e: game_db::Error) -> Error {
+    match e {
+        game_db::Error::TierNotFinished { path, tier } => not_finished(
+            path.parent().unwrap_or_else(|| Path::new(".")),
+            &tier.to_string(),
+        ),
+        e => Error::Usage(e.to_string()),
     }
 }
 

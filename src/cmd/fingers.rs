@@ -474,10 +474,7 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
                 Some(dir) => {
                     let db = open_db(dir, DB_NAME, &db_rules(&game), false)?;
                     let g = game.clone();
-                    Box::new(move |p| {
-                        db.lookup(0, g.index(p))
-                            .map_err(|e| Error::Usage(e.to_string()))
-                    })
+                    Box::new(move |p| db.lookup(0, g.index(p)).map_err(super::analyze::db_error))
                 }
                 None => {
                     // Read the solved table in place (no copy of it).

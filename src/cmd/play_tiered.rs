@@ -64,7 +64,7 @@ where
             Box::new(move |p| {
                 let c = g.0.canonical(p);
                 db.lookup(g.tier(&c), g.tier_index(&c))
-                    .map_err(|e| Error::Usage(e.to_string()))
+                    .map_err(super::analyze::db_error)
             })
         }
         None => {

@@ -242,8 +242,8 @@ where
     Ok(())
 }
 
-fn db_err(e: impl std::fmt::Display) -> Error {
-    Error::Usage(e.to_string())
+fn db_err(e: game_db::Error) -> Error {
+    super::analyze::db_error(e)
 }
 
 /// The report of a database that was finished before this run.
