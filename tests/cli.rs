@@ -1085,3 +1085,25 @@ fn play_help_names_the_work_budget_its_solve_is_refused_without() {
         assert!(help.contains(&format!("`{advised}`")), "{err}\n{help}");
     }
 }
+
+/// A memory refusal's example of `--memory` is an amount that would do:
+/// the need rounded up in the largest unit (it was always "e.g. --memory
+/// 16G", less than the 4.5 TiB the knights' table of a 10^6 board needs,
+/// and less than most machines have).
+#[test]
+fn a_memory_refusal_advises_an_amount_that_would_do() {
+    let err = fails(&["knights", "--size", "1000000"]);
+    assert!(
+        err.contains("needs 4.5 TiB") && err.contains("e.g. --memory 5T"),
+        "{err}"
+    );
+    let err = fails(&["--memory", "1", "fingers", "solve"]);
+    assert!(
+        err.contains("needs 64.4 KiB") && err.contains("e.g. --memory 65K"),
+        "{err}"
+    );
+    // The amount advised is enough: the same command runs with it.
+    assert!(gamesolve(&["--memory", "65K", "fingers", "solve"])
+        .status
+        .success());
+}

@@ -236,9 +236,10 @@ impl Error {
 }
 
 /// The advice a memory refusal gives here: the flag, not the library's
-/// setting that a solver's own refusal names.
+/// setting that a solver's own refusal names, with an amount that would
+/// do (it was always "e.g. --memory 16G", whatever the need).
 const RAISE_MEMORY: &str =
-    "raise it with --memory BYTES (e.g. --memory 16G) if the machine really has it";
+    "raise it with --memory BYTES (e.g. --memory {enough}) if the machine really has it";
 
 /// The advice a work refusal gives when the round budget it would name is
 /// past the largest `--max-work` takes (u64::MAX steps).

@@ -109,7 +109,7 @@ impl fmt::Display for TooLarge {
             // The advice may name a budget that would do: `{enough}`.
             let raise = match self.resource {
                 Resource::Work => fill_enough(&self.raise, self.needed),
-                _ => Cow::Borrowed(&*self.raise),
+                Resource::Memory => fill_enough_bytes(&self.raise, self.needed),
             };
             write!(f, "; {raise}")?;
         }
@@ -194,6 +194,37 @@ fn fill_enough(advice: &str, needed: u64) -> Cow<'_, str> {
     }
 }
 
+/// `advice` with `{enough}` (if any) given as [`enough_bytes`]`(needed)`.
+fn fill_enough_bytes(advice: &str, needed: u64) -> Cow<'_, str> {
+    if advice.contains("{enough}") {
+        Cow::Owned(advice.replace("{enough}", &enough_bytes(needed)))
+    } else {
+        Cow::Borrowed(advice)
+    }
+}
+
+/// An amount of memory at least `needed` bytes, as a person types it:
+/// whole units of the largest of K, M, G and T (powers of 1024) it
+/// reaches, rounded up (64.4 KiB gives `65K`, 4.5 TiB `5T`).
+///
+/// ```
+/// # use game_core::budget::enough_bytes;
+/// assert_eq!(enough_bytes(700), "700");
+/// assert_eq!(enough_bytes(65_946), "65K");
+/// assert_eq!(enough_bytes(5 << 30), "5G");
+/// assert_eq!(enough_bytes((5 << 30) + 1), "6G");
+/// assert_eq!(enough_bytes(u64::MAX), "16777216T");
+/// ```
+#[must_use]
+pub fn enough_bytes(needed: u64) -> String {
+    for (shift, unit) in [(40, "T"), (30, "G"), (20, "M"), (10, "K")] {
+        if needed >= 1 << shift {
+            return format!("{}{unit}", needed.div_ceil(1 << shift));
+        }
+    }
+    needed.max(1).to_string()
+}
+
 /// A round number of steps at least `needed`, as a person types it: one
 /// significant digit, rounded up (`4.4e11` steps give `5e11`).
 fn enough(needed: u64) -> String {
@@ -268,8 +299,9 @@ impl Budget {
     }
 
     /// The same budget with the advice that refusals give for raising the
-    /// memory and the work limit (e.g. "raise it with --memory"). In the
-    /// work advice, `{enough}` stands for a round budget that would do.
+    /// memory and the work limit (e.g. "raise it with --memory"). In
+    /// either, `{enough}` stands for a round budget that would do (an
+    /// amount of memory such as `5G`, a number of steps such as `4e9`).
     #[must_use]
     pub fn with_advice(
         mut self,
