@@ -54,6 +54,12 @@ fn main() -> ExitCode {
                     ExitCode::from(2),
                 );
             }
+            if let Some(word) = negative_number(&e) {
+                return fail(
+                    &format!("'{word}' is negative: every number gamesolve takes is 0 or more"),
+                    ExitCode::from(2),
+                );
+            }
             // One line: clap's first line and the indented names under it
             // (the missing arguments), without the usage block.
             let msg = e.render().to_string();
@@ -70,6 +76,31 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e.to_string(), ExitCode::FAILURE),
     }
+}
+
+/// The word typed, if clap refused it as an unknown flag but it is a
+/// negative number ("-1", or "-1,1" for the "-1" clap names): clap said
+/// only "unexpected argument '-1' found".
+fn negative_number(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(flag)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let negative = |w: &str| {
+        w.strip_prefix('-')
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+    };
+    if !negative(flag) {
+        return None;
+    }
+    std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .map(|a| a.to_string_lossy().into_owned())
+        .find(|a| a.starts_with(flag.as_str()))
 }
 
 /// Prints the one line of an error on stderr and exits with `code`: with

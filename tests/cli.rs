@@ -1107,3 +1107,32 @@ fn a_memory_refusal_advises_an_amount_that_would_do() {
         .status
         .success());
 }
+
+/// A negative number is named as one, with what the command takes: clap
+/// reads "-1" as a flag and said only "unexpected argument '-1' found"
+/// (its tip, "use '-- -1'", cut from the one line, would not have helped).
+#[test]
+fn a_negative_number_is_named_as_one() {
+    for args in [
+        &["stones", "take", "-1", "0", "7", "3"][..],
+        &["nim", "3", "-4"],
+        &["--max-work", "-1", "nim", "3"],
+        &["knights", "--size", "8", "-3,4"],
+        &["fingers", "value", "-1,1", "1,1"],
+        &["--json", "power-game", "-3", "4"],
+    ] {
+        let err = fails(args);
+        let bad = args
+            .iter()
+            .find(|a| a.starts_with('-') && a[1..].starts_with(|c: char| c.is_ascii_digit()))
+            .unwrap();
+        assert!(
+            err.contains(&format!("'{bad}'"))
+                && err.contains("negative")
+                && err.contains("0 or more"),
+            "{args:?}: {err}"
+        );
+    }
+    // A flag that does not exist is still said so.
+    assert!(fails(&["nim", "3", "-x"]).contains("unexpected argument '-x'"));
+}
