@@ -50,8 +50,22 @@ impl<'a> DbStore<'a> {
     }
 }
 
-fn store_err(e: impl std::fmt::Display) -> Error {
-    Error::Store(e.to_string())
+fn store_err(e: game_db::Error) -> Error {
+    Error::Store(db_message(&e))
+}
+
+/// A database's error in one line, and if it is damage to a file what to
+/// do: "…: block 0 checksum mismatch; the database is damaged: delete DIR
+/// and run solve with --db DIR again" (it named the damage alone).
+#[must_use]
+pub fn db_message(e: &game_db::Error) -> String {
+    match e.damaged_file().and_then(std::path::Path::parent) {
+        Some(dir) => format!(
+            "{e}; the database is damaged: delete {0} and run solve with --db {0} again",
+            dir.display()
+        ),
+        None => e.to_string(),
+    }
 }
 
 /// Writes `table` as tier `tier` of `db` (crash-safe: the tier is finished
@@ -123,7 +137,7 @@ pub fn load_tier_within(
 pub fn check_records(db: &Database, tier: Tier, size: u64) -> Result<(), Error> {
     let records = db.records(tier).map_err(store_err)?;
     if records != size {
-        return Err(store_err(format!(
+        return Err(Error::Store(format!(
             "{}: tier {tier} holds {records} records, but the game's tier has {size} indices",
             db.tier_path(tier).display()
         )));

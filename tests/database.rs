@@ -789,3 +789,57 @@ fn value_and_play_from_an_unfinished_database_say_to_finish_the_solve() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A damaged database (a file cut short, a block whose checksum fails, a
+/// tier's file gone) is refused by every command that reads it with what
+/// to do: delete it and solve again (it named the damage alone, as
+/// "DIR/tier-0.gsdb: block 0 checksum mismatch", and `analyze` as "the
+/// tier store failed: …").
+#[test]
+fn a_damaged_database_is_refused_with_what_to_do() {
+    let dir = scratch("damage-advice");
+    let d = dir.display().to_string();
+    assert!(run(&["fingers", "solve", "--no-certify", "--db", &d])
+        .status
+        .success());
+    let tier = dir.join("tier-0.gsdb");
+    let good = std::fs::read(&tier).unwrap();
+    let mut flipped = good.clone();
+    // A byte of the one block: after the header, before the block index.
+    let at = good.len() - 40;
+    flipped[at] ^= 0x10;
+    let damages: [(&str, Option<Vec<u8>>); 3] = [
+        ("cut short", Some(good[..good.len() / 2].to_vec())),
+        ("a block flipped", Some(flipped)),
+        ("gone", None),
+    ];
+    for (what, bytes) in damages {
+        match bytes {
+            Some(b) => std::fs::write(&tier, b).unwrap(),
+            None => std::fs::remove_file(&tier).unwrap(),
+        }
+        for args in [
+            &["fingers", "value", "1,1", "1,1", "--db", &d][..],
+            &["fingers", "analyze", "--db", &d],
+            &["fingers", "solve", "--db", &d],
+            &["play", "fingers", "--first", "--db", &d],
+        ] {
+            let out = bin()
+                .args(args)
+                .stdin(Stdio::null())
+                .output()
+                .expect("the binary runs");
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert!(!out.status.success(), "{what}: {args:?}: {err}");
+            assert_eq!(err.trim().lines().count(), 1, "{err}");
+            assert!(
+                err.contains(&format!(
+                    "the database is damaged: delete {d} and run solve with --db {d} again"
+                )),
+                "{what}: {args:?}: {err}"
+            );
+        }
+        std::fs::write(&tier, &good).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -210,7 +210,7 @@ where
         .collect();
     let start_value: Option<Value> = db
         .lookup(game.tier(start), game.tier_index(start))
-        .map_err(|e| Error::Usage(e.to_string()))?;
+        .map_err(db_error)?;
     let mut text = format!(
         "{title}: database {} ({}, {} bytes on disk)\n\
          From the start: {}\n\
@@ -325,7 +325,7 @@ pub fn db_error(e: game_db::Error) -> Error {
             path.parent().unwrap_or_else(|| Path::new(".")),
             &tier.to_string(),
         ),
-        e => Error::Usage(e.to_string()),
+        e => Error::Usage(gamesolve::store::db_message(&e)),
     }
 }
 
@@ -373,6 +373,10 @@ pub fn open_db(dir: &Path, game: &str, rules: &Rules, create: bool) -> Result<Da
         {
             Error::Usage(format!("database {e}"))
         }
-        e => Error::Usage(format!("database {}: {e}", dir.display())),
+        e => Error::Usage(format!(
+            "database {}: {}",
+            dir.display(),
+            gamesolve::store::db_message(&e)
+        )),
     })
 }

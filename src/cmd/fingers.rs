@@ -1006,10 +1006,10 @@ fn solve_into(
         // Said solved only when the file matches its checksums
         // and holds the game's every index.
         gamesolve::store::check_records(db, 0, game.size())?;
-        db.verify(0).map_err(|e| Error::Usage(e.to_string()))?;
+        db.verify(0).map_err(super::analyze::db_error)?;
         let v = db
             .lookup(0, game.index(&FingersPosition::START))
-            .map_err(|e| Error::Usage(e.to_string()))?
+            .map_err(super::analyze::db_error)?
             .ok_or_else(|| Error::Usage("the start is not stored".into()))?;
         return Ok(Report::new(
             format!(

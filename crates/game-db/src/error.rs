@@ -247,6 +247,25 @@ pub enum Error {
 }
 
 impl Error {
+    /// The file, if this is damage to a file of a database: a wrong magic,
+    /// a file cut short, a checksum that does not match, a corrupt record
+    /// or manifest, or a tier's file gone that the manifest lists. Such a
+    /// database cannot be trusted; it is to be written again.
+    #[must_use]
+    pub fn damaged_file(&self) -> Option<&std::path::Path> {
+        match self {
+            Error::BadMagic { path }
+            | Error::Truncated { path, .. }
+            | Error::HeaderChecksum { path }
+            | Error::IndexChecksum { path }
+            | Error::BlockChecksum { path, .. }
+            | Error::FileChecksum { path, .. }
+            | Error::Corrupt { path, .. }
+            | Error::TierFileMissing { path, .. } => Some(path),
+            _ => None,
+        }
+    }
+
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
         Error::Io {
             path: path.into(),
