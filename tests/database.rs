@@ -638,7 +638,8 @@ fn play_from_a_damaged_database_stops_naming_the_damage() {
 /// counts them), which holds it but not beside its bitmap (a bit a
 /// record), it is refused in one line before the table is taken (it read
 /// within the whole `--memory` and held the table and the bitmaps past
-/// it); with room for two tiers' bitmaps and a little more, it runs.
+/// it), in what the walk needs in all against `--memory`, not against
+/// the room; with room for two tiers' bitmaps and a little more, it runs.
 #[test]
 fn analyze_reads_tiers_for_the_walk_within_the_room_it_leaves() {
     let dir = scratch("analyze-room");
@@ -667,6 +668,15 @@ fn analyze_reads_tiers_for_the_walk_within_the_room_it_leaves() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(
         err.contains("read into memory") && err.contains("--memory"),
+        "{err}"
+    );
+    // In the figures the user gave: the walk's need in all against
+    // `--memory` (it was the table against the room the walk leaves, which
+    // the user never typed).
+    let limit = game_core::budget::human_bytes(2 * records);
+    assert!(
+        err.contains("the walk of the reachable positions")
+            && err.contains(&format!("more than the {limit} available")),
         "{err}"
     );
     let bitmaps = 2 * records.div_ceil(64) * 8;

@@ -2291,6 +2291,48 @@ fn the_tier_walk_counts_a_heavy_position_at_once() {
     assert_eq!(reach.counts.draw, 4 * heavy);
 }
 
+/// A table the tier walk's loader refuses within the room the walk
+/// leaves it is refused in the figures the caller gave: what the walk
+/// needs in all (its bitmaps and the table) against the memory limit,
+/// with the loader's advice. Before, it was the loader's refusal against
+/// the room, which the caller never gave ("more than the 68639 bytes
+/// available" under a limit of 68640).
+#[test]
+fn a_table_refused_within_the_walks_room_names_the_memory_limit() {
+    let limit = 600;
+    let config = Config::default().threads(1).memory_limit(limit);
+    let mut rooms = Vec::new();
+    let err = crate::reachable_tiers(
+        &TieredPile::honest(),
+        &3,
+        &mut |t, room| {
+            rooms.push(room);
+            game_core::Budget::unlimited()
+                .with_memory(room)
+                .with_advice("raise it with --memory", "")
+                .check_memory(&format!("tier {t} of the store"), 1000)?;
+            Ok(None)
+        },
+        &|_| 1,
+        &config,
+    )
+    .unwrap_err();
+    let Error::TooLarge(e) = &err else {
+        panic!("{err:?}")
+    };
+    let room = rooms[0];
+    assert!(room < limit, "{room}");
+    assert_eq!(
+        (e.needed, e.available),
+        (limit - room + 1000, limit),
+        "{err}"
+    );
+    assert_eq!(e.raise, "raise it with --memory", "{err}");
+    assert!(e.what.contains("tier 3 of the store"), "{err}");
+    let text = err.to_string();
+    assert!(text.contains("more than the 600 B available"), "{text}");
+}
+
 /// Two tiers, 0 and 1, each a countdown from 99 to 0 by ones (0 is lost,
 /// having no move); a position is its tier and count.
 struct TwoCountdowns;

@@ -343,7 +343,8 @@ pub struct TierReach {
 ///
 /// # Errors
 /// [`Error::TooLarge`] when the bitmaps, with an owned table, pass the
-/// memory limit;
+/// memory limit (a loader's refusal of a table within `room` is said so:
+/// the walk's bytes in all against the limit, with the loader's advice);
 /// [`Error::BadIndex`], [`Error::Broken`] when a child lies outside the
 /// declared tiers; [`Error::CountOverflow`] when the weighted counts pass
 /// `u64::MAX`.
@@ -461,10 +462,33 @@ where
         // the end of the tier: the loader is told the room left, and a
         // table past it is refused. (It was not counted: a walk from a
         // store held every bitmap and a tier's table over the limit.)
-        let room = config
-            .limit()
-            .saturating_sub(holding(&bits, kept_bytes, walking));
-        let held = tables(t, room)?;
+        let beside = holding(&bits, kept_bytes, walking);
+        let room = config.limit().saturating_sub(beside);
+        // A loader's refusal within the room names the room, a figure of
+        // the walk's own that the caller never gave: it is said again as
+        // what the walk needs in all, against the memory limit, with the
+        // loader's advice. (It said "more than the 68639 bytes available"
+        // under a limit of 68640.)
+        let held = tables(t, room).map_err(|e| match e {
+            Error::TooLarge(e)
+                if e.resource == game_core::budget::Resource::Memory
+                    && e.available == room
+                    && e.needed > room =>
+            {
+                crate::error::too_large(
+                    format!(
+                        "the walk of the reachable positions (its bitmaps, {}, and {}, {})",
+                        game_core::budget::human_bytes(beside),
+                        e.what,
+                        game_core::budget::human_bytes(e.needed)
+                    ),
+                    beside.saturating_add(e.needed),
+                    config.limit(),
+                    e.raise,
+                )
+            }
+            e => e,
+        })?;
         if let Some(Held::Owned(table)) = &held {
             let needed = holding(&bits, kept_bytes, walking.saturating_add(table.bytes()));
             if needed > config.limit() {
