@@ -242,6 +242,13 @@ pub(super) struct Walk {
     cap: u64,
     /// The memory limit, named when the system refuses a bitmap.
     limit: u64,
+    /// The error a step stopped at, once one has: the walk is refused
+    /// from then on ([`Walk::step_by`]).
+    failed: Option<Error>,
+    /// Under test, whether the system is to refuse the next level's
+    /// bitmap (a failure a test cannot bring about otherwise).
+    #[cfg(test)]
+    refuse_bitmap: bool,
     /// Under test, the most bytes the walk's buffers held at once (their
     /// capacities), read at the moments they hold the most.
     #[cfg(test)]
@@ -277,6 +284,9 @@ impl Walk {
             words,
             cap,
             limit,
+            failed: None,
+            #[cfg(test)]
+            refuse_bitmap: false,
             #[cfg(test)]
             peak: 0,
         })
@@ -313,6 +323,9 @@ impl Walk {
             words,
             cap,
             limit,
+            failed: None,
+            #[cfg(test)]
+            refuse_bitmap: false,
             #[cfg(test)]
             peak: 0,
         })
@@ -356,9 +369,37 @@ impl Walk {
     /// game's own walk of a tier's indices) or a sum of more than a
     /// number.
     ///
+    /// A step that fails leaves the walk refused: every later step gives
+    /// the same error. A failed step cannot be undone — tasks that
+    /// finished cleared their words of a bitmap level and marked the next
+    /// level, and `expand` marked its positions seen — so a walk that went
+    /// on would miss positions or end early, as it did (the level a
+    /// refused bitmap was for, taken, looked like the walk's end: `None`).
+    /// The walk's bitmaps are freed at once.
+    ///
     /// # Errors
-    /// As [`Walk::step`], and the first error `add` returns.
+    /// As [`Walk::step`], and the first error `add` returns; after a step
+    /// failed, that step's error.
     pub(super) fn step_by<T: Default + Send>(
+        &mut self,
+        words: usize,
+        expand: impl Fn(Ids<'_>, &mut Next<'_>) -> Result<T, Error> + Sync,
+        add: impl FnMut(&mut T, T) -> Result<(), Error>,
+    ) -> Result<Option<(u64, T)>, Error> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let stepped = self.advance(words, expand, add);
+        if let Err(e) = &stepped {
+            self.failed = Some(e.clone());
+            self.level = Level::List(Vec::new());
+            self.spare = Vec::new();
+        }
+        stepped
+    }
+
+    /// [`Walk::step_by`] on a walk that has not failed.
+    fn advance<T: Default + Send>(
         &mut self,
         words: usize,
         expand: impl Fn(Ids<'_>, &mut Next<'_>) -> Result<T, Error> + Sync,
@@ -442,6 +483,15 @@ impl Walk {
                 Level::Bits(bits) => bits,
                 Level::List(ids) => {
                     drop(ids);
+                    #[cfg(test)]
+                    if self.refuse_bitmap {
+                        return Err(crate::error::too_large(
+                            "a bitmap of reachable positions",
+                            self.words * 8,
+                            self.limit,
+                            "",
+                        ));
+                    }
                     bitmap(self.words, self.limit)?
                 }
             };
@@ -648,6 +698,70 @@ mod tests {
                 assert!(peak <= counted, "held {peak} bytes, counted {counted}");
             }
         }
+    }
+
+    /// A walk whose step failed — an error of `expand` partway through a
+    /// bitmap level, an error of `add`, a level's bitmap the system
+    /// refused — refuses every later step with that step's error. Before,
+    /// it went on from what the failed step left: a bitmap level its
+    /// tasks had cleared (`Some((0, 0))`, then the end), the level again
+    /// from the start, or, the level taken for a refused bitmap, the end
+    /// (`None`) as though every position had been walked.
+    #[test]
+    fn a_walk_that_failed_refuses_to_go_on() {
+        let bad = Error::BadIndex {
+            index: 300,
+            size: 7,
+        };
+        let words = 1_000u64.div_ceil(64);
+        let add = |s: &mut u64, p: u64| -> Result<(), Error> {
+            *s += p;
+            Ok(())
+        };
+
+        // `expand` fails on one task of a bitmap level.
+        let seen = bitmap(words, u64::MAX).unwrap();
+        (0..500).for_each(|k| {
+            set(&seen, k);
+        });
+        let mut walk = Walk::from_seen(&seen, 3, u64::MAX).unwrap();
+        let expand = |ids: Ids<'_>, _: &mut Next<'_>| {
+            if ids.iter().any(|i| i == 300) {
+                return Err(bad.clone());
+            }
+            Ok(ids.iter().count() as u64)
+        };
+        for _ in 0..2 {
+            assert_eq!(walk.step_by(1, expand, add).unwrap_err(), bad);
+        }
+
+        // `add` fails.
+        let overflow = Error::CountOverflow { what: "sums" };
+        let mut walk = Walk::new(0, words, 3, u64::MAX).unwrap();
+        let refuse = |_: &mut u64, _: u64| Err(overflow.clone());
+        assert_eq!(
+            walk.step_by(CHUNK, |_, _| Ok(1), refuse).unwrap_err(),
+            overflow
+        );
+        assert_eq!(
+            walk.step_by(CHUNK, |_, _| Ok(1), add).unwrap_err(),
+            overflow
+        );
+
+        // The system refuses the next level's bitmap (a list of one id,
+        // 0, whose ten children spill past the cap of 3).
+        let mut walk = Walk::new(0, words, 3, 1000).unwrap();
+        walk.refuse_bitmap = true;
+        let spill = |_: Ids<'_>, next: &mut Next<'_>| {
+            (1..=10).for_each(|k| next.push(k));
+            Ok(0)
+        };
+        let Err(refused @ Error::TooLarge(_)) = walk.step_by(CHUNK, spill, add) else {
+            panic!("the bitmap was not refused");
+        };
+        walk.refuse_bitmap = false;
+        assert_eq!(walk.step_by(CHUNK, spill, add).unwrap_err(), refused);
+        assert_eq!((walk.spare.len(), walk.failed.is_some()), (0, true));
     }
 
     /// A task's result is within the bookkeeping [`bytes`] allows it.
