@@ -1136,3 +1136,22 @@ fn a_negative_number_is_named_as_one() {
     // A flag that does not exist is still said so.
     assert!(fails(&["nim", "3", "-x"]).contains("unexpected argument '-x'"));
 }
+
+/// With `--json`, stderr holds one error object or nothing: a drawing cut
+/// short said so on stderr as a plain line beside the JSON (the note is
+/// in the drawing's title).
+#[test]
+fn json_keeps_notes_off_stderr() {
+    let out = gamesolve(&["--json", "fingers", "dot", "--depth", "1"]);
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("CUT:"), "{stdout}");
+    // Without --json the note is on stderr.
+    let out = gamesolve(&["fingers", "dot", "--depth", "1"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("are drawn"));
+}

@@ -631,7 +631,11 @@ fn run_dot(
             nodes.len(),
             reach.len()
         );
-        eprintln!("gamesolve: {line}");
+        // With --json stderr holds an error object or nothing; the note
+        // is in the drawing's title either way.
+        if !ctx.json {
+            eprintln!("gamesolve: {line}");
+        }
         format!("{title}\nCUT: {line}")
     } else {
         format!(
@@ -777,7 +781,7 @@ fn report_solve<'g>(
     ctx: &Ctx,
 ) -> Result<(Report, IndexedSolution<'g, Fingers>), Error> {
     let big = game.size() > 20_000_000;
-    if big && shown.certify {
+    if big && shown.certify && !ctx.json {
         eprintln!(
             "gamesolve: solved {} positions in {seconds:.2} s; checking the certificate move by move",
             game.size()
