@@ -2404,6 +2404,95 @@ fn a_tiered_rejection_is_the_first_in_order_on_any_threads() {
     }
 }
 
+/// Two countdowns in tiers of their own, no tier reading another: tier 0
+/// of [`Uneven::BIG`] counts, tier 1 of 100.
+struct Uneven;
+
+impl Uneven {
+    const BIG: u64 = 100_000;
+}
+
+impl Game for Uneven {
+    type Position = (u64, u64);
+    type Move = ();
+    fn moves(&self, p: &(u64, u64), out: &mut Vec<()>) {
+        TwoCountdowns.moves(p, out);
+    }
+    fn play(&self, p: &(u64, u64), m: &()) -> (u64, u64) {
+        TwoCountdowns.play(p, m)
+    }
+}
+
+impl game_core::Tiered for Uneven {
+    fn tiers(&self) -> Vec<u64> {
+        vec![0, 1]
+    }
+    fn tier(&self, p: &(u64, u64)) -> u64 {
+        p.0
+    }
+    fn child_tiers(&self, _: u64, _: &mut Vec<u64>) {}
+    fn tier_size(&self, t: u64) -> u64 {
+        if t == 0 {
+            Self::BIG
+        } else {
+            100
+        }
+    }
+    fn tier_index(&self, p: &(u64, u64)) -> u64 {
+        p.1
+    }
+    fn tier_position(&self, t: u64, i: u64) -> Option<(u64, u64)> {
+        (t < 2 && i < self.tier_size(t)).then_some((t, i))
+    }
+}
+
+/// A store (as a database is) that holds tier 0 finished and keeps what
+/// it is given.
+struct FirstDone(Saved);
+
+impl crate::TierStore for FirstDone {
+    fn keeps_tables(&self) -> bool {
+        true
+    }
+    fn is_done(&self, tier: u64) -> bool {
+        tier == 0
+    }
+    fn save(&mut self, tier: u64, table: &crate::Table) -> Result<(), Error> {
+        self.0.save(tier, table)
+    }
+}
+
+/// A resumed solve checks only the groups of the tiers still to solve: a
+/// limit that holds tier 1 but not tier 0 solves tier 1 when the store
+/// holds tier 0 finished (the check before the solve counted tier 0's
+/// group too and refused, naming tier 0, a tier it would never solve).
+#[test]
+fn a_resumed_solve_checks_only_the_tiers_still_to_solve() {
+    let config = Config::default().threads(1).memory_limit(64 << 10);
+    let mut saved = Saved(rustc_hash::FxHashMap::default());
+    let err = crate::solve_tiers_with(&Uneven, &config, &mut saved).unwrap_err();
+    let Error::TooLarge(e) = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(e.what, "tier 0 with its child tiers");
+    assert!(saved.0.is_empty(), "refused before any tier is solved");
+    let mut store = FirstDone(Saved(rustc_hash::FxHashMap::default()));
+    crate::solve_tiers_with(&Uneven, &config, &mut store).unwrap();
+    // Tier 1's countdown alone: an odd count wins, an even one loses.
+    let tier1 = &store.0 .0[&1];
+    assert_eq!(tier1.len(), 100);
+    for (n, v) in tier1.iter().enumerate() {
+        let n = n as u32;
+        let want = if n % 2 == 1 {
+            Value::win(n)
+        } else {
+            Value::lose(n)
+        };
+        assert_eq!(*v, Some(want), "count {n}");
+    }
+    assert!(!store.0 .0.contains_key(&0), "tier 0 is not solved again");
+}
+
 /// A countdown in one tier of `size` counts whose `visit_tier`, asked for
 /// more than one index, gives at index `i` the count `step(i)` (none:
 /// left out); asked for one index at a time it gives the index's own.

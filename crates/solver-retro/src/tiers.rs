@@ -136,8 +136,10 @@ where
 /// — its child tiers, and any a later tier reads — 2 bytes an index (4
 /// where remoteness or counts outgrow 16-bit cells), plus for loopy tiers
 /// 16 bytes a move that stays inside the tier and 8 bytes an index for the
-/// reverse graph. Before anything is solved, every tier's group is checked
-/// against the memory limit and the first that cannot fit is refused, by
+/// reverse graph. Before anything is solved, the group of every tier
+/// still to solve (a tier the store holds finished,
+/// [`TierStore::is_done`], is not) is checked against the memory limit,
+/// and if any cannot fit, the one that needs the most is refused, by
 /// name; a tier that needs 4-byte cells (or beside tables that have them)
 /// is checked again before its cells are taken. Tables no tier still
 /// reads are dropped when the next tier would not fit beside them (by
@@ -361,12 +363,12 @@ where
         let largest = order.iter().map(|&t| game.tier_size(t)).max().unwrap_or(0);
         spare.room = usize::try_from(largest.saturating_mul(2)).unwrap_or(usize::MAX);
     }
-    // Every tier's group must fit before anything is solved: the tier at
-    // `per_index` bytes an index (and a loopy tier's posts), and at 2
-    // bytes an index every solved tier that is held meanwhile because it
-    // or a later tier reads it ([`held_before`]). The events the child
-    // tiers seed and a stored graph's edges are counted as they are found
-    // (below).
+    // Every tier's group still to solve must fit before anything is
+    // solved: the tier at `per_index` bytes an index (and a loopy tier's
+    // posts), and at 2 bytes an index every solved tier that is held
+    // meanwhile because it or a later tier reads it ([`held_before`]).
+    // The events the child tiers seed and a stored graph's edges are
+    // counted as they are found (below).
     let mut kids = Vec::new();
     let mut needed_by: FxHashMap<Tier, usize> = FxHashMap::default();
     for (k, &t) in order.iter().enumerate() {
@@ -385,9 +387,13 @@ where
     // the limit: a limit raised to what it says then fits every group
     // (naming the first, Connect Four 5×5 was refused at 30M, 36M and
     // 70M in turn).
+    // A tier the store holds finished is not solved again, so its group
+    // is never formed: only those still to solve must fit (a resumed
+    // solve was refused for a finished tier's group).
     let most = order
         .iter()
         .enumerate()
+        .filter(|&(_, &t)| !store.is_done(t))
         .map(|(k, &t)| {
             let bytes = group_bytes::<u16>(
                 game.tier_size(t),
