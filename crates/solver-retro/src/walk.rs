@@ -447,6 +447,13 @@ where
         let Some(mine) = bits.remove(&t) else {
             continue;
         };
+        // A declared child tier that no move reached: nothing to walk, so
+        // no table to load and no bitmaps for its own child tiers (its
+        // table was loaded and its child tiers' bitmaps taken for a walk
+        // that found nothing).
+        if mine.iter().all(|w| w.load(Ordering::Relaxed) == 0) {
+            continue;
+        }
         let leaves = game.leaves_tier(t);
         // This tier's bitmap, no longer in `bits`, is held to the end of
         // its walk, with what walking it takes.
@@ -1061,6 +1068,70 @@ mod tests {
             let err = walk(5 * bitmap / 2).unwrap_err();
             assert!(matches!(err, Error::TooLarge(_)), "{threads}: {err}");
         }
+    }
+
+    /// Countdowns in tiers 2, 1 and 0 of ten counts each: tier 2 declares
+    /// tier 1 its child and tier 1 declares tier 0, but every move stays
+    /// in its tier.
+    struct Declared;
+
+    impl Game for Declared {
+        type Position = (u64, u64);
+        type Move = ();
+        fn moves(&self, p: &(u64, u64), out: &mut Vec<()>) {
+            if p.1 > 0 {
+                out.push(());
+            }
+        }
+        fn play(&self, &(t, n): &(u64, u64), (): &()) -> (u64, u64) {
+            (t, n - 1)
+        }
+    }
+
+    impl Tiered for Declared {
+        fn tiers(&self) -> Vec<Tier> {
+            vec![0, 1, 2]
+        }
+        fn tier(&self, p: &(u64, u64)) -> Tier {
+            p.0
+        }
+        fn child_tiers(&self, t: Tier, out: &mut Vec<Tier>) {
+            out.extend(t.checked_sub(1));
+        }
+        fn tier_size(&self, _: Tier) -> u64 {
+            10
+        }
+        fn tier_index(&self, p: &(u64, u64)) -> u64 {
+            p.1
+        }
+        fn tier_position(&self, t: Tier, i: u64) -> Option<(u64, u64)> {
+            (t < 3 && i < 10).then_some((t, i))
+        }
+    }
+
+    /// A declared child tier that no move reaches is not walked: its table
+    /// is never asked for, and it is not among the tiers reached (the walk
+    /// loaded tier 1's table, took a bitmap for tier 0 and listed tier 1
+    /// with no position).
+    #[test]
+    fn a_declared_tier_no_move_reaches_is_not_walked() {
+        let mut asked = Vec::new();
+        let reach = crate::reachable_tiers(
+            &Declared,
+            &(2, 5),
+            &mut |t, _| {
+                asked.push(t);
+                Ok(None)
+            },
+            &|_| 1,
+            &Config::default().threads(1),
+        )
+        .unwrap();
+        assert_eq!(asked, [2]);
+        assert_eq!(reach.count, 6);
+        assert_eq!(reach.tiers.len(), 1);
+        assert_eq!(reach.tiers[0].0, 2);
+        assert_eq!(reach.tiers[0].1, 6);
     }
 
     /// A table loaded for a tier (owned) counts beside the bitmaps while
