@@ -2333,11 +2333,26 @@ fn a_table_refused_within_the_walks_room_names_the_memory_limit() {
     assert!(text.contains("more than the 600 B available"), "{text}");
 }
 
-/// Two tiers, 0 and 1, each a countdown from 99 to 0 by ones (0 is lost,
-/// having no move); a position is its tier and count.
-struct TwoCountdowns;
+/// Countdowns in tiers of their own: position `(tier, count)`, a move
+/// takes one off the count and stays in the tier; tier `t` has
+/// `sizes[t]` counts and, when `chained`, declares tier `t - 1` its child
+/// tier (which no move reaches).
+pub(crate) struct Countdowns {
+    pub(crate) sizes: Vec<u64>,
+    pub(crate) chained: bool,
+}
 
-impl Game for TwoCountdowns {
+impl Countdowns {
+    /// Two tiers of 100 counts, neither declaring the other.
+    fn two() -> Self {
+        Countdowns {
+            sizes: vec![100, 100],
+            chained: false,
+        }
+    }
+}
+
+impl Game for Countdowns {
     type Position = (u64, u64);
     type Move = ();
     fn moves(&self, p: &(u64, u64), out: &mut Vec<()>) {
@@ -2350,22 +2365,30 @@ impl Game for TwoCountdowns {
     }
 }
 
-impl game_core::Tiered for TwoCountdowns {
+impl game_core::Tiered for Countdowns {
     fn tiers(&self) -> Vec<u64> {
-        vec![0, 1]
+        (0..self.sizes.len() as u64).collect()
     }
     fn tier(&self, p: &(u64, u64)) -> u64 {
         p.0
     }
-    fn child_tiers(&self, _: u64, _: &mut Vec<u64>) {}
-    fn tier_size(&self, _: u64) -> u64 {
-        100
+    fn child_tiers(&self, t: u64, out: &mut Vec<u64>) {
+        if self.chained {
+            out.extend(t.checked_sub(1));
+        }
+    }
+    fn tier_size(&self, t: u64) -> u64 {
+        usize::try_from(t)
+            .ok()
+            .and_then(|t| self.sizes.get(t))
+            .copied()
+            .unwrap_or(0)
     }
     fn tier_index(&self, p: &(u64, u64)) -> u64 {
         p.1
     }
     fn tier_position(&self, t: u64, i: u64) -> Option<(u64, u64)> {
-        (t < 2 && i < 100).then_some((t, i))
+        (i < self.tier_size(t)).then_some((t, i))
     }
 }
 
@@ -2375,7 +2398,7 @@ impl game_core::Tiered for TwoCountdowns {
 /// count 5 of tier 1, with 1 thread (8 parts) count 10 of tier 0.
 #[test]
 fn a_tiered_rejection_is_the_first_in_order_on_any_threads() {
-    let game = TwoCountdowns;
+    let game = Countdowns::two();
     let table = |wrong: u64| {
         let mut t = crate::Table::new(100, false).unwrap();
         for n in 0..100u64 {
@@ -2404,48 +2427,6 @@ fn a_tiered_rejection_is_the_first_in_order_on_any_threads() {
     }
 }
 
-/// Two countdowns in tiers of their own, no tier reading another: tier 0
-/// of [`Uneven::BIG`] counts, tier 1 of 100.
-struct Uneven;
-
-impl Uneven {
-    const BIG: u64 = 100_000;
-}
-
-impl Game for Uneven {
-    type Position = (u64, u64);
-    type Move = ();
-    fn moves(&self, p: &(u64, u64), out: &mut Vec<()>) {
-        TwoCountdowns.moves(p, out);
-    }
-    fn play(&self, p: &(u64, u64), m: &()) -> (u64, u64) {
-        TwoCountdowns.play(p, m)
-    }
-}
-
-impl game_core::Tiered for Uneven {
-    fn tiers(&self) -> Vec<u64> {
-        vec![0, 1]
-    }
-    fn tier(&self, p: &(u64, u64)) -> u64 {
-        p.0
-    }
-    fn child_tiers(&self, _: u64, _: &mut Vec<u64>) {}
-    fn tier_size(&self, t: u64) -> u64 {
-        if t == 0 {
-            Self::BIG
-        } else {
-            100
-        }
-    }
-    fn tier_index(&self, p: &(u64, u64)) -> u64 {
-        p.1
-    }
-    fn tier_position(&self, t: u64, i: u64) -> Option<(u64, u64)> {
-        (t < 2 && i < self.tier_size(t)).then_some((t, i))
-    }
-}
-
 /// A store (as a database is) that holds tier 0 finished and keeps what
 /// it is given.
 struct FirstDone(Saved);
@@ -2470,14 +2451,18 @@ impl crate::TierStore for FirstDone {
 fn a_resumed_solve_checks_only_the_tiers_still_to_solve() {
     let config = Config::default().threads(1).memory_limit(64 << 10);
     let mut saved = Saved(rustc_hash::FxHashMap::default());
-    let err = crate::solve_tiers_with(&Uneven, &config, &mut saved).unwrap_err();
+    let uneven = Countdowns {
+        sizes: vec![100_000, 100],
+        chained: false,
+    };
+    let err = crate::solve_tiers_with(&uneven, &config, &mut saved).unwrap_err();
     let Error::TooLarge(e) = &err else {
         panic!("{err:?}")
     };
     assert_eq!(e.what, "tier 0 with its child tiers");
     assert!(saved.0.is_empty(), "refused before any tier is solved");
     let mut store = FirstDone(Saved(rustc_hash::FxHashMap::default()));
-    crate::solve_tiers_with(&Uneven, &config, &mut store).unwrap();
+    crate::solve_tiers_with(&uneven, &config, &mut store).unwrap();
     // Tier 1's countdown alone: an odd count wins, an even one loses.
     let tier1 = &store.0 .0[&1];
     assert_eq!(tier1.len(), 100);
@@ -2648,7 +2633,7 @@ fn the_game_check_finds_a_visit_tier_wrong_over_wider_ranges() {
         let err = err.unwrap_err();
         assert!(err.detail.contains("visit_tier over"), "{err}");
     }
-    crate::GameCheck::new(&TwoCountdowns, 1000)
+    crate::GameCheck::new(&Countdowns::two(), 1000)
         .tiered()
         .unwrap();
 }

@@ -1070,45 +1070,6 @@ mod tests {
         }
     }
 
-    /// Countdowns in tiers 2, 1 and 0 of ten counts each: tier 2 declares
-    /// tier 1 its child and tier 1 declares tier 0, but every move stays
-    /// in its tier.
-    struct Declared;
-
-    impl Game for Declared {
-        type Position = (u64, u64);
-        type Move = ();
-        fn moves(&self, p: &(u64, u64), out: &mut Vec<()>) {
-            if p.1 > 0 {
-                out.push(());
-            }
-        }
-        fn play(&self, &(t, n): &(u64, u64), (): &()) -> (u64, u64) {
-            (t, n - 1)
-        }
-    }
-
-    impl Tiered for Declared {
-        fn tiers(&self) -> Vec<Tier> {
-            vec![0, 1, 2]
-        }
-        fn tier(&self, p: &(u64, u64)) -> Tier {
-            p.0
-        }
-        fn child_tiers(&self, t: Tier, out: &mut Vec<Tier>) {
-            out.extend(t.checked_sub(1));
-        }
-        fn tier_size(&self, _: Tier) -> u64 {
-            10
-        }
-        fn tier_index(&self, p: &(u64, u64)) -> u64 {
-            p.1
-        }
-        fn tier_position(&self, t: Tier, i: u64) -> Option<(u64, u64)> {
-            (t < 3 && i < 10).then_some((t, i))
-        }
-    }
-
     /// A declared child tier that no move reaches is not walked: its table
     /// is never asked for, and it is not among the tiers reached (the walk
     /// loaded tier 1's table, took a bitmap for tier 0 and listed tier 1
@@ -1116,8 +1077,14 @@ mod tests {
     #[test]
     fn a_declared_tier_no_move_reaches_is_not_walked() {
         let mut asked = Vec::new();
+        // Countdowns in tiers 2, 1 and 0 of ten counts each, each tier
+        // declaring the one before as its child tier.
+        let declared = crate::tests::Countdowns {
+            sizes: vec![10; 3],
+            chained: true,
+        };
         let reach = crate::reachable_tiers(
-            &Declared,
+            &declared,
             &(2, 5),
             &mut |t, _| {
                 asked.push(t);
