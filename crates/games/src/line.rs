@@ -1,6 +1,26 @@
 //! The refusal of a move in a line of moves typed from the start.
 
+use game_core::Game;
+
 use crate::Error;
+
+/// [`illegal_in_line`] at `pos`, the position the moves before `word`
+/// reach in `game`, with its legal moves (none once it is over) named by
+/// `name`.
+pub(crate) fn illegal_at<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    line: &str,
+    word: &str,
+    k: usize,
+    name: impl Fn(&G::Move) -> String,
+) -> Error {
+    let mut legal = Vec::new();
+    if game.outcome(pos).is_none() {
+        game.moves(pos, &mut legal);
+    }
+    illegal_in_line(line, word, k, legal.iter().map(name))
+}
 
 /// The error for `word`, the `k`-th move (from 1) of `line`, which is not
 /// legal after the moves before it; `legal` are the moves that are, in

@@ -213,12 +213,14 @@ impl Dobutsu {
         for (k, word) in line.split_whitespace().enumerate() {
             let mv = match self.legal_move(&pos, side, word) {
                 Err(Error::Core(game_core::Error::IllegalMove(_))) => {
-                    let mut legal = Vec::new();
-                    if self.outcome(&pos).is_none() {
-                        self.moves(&pos, &mut legal);
-                    }
-                    let legal = legal.iter().map(|m| m.notation(side));
-                    return Err(crate::line::illegal_in_line(line, word, k + 1, legal));
+                    return Err(crate::line::illegal_at(
+                        self,
+                        &pos,
+                        line,
+                        word,
+                        k + 1,
+                        |m| m.notation(side),
+                    ));
                 }
                 r => r?,
             };

@@ -276,12 +276,14 @@ impl Teeko {
         for (k, word) in line.split_whitespace().enumerate() {
             let mv = match self.legal_move(&pos, word) {
                 Err(Error::Core(game_core::Error::IllegalMove(_))) => {
-                    let mut legal = Vec::new();
-                    if self.outcome(&pos).is_none() {
-                        self.moves(&pos, &mut legal);
-                    }
-                    let legal = legal.iter().map(ToString::to_string);
-                    return Err(crate::line::illegal_in_line(line, word, k + 1, legal));
+                    return Err(crate::line::illegal_at(
+                        self,
+                        &pos,
+                        line,
+                        word,
+                        k + 1,
+                        ToString::to_string,
+                    ));
                 }
                 r => r?,
             };
