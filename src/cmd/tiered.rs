@@ -18,7 +18,7 @@ use super::args::{ClusterFlags, Samples};
 use super::fingers::verdict_words;
 use super::solve_db::SolveDb;
 use super::{Ctx, Error, Report};
-use game_core::budget::human_bytes;
+use game_core::budget::human_bytes_apart;
 use game_core::plural;
 
 /// What the shared commands need to know of a game.
@@ -132,11 +132,7 @@ where
                 game.0.options()
             ),
         };
-        let (mut need, mut have) = (human_bytes(needed), human_bytes(limit));
-        // Figures that round alike are shown to the byte (as TooLarge does).
-        if need == have {
-            (need, have) = (format!("{needed} bytes"), format!("{limit} bytes"));
-        }
+        let (need, have) = human_bytes_apart(needed, limit);
         return Err(Error::Usage(format!(
             "{} needs {need} of tables in memory, over the limit of {have}: {advice}; or raise --memory BYTES if the machine has it",
             game.0.title()

@@ -72,16 +72,7 @@ impl fmt::Display for TooLarge {
                 );
             }
             Resource::Memory => {
-                let (mut needed, mut available) =
-                    (human_bytes(self.needed), human_bytes(self.available));
-                // Figures that round alike are shown to the byte: "needs
-                // 6.0 MiB, more than the 6.0 MiB available" says nothing.
-                if needed == available {
-                    (needed, available) = (
-                        format!("{} bytes", self.needed),
-                        format!("{} bytes", self.available),
-                    );
-                }
+                let (needed, available) = human_bytes_apart(self.needed, self.available);
                 write!(
                     f,
                     "{} needs {needed} of memory, more than the {available} available",
@@ -164,6 +155,28 @@ pub fn human_bytes(bytes: u64) -> String {
         unit += 1;
     }
     format!("{v:.1} {}", UNITS[unit])
+}
+
+/// Two amounts of bytes for people to compare (a need and a limit, say):
+/// as [`human_bytes`], or to the byte when they would round alike ("needs
+/// 6.0 MiB, more than the 6.0 MiB available" says nothing).
+///
+/// ```
+/// use game_core::budget::human_bytes_apart;
+/// assert_eq!(human_bytes_apart(3 << 20, 2 << 20), ("3.0 MiB".into(), "2.0 MiB".into()));
+/// assert_eq!(
+///     human_bytes_apart(6_291_457, 6_291_456),
+///     ("6291457 bytes".into(), "6291456 bytes".into())
+/// );
+/// ```
+#[must_use]
+pub fn human_bytes_apart(a: u64, b: u64) -> (String, String) {
+    let (x, y) = (human_bytes(a), human_bytes(b));
+    if x == y {
+        (format!("{a} bytes"), format!("{b} bytes"))
+    } else {
+        (x, y)
+    }
 }
 
 /// `1.5e12`, `4000`: a count for people.
