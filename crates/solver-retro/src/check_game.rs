@@ -2,10 +2,22 @@
 //! on sampled positions (all of them when the game is small).
 //!
 //! The solvers trust a game's capabilities — an index that round-trips,
-//! unmoves that invert moves, children in the declared tiers. A game that
-//! breaks one gets a wrong table or, where the engine notices, an
-//! [`Error::Broken`](crate::Error::Broken). [`GameCheck`] finds such faults
-//! before solving and names the position that shows them.
+//! unmoves that invert moves, children in the declared tiers — and the
+//! position type's own `Eq` and `Hash`: the hash-map solvers (a stored
+//! graph from a start, the reachable set) find a position again only when
+//! equal positions hash alike, and an index's round trip means nothing if
+//! `==` always says yes. A game that breaks one gets a wrong table or,
+//! where the engine notices, an [`Error::Broken`](crate::Error::Broken).
+//! [`GameCheck`] finds such faults before solving and names the position
+//! that shows them.
+//!
+//! Every check also holds the positions it looks at to `Eq` and `Hash`
+//! (with a fixed hasher): a position equals its clone and hashes alike,
+//! children equal by `==` hash alike (the checker's own set of distinct
+//! children relies on it, and a lying hash is named as such before any
+//! count of children is compared), a child hashes alike with the equal
+//! position its index decodes to, and positions at different indices
+//! differ.
 //!
 //! ```
 //! use game_core::{Game, Indexed};
@@ -46,6 +58,7 @@
 //! ```
 
 use std::fmt::Debug;
+use std::hash::{Hash, Hasher};
 
 use game_core::{
     ChildIndices, Game, Indexed, IndexedChildren, IndexedUnmoves, ParentIndices, Symmetric, Tier,
@@ -90,6 +103,69 @@ fn broken<P: Debug>(promise: &'static str, pos: &P, detail: impl Into<String>) -
         promise,
         position: format!("{pos:?}"),
         detail: detail.into(),
+    }
+}
+
+/// `p`'s hash by a fixed hasher (the one [`rustc_hash::FxHashSet`] uses):
+/// the same for the same input, every time and in every run.
+fn hash_of<P: Hash>(p: &P) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    p.hash(&mut h);
+    h.finish()
+}
+
+/// [`Game::Position`]'s `Clone`, `Eq` and `Hash` on `p`: its clone is
+/// equal to it (`==` is reflexive, `clone` keeps what `==` looks at) and
+/// hashes alike (`Hash` reads nothing that `clone` changes).
+fn sound_copy<P: Clone + Eq + Hash + Debug>(p: &P) -> Checked {
+    let q = p.clone();
+    if q != *p {
+        return Err(broken(
+            "Game: a position equals its clone",
+            p,
+            format!("its clone {q:?} is unequal to it"),
+        ));
+    }
+    let (a, b) = (hash_of(p), hash_of(&q));
+    if a != b {
+        return Err(broken(
+            "Game: equal positions hash alike",
+            p,
+            format!("it hashes to {a:#x}, its clone to {b:#x}"),
+        ));
+    }
+    Ok(())
+}
+
+/// `p` and `q`, found equal, hash alike; `what` says where `q` came from
+/// (a noun, e.g. "position(7) decoded again").
+fn hash_alike<P: Hash + Debug>(p: &P, q: &P, what: impl FnOnce() -> String) -> Checked {
+    let (a, b) = (hash_of(p), hash_of(q));
+    if a == b {
+        return Ok(());
+    }
+    Err(broken(
+        "Game: equal positions hash alike",
+        p,
+        format!(
+            "it hashes to {a:#x}, but the equal {q:?} ({}) to {b:#x}",
+            what()
+        ),
+    ))
+}
+
+/// The index beside `i` in `0..size` (the next, or at the end the one
+/// before) whose position [`GameCheck`] compares with `i`'s, besides the
+/// one sampled `before`: none where that was `i - 1` of a sample of every
+/// index (`whole`), already the neighbour.
+fn neighbour(i: u64, size: u64, whole: bool, before: Option<u64>) -> Option<u64> {
+    if whole && before.is_some_and(|b| b.checked_add(1) == Some(i)) {
+        return None;
+    }
+    if i.checked_add(1).is_some_and(|j| j < size) {
+        Some(i + 1)
+    } else {
+        i.checked_sub(1)
     }
 }
 
@@ -139,25 +215,76 @@ where
         sample
     }
 
-    /// The distinct children of `pos` (none when it is over).
-    fn children(&self, pos: &G::Position) -> Vec<G::Position> {
+    /// The distinct children of `pos` (none when it is over), after
+    /// checking that `pos` and each child equal their clones and hash
+    /// alike, and that no two children the hash set keeps apart are
+    /// equal: the set, and the solvers' hash maps, find a position again
+    /// only when equal positions hash alike.
+    ///
+    /// # Errors
+    /// The first broken promise of `Clone`, `Eq` and `Hash`, named before
+    /// any check trusts the distinct children.
+    fn children(&self, pos: &G::Position) -> Result<Vec<G::Position>, BrokenPromise> {
+        sound_copy(pos)?;
         let mut out: Vec<G::Position> = Vec::new();
         if self.game.outcome(pos).is_some() {
-            return out;
+            return Ok(out);
         }
         let mut moves = Vec::new();
         self.game.moves(pos, &mut moves);
         // A set, not a search of `out`: a position may have hundreds of
-        // moves (Magic Fingers' transfers).
+        // moves (Magic Fingers' transfers). Only the children it finds
+        // new are searched for by `==`: some hundreds of distinct ones
+        // at most.
         let mut seen = rustc_hash::FxHashSet::default();
         seen.reserve(moves.len());
         for m in &moves {
             let c = self.game.play(pos, m);
-            if seen.insert(c.clone()) {
-                out.push(c);
+            sound_copy(&c)?;
+            if !seen.insert(c.clone()) {
+                continue;
             }
+            // New to the set: no child with the same hash is equal to it,
+            // so none at all may be.
+            if let Some(o) = out.iter().find(|o| **o == c) {
+                let (ho, hc) = (hash_of(o), hash_of(&c));
+                let (promise, detail) = if ho != hc {
+                    (
+                        "Game: equal positions hash alike",
+                        format!("its children {o:?} and {c:?} are equal but hash to {ho:#x} and {hc:#x}"),
+                    )
+                } else if c != *o {
+                    (
+                        "Game: == is symmetric",
+                        format!("of its children, {o:?} == {c:?} but not {c:?} == {o:?}"),
+                    )
+                } else {
+                    (
+                        "Game: equal positions hash alike",
+                        format!("its children {o:?} and {c:?} are equal and hash to {ho:#x} now, yet a hash set kept both (a hash that changes from call to call)"),
+                    )
+                };
+                return Err(broken(promise, pos, detail));
+            }
+            out.push(c);
         }
-        out
+        Ok(out)
+    }
+
+    /// Whether a move at `pos` reaches `child`, after checking that `pos`
+    /// equals its clone and hashes alike. By `==` alone: nothing here
+    /// trusts a hash, and the children need not be distinct.
+    ///
+    /// # Errors
+    /// A broken promise of `Clone`, `Eq` and `Hash` on `pos`.
+    fn has_child(&self, pos: &G::Position, child: &G::Position) -> Result<bool, BrokenPromise> {
+        sound_copy(pos)?;
+        if self.game.outcome(pos).is_some() {
+            return Ok(false);
+        }
+        let mut moves = Vec::new();
+        self.game.moves(pos, &mut moves);
+        Ok(moves.iter().any(|m| self.game.play(pos, m) == *child))
     }
 }
 
@@ -206,18 +333,28 @@ where
 {
     /// [`Indexed`]: `index(position(i)) == i` for sampled indices, and
     /// every child of such a position has an index below `size` that
-    /// decodes back to it.
+    /// decodes back to it. And the position type's `Eq` and `Hash` on
+    /// them: `position(i)` decoded twice gives equal positions that hash
+    /// alike, a position differs from the one at a neighbouring index and
+    /// from the one sampled before (an `==` that always says yes), and
+    /// equal positions hash alike: a position and its clone, two children
+    /// by different moves, a child and what its index decodes to.
     ///
     /// # Errors
     /// The first broken promise.
     pub fn indexed(&mut self) -> Result<&mut Self, BrokenPromise> {
-        let size = self.game.size();
-        for i in self.sample(size) {
-            let Some(p) = self.game.position(i) else {
+        let game = self.game;
+        let size = game.size();
+        let mut before: Option<(u64, G::Position)> = None;
+        let sample = self.sample(size);
+        let whole = sample.all;
+        for i in sample {
+            let Some(p) = game.position(i) else {
                 continue;
             };
             self.positions += 1;
-            let back = self.game.index(&p);
+            sound_copy(&p)?;
+            let back = game.index(&p);
             if back != i {
                 return Err(broken(
                     "Indexed: index(position(i)) == i",
@@ -225,8 +362,41 @@ where
                     format!("position({i}) has index {back}"),
                 ));
             }
-            for c in self.children(&p) {
-                let k = self.game.index(&c);
+            match game.position(i) {
+                Some(q) if q == p => hash_alike(&p, &q, || format!("position({i}) decoded again"))?,
+                again => {
+                    return Err(broken(
+                        "Indexed: position(i) gives equal positions each time",
+                        &p,
+                        format!("position({i}) decoded again is {again:?}"),
+                    ))
+                }
+            }
+            // The position sampled before and one at a neighbouring index
+            // differ from this one, or do not have their own index: their
+            // round trip is the fault then.
+            let next = neighbour(i, size, whole, before.as_ref().map(|b| b.0))
+                .and_then(|j| Some((j, game.position(j)?)));
+            for (j, q) in next.iter().chain(&before) {
+                if *j == i || *q != p {
+                    continue;
+                }
+                let back = game.index(q);
+                if back != *j {
+                    return Err(broken(
+                        "Indexed: index(position(i)) == i",
+                        q,
+                        format!("position({j}) has index {back}"),
+                    ));
+                }
+                return Err(broken(
+                    "Indexed: positions at different indices differ",
+                    &p,
+                    format!("position({i}) == position({j}), which is {q:?}"),
+                ));
+            }
+            for c in self.children(&p)? {
+                let k = game.index(&c);
                 if k >= size {
                     return Err(broken(
                         "Indexed: index < size",
@@ -234,14 +404,18 @@ where
                         format!("index {k} of size {size}"),
                     ));
                 }
-                if self.game.position(k).as_ref() != Some(&c) {
-                    return Err(broken(
-                        "Indexed: position(index(p)) == p (no two positions share an index)",
-                        &c,
-                        format!("index {k} decodes to {:?}", self.game.position(k)),
-                    ));
+                match game.position(k) {
+                    Some(d) if d == c => hash_alike(&c, &d, || format!("position({k})"))?,
+                    d => {
+                        return Err(broken(
+                            "Indexed: position(index(p)) == p (no two positions share an index)",
+                            &c,
+                            format!("index {k} decodes to {d:?}"),
+                        ))
+                    }
                 }
             }
+            before = Some((i, p));
         }
         Ok(self)
     }
@@ -263,6 +437,7 @@ where
                 continue;
             };
             self.positions += 1;
+            let kids = self.children(&p)?;
             out.clear();
             self.game.child_indices(i, &mut out, &mut moves);
             let size = self.game.size();
@@ -273,11 +448,7 @@ where
                     format!("the run {run:?} repeats a child or passes the size {size}"),
                 ));
             }
-            let want = set(self
-                .children(&p)
-                .iter()
-                .map(|c| self.game.index(c))
-                .collect());
+            let want = set(kids.iter().map(|c| self.game.index(c)).collect());
             // Counted before they are listed: runs within the size may
             // still promise more children than memory holds.
             if out.len() != want.len() as u64 {
@@ -307,7 +478,9 @@ where
     /// [`Unmoves`]: for sampled positions `p`, `child_count(p)` is the
     /// number of distinct children; `p` is among the unmoves of each of its
     /// children when it is not over; every position in `unmoves(p)` is
-    /// distinct, not over, and has `p` among its children.
+    /// distinct, not over, and has `p` among its children. Equal children
+    /// hash alike, checked before they are counted: a lying hash is named
+    /// as such, not as a wrong `child_count`.
     ///
     /// # Errors
     /// The first broken promise.
@@ -318,7 +491,7 @@ where
                 continue;
             };
             self.positions += 1;
-            let kids = self.children(&p);
+            let kids = self.children(&p)?;
             if self.game.outcome(&p).is_none() {
                 let n = self.game.child_count(&p, &mut moves, &mut scratch);
                 if n != kids.len() {
@@ -357,7 +530,7 @@ where
                         format!("{q:?} is over"),
                     ));
                 }
-                if !self.children(q).contains(&p) {
+                if !self.has_child(q, &p)? {
                     return Err(broken(
                         "Unmoves: every parent has the position among its children",
                         &p,
@@ -390,22 +563,19 @@ where
         let listed = set(listed);
         if lists {
             for &i in &listed {
-                match game.position(i) {
-                    Some(p) if game.outcome(&p).is_some() || self.children(&p).is_empty() => {}
-                    Some(p) => {
-                        return Err(broken(
-                            "IndexedUnmoves: terminal_indices lists only positions that are over or stuck",
-                            &p,
-                            format!("index {i} has moves"),
-                        ))
-                    }
-                    None => {
-                        return Err(broken(
-                            "IndexedUnmoves: terminal_indices lists positions",
-                            &i,
-                            "no position at this index",
-                        ))
-                    }
+                let Some(p) = game.position(i) else {
+                    return Err(broken(
+                        "IndexedUnmoves: terminal_indices lists positions",
+                        &i,
+                        "no position at this index",
+                    ));
+                };
+                if game.outcome(&p).is_none() && !self.children(&p)?.is_empty() {
+                    return Err(broken(
+                        "IndexedUnmoves: terminal_indices lists only positions that are over or stuck",
+                        &p,
+                        format!("index {i} has moves"),
+                    ));
                 }
             }
         }
@@ -420,7 +590,7 @@ where
             };
             self.positions += 1;
             let over = game.outcome(&p).is_some();
-            if lists && (over || self.children(&p).is_empty()) && listed.binary_search(&i).is_err()
+            if lists && (over || self.children(&p)?.is_empty()) && listed.binary_search(&i).is_err()
             {
                 return Err(broken(
                     "IndexedUnmoves: terminal_indices lists every position that is over or stuck",
@@ -501,6 +671,10 @@ where
     /// (never in the tier when it is declared to be left), the fast
     /// `child_tier_indices` and `visit_tier` agree with the plain ones
     /// (`visit_tier` at the index alone and over a few indices around it).
+    /// And `Eq` and `Hash` as in [`GameCheck::indexed`]: a position differs
+    /// from those at a neighbouring index and at the index sampled before
+    /// in its tier, and hashes alike with the equal positions
+    /// `tier_position` and `visit_tier` give for it and for its children.
     ///
     /// # Errors
     /// The first broken promise.
@@ -531,12 +705,15 @@ where
             let saved = self.samples;
             self.samples = per_tier;
             let sample = self.sample(size);
+            let whole = sample.all;
             self.samples = saved;
+            let mut before: Option<(u64, G::Position)> = None;
             for i in sample {
                 let Some(p) = game.tier_position(t, i) else {
                     continue;
                 };
                 self.positions += 1;
+                sound_copy(&p)?;
                 if game.tier(&p) != t || game.tier_index(&p) != i {
                     return Err(broken(
                         "Tiered: tier_position and tier/tier_index round-trip",
@@ -549,7 +726,37 @@ where
                         ),
                     ));
                 }
-                let children = self.children(&p);
+                // As in `indexed`: the one sampled before and one at a
+                // neighbouring index decode to other positions (or to one
+                // that does not round-trip, the fault then).
+                let next = neighbour(i, size, whole, before.as_ref().map(|b| b.0))
+                    .and_then(|j| Some((j, game.tier_position(t, j)?)));
+                for (j, q) in next.iter().chain(&before) {
+                    if *j == i || *q != p {
+                        continue;
+                    }
+                    if game.tier(q) != t || game.tier_index(q) != *j {
+                        return Err(broken(
+                            "Tiered: tier_position and tier/tier_index round-trip",
+                            q,
+                            format!(
+                                "tier_position({}, {j}) has tier {} and index {}",
+                                game.tier_name(t),
+                                game.tier_name(game.tier(q)),
+                                game.tier_index(q)
+                            ),
+                        ));
+                    }
+                    return Err(broken(
+                        "Tiered: positions at different indices of a tier differ",
+                        &p,
+                        format!(
+                            "tier_position({}, {i}) == tier_position({0}, {j}), which is {q:?}",
+                            game.tier_name(t)
+                        ),
+                    ));
+                }
+                let children = self.children(&p)?;
                 let mut plain = Vec::new();
                 for c in &children {
                     let (ct, ci) = (game.tier(c), game.tier_index(c));
@@ -576,6 +783,11 @@ where
                     // A child's index is a position: one that is not would
                     // be waited for by its parents for ever.
                     let back = game.tier_position(ct, ci);
+                    if let Some(q) = back.as_ref().filter(|q| *q == c) {
+                        hash_alike(c, q, || {
+                            format!("tier_position({}, {ci})", game.tier_name(ct))
+                        })?;
+                    }
                     if back
                         .as_ref()
                         .is_none_or(|q| game.tier(q) != ct || game.tier_index(q) != ci)
@@ -614,6 +826,9 @@ where
                         format!("visit_tier at index {i} gave {visited:?}"),
                     ));
                 }
+                hash_alike(&p, &visited[0].1, || {
+                    format!("visit_tier's position at index {i}")
+                })?;
                 // And over a few indices around it: a game's own stepping
                 // from one position to the next may go wrong only there
                 // (stop short, skip, swap).
@@ -631,6 +846,7 @@ where
                         format!("visit_tier over {around:?} gave {visited:?}, tier_position {decoded:?}"),
                     ));
                 }
+                before = Some((i, p));
             }
         }
         Ok(self)
@@ -762,6 +978,193 @@ mod tests {
         fn position(&self, i: u64) -> Option<u64> {
             (i <= self.0).then_some(i)
         }
+    }
+
+    /// What [`Pile`]'s `Eq` and `Hash` get wrong: nothing, `Hash` reads
+    /// `via` (which `==` ignores), `==` always says yes, or never.
+    const HONEST: u8 = 0;
+    const HASHES_VIA: u8 = 1;
+    const ALWAYS_EQUAL: u8 = 2;
+    const NEVER_EQUAL: u8 = 3;
+
+    /// A pile of `n` stones, and how the last move took them (which hand,
+    /// how many): `via` is scratch, no part of the position, so `==`
+    /// looks at `n` alone.
+    #[derive(Debug, Clone)]
+    struct Pile<const LIE: u8> {
+        n: u64,
+        via: u64,
+    }
+
+    impl<const LIE: u8> PartialEq for Pile<LIE> {
+        fn eq(&self, other: &Self) -> bool {
+            match LIE {
+                ALWAYS_EQUAL => true,
+                NEVER_EQUAL => false,
+                _ => self.n == other.n,
+            }
+        }
+    }
+
+    impl<const LIE: u8> Eq for Pile<LIE> {}
+
+    impl<const LIE: u8> Hash for Pile<LIE> {
+        fn hash<H: Hasher>(&self, h: &mut H) {
+            self.n.hash(h);
+            if LIE == HASHES_VIA {
+                self.via.hash(h);
+            }
+        }
+    }
+
+    /// Take 1 or 2 from a pile of at most `max`, with either of `hands`
+    /// hands (two hands: two moves to each child). Where `stamps`, each
+    /// position `position` decodes has a new `via`.
+    struct Hands<const LIE: u8> {
+        max: u64,
+        hands: u64,
+        stamps: Option<std::cell::Cell<u64>>,
+    }
+
+    impl<const LIE: u8> Hands<LIE> {
+        fn new(max: u64, hands: u64) -> Self {
+            Hands {
+                max,
+                hands,
+                stamps: None,
+            }
+        }
+    }
+
+    impl<const LIE: u8> Game for Hands<LIE> {
+        type Position = Pile<LIE>;
+        type Move = (u64, u64);
+        fn moves(&self, p: &Pile<LIE>, out: &mut Vec<(u64, u64)>) {
+            for t in (1..=2).filter(|&t| t <= p.n) {
+                out.extend((0..self.hands).map(|hand| (t, hand)));
+            }
+        }
+        fn play(&self, p: &Pile<LIE>, &(t, hand): &(u64, u64)) -> Pile<LIE> {
+            Pile {
+                n: p.n - t,
+                via: 10 * t + hand,
+            }
+        }
+    }
+
+    impl<const LIE: u8> Indexed for Hands<LIE> {
+        fn size(&self) -> u64 {
+            self.max + 1
+        }
+        fn index(&self, p: &Pile<LIE>) -> u64 {
+            p.n
+        }
+        fn position(&self, i: u64) -> Option<Pile<LIE>> {
+            let via = self.stamps.as_ref().map_or(0, |s| {
+                s.set(s.get() + 1);
+                s.get()
+            });
+            (i <= self.max).then_some(Pile { n: i, via })
+        }
+    }
+
+    impl<const LIE: u8> game_core::Unmoves for Hands<LIE> {
+        fn unmoves(&self, p: &Pile<LIE>, out: &mut Vec<Pile<LIE>>) {
+            out.extend(
+                (1..=2)
+                    .map(|t| p.n + t)
+                    .filter(|&n| n <= self.max)
+                    .map(|n| Pile { n, via: 0 }),
+            );
+        }
+    }
+
+    /// The promise `r` says is broken, or "none broken".
+    fn promise<T>(r: Result<T, BrokenPromise>) -> &'static str {
+        r.map_or_else(|e| e.promise, |_| "none broken")
+    }
+
+    #[test]
+    fn an_honest_pile_keeps_every_promise() {
+        let game = Hands::<HONEST>::new(30, 2);
+        for samples in [1000, 5] {
+            let mut check = GameCheck::new(&game, samples);
+            check.indexed().and_then(|c| c.unmoves()).expect("sound");
+            GameCheck::new(&game_core::OneTier(&game), samples)
+                .tiered()
+                .expect("sound");
+        }
+    }
+
+    /// Two moves reach the pile one smaller, equal by `==` but hashed
+    /// apart: the checker's hash set kept both, and `unmoves` said
+    /// "child_count is the number of distinct children" (2 against 4).
+    #[test]
+    fn equal_children_that_hash_apart_break_the_hash_promise() {
+        let game = Hands::<HASHES_VIA>::new(30, 2);
+        let err = GameCheck::new(&game, 1000).indexed().unwrap_err();
+        assert_eq!(err.promise, "Game: equal positions hash alike", "{err}");
+        assert!(err.detail.contains("its children"), "{err}");
+        for r in [
+            GameCheck::new(&game, 1000).unmoves().map(|_| ()),
+            GameCheck::new(&game, 5).unmoves().map(|_| ()),
+            GameCheck::new(&game_core::OneTier(&game), 1000)
+                .tiered()
+                .map(|_| ()),
+        ] {
+            assert_eq!(promise(r), "Game: equal positions hash alike");
+        }
+        // With one hand no two moves meet; a child still hashes apart
+        // from the equal position its index decodes to.
+        let one = Hands::<HASHES_VIA>::new(30, 1);
+        let err = GameCheck::new(&one, 1000).indexed().unwrap_err();
+        assert_eq!(err.promise, "Game: equal positions hash alike", "{err}");
+        assert!(err.detail.contains("(position("), "{err}");
+        let err = GameCheck::new(&game_core::OneTier(&one), 1000)
+            .tiered()
+            .unwrap_err();
+        assert_eq!(err.promise, "Game: equal positions hash alike", "{err}");
+        assert!(err.detail.contains("(tier_position("), "{err}");
+        // A position decoded twice: equal, hashed apart.
+        let stamped = Hands::<HASHES_VIA> {
+            stamps: Some(std::cell::Cell::new(0)),
+            ..Hands::new(30, 1)
+        };
+        let err = GameCheck::new(&stamped, 1000).indexed().unwrap_err();
+        assert_eq!(err.promise, "Game: equal positions hash alike", "{err}");
+        assert!(err.detail.contains("(position(0) decoded again)"), "{err}");
+    }
+
+    /// An `==` that always says yes: every index round-trips (the index
+    /// reads the pile), and every child is "the same".
+    #[test]
+    fn an_eq_that_always_says_yes_is_found_by_positions_at_two_indices() {
+        let game = Hands::<ALWAYS_EQUAL>::new(30, 2);
+        // Every index in order (the one before), and a sparse sample
+        // (the next index).
+        for samples in [1000, 1] {
+            let err = GameCheck::new(&game, samples).indexed().unwrap_err();
+            assert_eq!(
+                err.promise, "Indexed: positions at different indices differ",
+                "{err}"
+            );
+            let err = GameCheck::new(&game_core::OneTier(&game), samples)
+                .tiered()
+                .unwrap_err();
+            assert_eq!(
+                err.promise, "Tiered: positions at different indices of a tier differ",
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_eq_that_is_not_reflexive_breaks_the_clone_promise() {
+        let game = Hands::<NEVER_EQUAL>::new(30, 2);
+        let err = GameCheck::new(&game, 1000).indexed().unwrap_err();
+        assert_eq!(err.promise, "Game: a position equals its clone", "{err}");
+        let err = GameCheck::new(&game, 1000).unmoves().unwrap_err();
+        assert_eq!(err.promise, "Game: a position equals its clone", "{err}");
     }
 
     #[test]
