@@ -859,7 +859,9 @@ where
 {
     /// [`Symmetric`] (positions sampled by index): the canonical form is
     /// among the symmetric positions, and every symmetric position has the
-    /// same canonical form.
+    /// same canonical form, which hashes alike from each of them (the
+    /// solvers key positions by it); each position and canonical form
+    /// equals its clone and hashes alike.
     ///
     /// # Errors
     /// The first broken promise.
@@ -883,9 +885,11 @@ where
         for p in positions {
             let p = &p;
             self.positions += 1;
+            sound_copy(p)?;
             images.clear();
             self.game.symmetric(p, &mut images);
             let c = self.game.canonical(p);
+            sound_copy(&c)?;
             if !images.contains(&c) {
                 return Err(broken(
                     "Symmetric: canonical(p) is among symmetric(p)",
@@ -905,6 +909,9 @@ where
                         format!("{q:?} has canonical form {cq:?}, not {c:?}"),
                     ));
                 }
+                // The solvers key positions by their canonical form: one
+                // form that hashes two ways is two positions to them.
+                hash_alike(&c, &cq, || format!("the canonical form of {q:?}"))?;
             }
             also(p, &c)?;
         }
@@ -1077,6 +1084,39 @@ mod tests {
                     .map(|n| Pile { n, via: 0 }),
             );
         }
+    }
+
+    /// The pile's only symmetry swaps `via` between 0 and 1; the canonical
+    /// form keeps `via` as it is (`==` ignores it).
+    impl<const LIE: u8> game_core::Symmetric for Hands<LIE> {
+        fn symmetric(&self, p: &Pile<LIE>, out: &mut Vec<Pile<LIE>>) {
+            out.push(p.clone());
+            out.push(Pile {
+                n: p.n,
+                via: p.via ^ 1,
+            });
+        }
+        fn canonical(&self, p: &Pile<LIE>) -> Pile<LIE> {
+            p.clone()
+        }
+    }
+
+    /// Symmetric positions whose canonical forms are equal but hash
+    /// apart: a solver storing canonical positions keeps both.
+    #[test]
+    fn canonical_forms_that_hash_apart_break_the_hash_promise() {
+        GameCheck::new(&Hands::<HONEST>::new(30, 2), 1000)
+            .symmetric()
+            .expect("sound");
+        let err = GameCheck::new(&Hands::<HASHES_VIA>::new(30, 2), 1000)
+            .symmetric()
+            .unwrap_err();
+        assert_eq!(err.promise, "Game: equal positions hash alike", "{err}");
+        assert!(err.detail.contains("(the canonical form of"), "{err}");
+        let err = GameCheck::new(&Hands::<NEVER_EQUAL>::new(30, 2), 1000)
+            .symmetric()
+            .unwrap_err();
+        assert_eq!(err.promise, "Game: a position equals its clone", "{err}");
     }
 
     /// The promise `r` says is broken, or "none broken".
