@@ -800,6 +800,60 @@ fn value_and_play_from_an_unfinished_database_say_to_finish_the_solve() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A resumed solve's work is counted without the tiers the database holds
+/// finished: with every tier of 4×4 Connect Four but the empty board's
+/// finished, a budget of 1.5e6 steps (under the fresh solve's 2.4e6: its
+/// 201,755 indices at 8 steps, half again for the walk) finishes the
+/// solve (the solve left is one index, the walk 0.8e6), where it was
+/// refused as though every tier were still to solve.
+#[test]
+fn a_resumed_solve_counts_only_the_work_left() {
+    let dir = scratch("resume-work");
+    let (whole, part, fresh) = (dir.join("whole"), dir.join("part"), dir.join("fresh"));
+    let board = ["--width", "4", "--height", "4"];
+    let solve = |db: &Path, extra: &[&str]| {
+        let d = db.display().to_string();
+        let mut args = vec!["connect4", "solve", "--no-certify", "--db", &d];
+        args.extend_from_slice(&board);
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let done = solve(&whole, &[]);
+    assert!(done.status.success());
+    // Every tier but the smallest, as a solve killed after the others.
+    let key = "4x4, mirror-canonical, tiers by pieces, v1";
+    let from = game_db::Database::open(&whole, "connect4", key).unwrap();
+    let to = game_db::Database::create(&part, "connect4", key).unwrap();
+    let tiers = from.finished_tiers();
+    let first = *tiers.iter().min().unwrap();
+    for &t in tiers.iter().filter(|&&t| t != first) {
+        let table = gamesolve::store::load_table(&from, t).unwrap();
+        gamesolve::store::save_table(&to, t, &table).unwrap();
+    }
+    drop((from, to));
+    let budget = ["--max-work", "1.5e6"];
+    let refused = solve(&fresh, &budget);
+    let err = String::from_utf8(refused.stderr).unwrap();
+    assert!(!refused.status.success(), "{err}");
+    assert!(err.contains("(201755 indices)"), "{err}");
+    let resumed = solve(&part, &budget);
+    let err = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{err}");
+    // The whole solve's verdict and reachable counts (Tromp's 4×4: a
+    // tie; the last line is times).
+    let verdict = |o: &Output| {
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        text.lines().take(2).collect::<Vec<_>>().join("\n")
+    };
+    assert!(
+        verdict(&done).contains("ties in 16 plies"),
+        "{}",
+        verdict(&done)
+    );
+    assert_eq!(verdict(&resumed), verdict(&done));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A damaged database (a file cut short, a block whose checksum fails, a
 /// tier's file gone) is refused by every command that reads it with what
 /// to do: delete it and solve again (it named the damage alone, as

@@ -147,8 +147,11 @@ pub enum Work {
     /// The solve alone (to answer a query or play).
     Solve,
     /// The solve, the walk of the positions reachable from the start,
-    /// and the certificate when `certify`.
-    Whole { certify: bool },
+    /// and the certificate when `certify`; the solve of all but the
+    /// `finished` indices (of tiers a database holds finished: a
+    /// resumed solve does not solve them again, while the walk and the
+    /// certificate read every tier).
+    Whole { certify: bool, finished: u64 },
 }
 
 /// Refuses, before anything is solved, a solve past the work budget:
@@ -160,22 +163,33 @@ where
     G::Move: Send,
 {
     let n = indices(game);
-    let solve = n.saturating_mul(G::SOLVE_STEPS);
+    // The walk and the certificate are counted in steps of a whole solve.
+    let whole = n.saturating_mul(G::SOLVE_STEPS);
+    let finished = match work {
+        Work::Solve => 0,
+        Work::Whole { finished, .. } => finished.min(n),
+    };
+    let solve = (n - finished).saturating_mul(G::SOLVE_STEPS);
     let (steps, and) = match work {
         Work::Solve => (solve, ""),
-        Work::Whole { certify: false } => (
-            solve.saturating_add(solve / 2),
+        Work::Whole { certify: false, .. } => (
+            solve.saturating_add(whole / 2),
             ", the walk of the positions reachable from the start",
         ),
-        Work::Whole { certify: true } => (
+        Work::Whole { certify: true, .. } => (
             solve
-                .saturating_add(solve / 2)
-                .saturating_add(solve / 4 * 3),
+                .saturating_add(whole / 2)
+                .saturating_add(whole / 4 * 3),
             ", the walk of the positions reachable from the start and the certificate",
         ),
     };
+    let indices = if finished == 0 {
+        format!("{n} indices")
+    } else {
+        format!("{} of its {n} indices left to solve", n - finished)
+    };
     ctx.budget.check_work(
-        &format!("solving {} ({n} indices){and}", game.0.title()),
+        &format!("solving {} ({indices}){and}", game.0.title()),
         steps,
     )?;
     Ok(())
@@ -311,10 +325,20 @@ where
             return Ok(r);
         }
     }
+    // A resumed solve solves only the tiers the database has not
+    // finished (its work was counted as the whole game's).
+    let finished = db.map_or(0, |db| {
+        game.tiers()
+            .iter()
+            .filter(|&&t| db.is_finished(t))
+            .map(|&t| game.tier_size(t))
+            .fold(0u64, u64::saturating_add)
+    });
     check_work(
         game,
         Work::Whole {
             certify: !no_certify,
+            finished,
         },
         ctx,
     )?;
@@ -384,10 +408,14 @@ where
     let leader = config.process() == 0;
     let title = game.title();
     let game = Canonical(game);
+    // Counted whole: the cluster's database is opened (by every process)
+    // only after the checks, so a resumed cluster solve is counted as a
+    // fresh one.
     check_work(
         &game,
         Work::Whole {
             certify: !no_certify,
+            finished: 0,
         },
         ctx,
     )?;
