@@ -126,15 +126,7 @@ fn sound_copy<P: Clone + Eq + Hash + Debug>(p: &P) -> Checked {
             format!("its clone {q:?} is unequal to it"),
         ));
     }
-    let (a, b) = (hash_of(p), hash_of(&q));
-    if a != b {
-        return Err(broken(
-            "Game: equal positions hash alike",
-            p,
-            format!("it hashes to {a:#x}, its clone to {b:#x}"),
-        ));
-    }
-    Ok(())
+    hash_alike(p, &q, || "its clone".to_string())
 }
 
 /// `p` and `q`, found equal, hash alike; `what` says where `q` came from
@@ -167,6 +159,34 @@ fn neighbour(i: u64, size: u64, whole: bool, before: Option<u64>) -> Option<u64>
     } else {
         i.checked_sub(1)
     }
+}
+
+/// `p`, at index `i`, differs from each of `others` (positions at other
+/// indices, with their indices: the one sampled before, one at a
+/// neighbouring index) — an `==` that always says yes is found here. An
+/// equal one that does not round-trip to its own index is that fault
+/// (`round_trip`); else `promise` is broken, the positions named by
+/// `name` of their indices.
+fn differs_from<'p, P: Eq + Debug + 'p>(
+    p: &P,
+    i: u64,
+    others: impl Iterator<Item = &'p (u64, P)>,
+    round_trip: impl Fn(u64, &P) -> Checked,
+    promise: &'static str,
+    name: impl Fn(u64) -> String,
+) -> Checked {
+    for (j, q) in others {
+        if *j == i || q != p {
+            continue;
+        }
+        round_trip(*j, q)?;
+        return Err(broken(
+            promise,
+            p,
+            format!("{} == {}, which is {q:?}", name(i), name(*j)),
+        ));
+    }
+    Ok(())
 }
 
 /// Sorted and without repeats.
@@ -345,6 +365,17 @@ where
     pub fn indexed(&mut self) -> Result<&mut Self, BrokenPromise> {
         let game = self.game;
         let size = game.size();
+        let round_trip = |i: u64, p: &G::Position| {
+            let back = game.index(p);
+            if back == i {
+                return Ok(());
+            }
+            Err(broken(
+                "Indexed: index(position(i)) == i",
+                p,
+                format!("position({i}) has index {back}"),
+            ))
+        };
         let mut before: Option<(u64, G::Position)> = None;
         let sample = self.sample(size);
         let whole = sample.all;
@@ -354,14 +385,7 @@ where
             };
             self.positions += 1;
             sound_copy(&p)?;
-            let back = game.index(&p);
-            if back != i {
-                return Err(broken(
-                    "Indexed: index(position(i)) == i",
-                    &p,
-                    format!("position({i}) has index {back}"),
-                ));
-            }
+            round_trip(i, &p)?;
             match game.position(i) {
                 Some(q) if q == p => hash_alike(&p, &q, || format!("position({i}) decoded again"))?,
                 again => {
@@ -377,24 +401,14 @@ where
             // round trip is the fault then.
             let next = neighbour(i, size, whole, before.as_ref().map(|b| b.0))
                 .and_then(|j| Some((j, game.position(j)?)));
-            for (j, q) in next.iter().chain(&before) {
-                if *j == i || *q != p {
-                    continue;
-                }
-                let back = game.index(q);
-                if back != *j {
-                    return Err(broken(
-                        "Indexed: index(position(i)) == i",
-                        q,
-                        format!("position({j}) has index {back}"),
-                    ));
-                }
-                return Err(broken(
-                    "Indexed: positions at different indices differ",
-                    &p,
-                    format!("position({i}) == position({j}), which is {q:?}"),
-                ));
-            }
+            differs_from(
+                &p,
+                i,
+                next.iter().chain(&before),
+                round_trip,
+                "Indexed: positions at different indices differ",
+                |j| format!("position({j})"),
+            )?;
             for c in self.children(&p)? {
                 let k = game.index(&c);
                 if k >= size {
@@ -707,6 +721,21 @@ where
             let sample = self.sample(size);
             let whole = sample.all;
             self.samples = saved;
+            let round_trip = |i: u64, p: &G::Position| {
+                if game.tier(p) == t && game.tier_index(p) == i {
+                    return Ok(());
+                }
+                Err(broken(
+                    "Tiered: tier_position and tier/tier_index round-trip",
+                    p,
+                    format!(
+                        "tier_position({}, {i}) has tier {} and index {}",
+                        game.tier_name(t),
+                        game.tier_name(game.tier(p)),
+                        game.tier_index(p)
+                    ),
+                ))
+            };
             let mut before: Option<(u64, G::Position)> = None;
             for i in sample {
                 let Some(p) = game.tier_position(t, i) else {
@@ -714,48 +743,20 @@ where
                 };
                 self.positions += 1;
                 sound_copy(&p)?;
-                if game.tier(&p) != t || game.tier_index(&p) != i {
-                    return Err(broken(
-                        "Tiered: tier_position and tier/tier_index round-trip",
-                        &p,
-                        format!(
-                            "tier_position({}, {i}) has tier {} and index {}",
-                            game.tier_name(t),
-                            game.tier_name(game.tier(&p)),
-                            game.tier_index(&p)
-                        ),
-                    ));
-                }
+                round_trip(i, &p)?;
                 // As in `indexed`: the one sampled before and one at a
                 // neighbouring index decode to other positions (or to one
                 // that does not round-trip, the fault then).
                 let next = neighbour(i, size, whole, before.as_ref().map(|b| b.0))
                     .and_then(|j| Some((j, game.tier_position(t, j)?)));
-                for (j, q) in next.iter().chain(&before) {
-                    if *j == i || *q != p {
-                        continue;
-                    }
-                    if game.tier(q) != t || game.tier_index(q) != *j {
-                        return Err(broken(
-                            "Tiered: tier_position and tier/tier_index round-trip",
-                            q,
-                            format!(
-                                "tier_position({}, {j}) has tier {} and index {}",
-                                game.tier_name(t),
-                                game.tier_name(game.tier(q)),
-                                game.tier_index(q)
-                            ),
-                        ));
-                    }
-                    return Err(broken(
-                        "Tiered: positions at different indices of a tier differ",
-                        &p,
-                        format!(
-                            "tier_position({}, {i}) == tier_position({0}, {j}), which is {q:?}",
-                            game.tier_name(t)
-                        ),
-                    ));
-                }
+                differs_from(
+                    &p,
+                    i,
+                    next.iter().chain(&before),
+                    round_trip,
+                    "Tiered: positions at different indices of a tier differ",
+                    |j| format!("tier_position({}, {j})", game.tier_name(t)),
+                )?;
                 let children = self.children(&p)?;
                 let mut plain = Vec::new();
                 for c in &children {
