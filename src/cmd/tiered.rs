@@ -218,8 +218,14 @@ fn tables_bytes<G: Tiered>(game: &G) -> u64 {
 
 /// The indices of every tier.
 pub fn indices<G: Tiered>(game: &G) -> u64 {
+    indices_of(game, |_| true)
+}
+
+/// The indices of the tiers `which` picks.
+fn indices_of<G: Tiered>(game: &G, which: impl Fn(Tier) -> bool) -> u64 {
     game.tiers()
         .iter()
+        .filter(|&&t| which(t))
         .map(|&t| game.tier_size(t))
         .fold(0u64, u64::saturating_add)
 }
@@ -327,13 +333,7 @@ where
     }
     // A resumed solve solves only the tiers the database has not
     // finished (its work was counted as the whole game's).
-    let finished = db.map_or(0, |db| {
-        game.tiers()
-            .iter()
-            .filter(|&&t| db.is_finished(t))
-            .map(|&t| game.tier_size(t))
-            .fold(0u64, u64::saturating_add)
-    });
+    let finished = db.map_or(0, |db| indices_of(game, |t| db.is_finished(t)));
     check_work(
         game,
         Work::Whole {

@@ -4,10 +4,12 @@ use game_core::Game;
 
 use crate::Error;
 
-/// [`illegal_in_line`] at `pos`, the position the moves before `word`
-/// reach in `game`, with its legal moves (none once it is over) named by
-/// `name`.
-pub(crate) fn illegal_at<G: Game>(
+/// `e`, the refusal of `word` (the `k`-th move of `line`) at `pos`, the
+/// position the moves before it reach in `game`: an illegal move is said
+/// again by [`illegal_in_line`], with the legal moves there (none once
+/// it is over) named by `name`; any other error stays as it is.
+pub(crate) fn in_line<G: Game>(
+    e: Error,
     game: &G,
     pos: &G::Position,
     line: &str,
@@ -15,6 +17,9 @@ pub(crate) fn illegal_at<G: Game>(
     k: usize,
     name: impl Fn(&G::Move) -> String,
 ) -> Error {
+    if !matches!(e, Error::Core(game_core::Error::IllegalMove(_))) {
+        return e;
+    }
     let mut legal = Vec::new();
     if game.outcome(pos).is_none() {
         game.moves(pos, &mut legal);

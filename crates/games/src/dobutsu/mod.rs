@@ -211,19 +211,9 @@ impl Dobutsu {
         let mut pos = DobutsuPosition::START;
         let mut side = DobutsuSide::First;
         for (k, word) in line.split_whitespace().enumerate() {
-            let mv = match self.legal_move(&pos, side, word) {
-                Err(Error::Core(game_core::Error::IllegalMove(_))) => {
-                    return Err(crate::line::illegal_at(
-                        self,
-                        &pos,
-                        line,
-                        word,
-                        k + 1,
-                        |m| m.notation(side),
-                    ));
-                }
-                r => r?,
-            };
+            let mv = self.legal_move(&pos, side, word).map_err(|e| {
+                crate::line::in_line(e, self, &pos, line, word, k + 1, |m| m.notation(side))
+            })?;
             pos = self.play(&pos, &mv);
             side = side.other();
         }

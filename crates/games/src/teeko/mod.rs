@@ -274,19 +274,9 @@ impl Teeko {
     pub fn play_line(&self, line: &str) -> Result<TeekoPosition, Error> {
         let mut pos = TeekoPosition::START;
         for (k, word) in line.split_whitespace().enumerate() {
-            let mv = match self.legal_move(&pos, word) {
-                Err(Error::Core(game_core::Error::IllegalMove(_))) => {
-                    return Err(crate::line::illegal_at(
-                        self,
-                        &pos,
-                        line,
-                        word,
-                        k + 1,
-                        ToString::to_string,
-                    ));
-                }
-                r => r?,
-            };
+            let mv = self.legal_move(&pos, word).map_err(|e| {
+                crate::line::in_line(e, self, &pos, line, word, k + 1, ToString::to_string)
+            })?;
             pos = self.play(&pos, &mv);
         }
         Ok(pos)
