@@ -15,7 +15,10 @@
 # under 0.55. PAIRS defaults to 10, F to 128. GAMESOLVE names the binary
 # (default: this checkout's release build, else the one in
 # $CARGO_TARGET_DIR, else `gamesolve` on the PATH). Run it on an otherwise
-# idle machine: a build beside it moves the figures by a third.
+# idle machine: a build beside it moves the figures by a third. On a
+# virtual machine, scripts/vcpu-speeds.sh shows whether the CPUs run at
+# one speed: while one is slowed the pairs say more about it than about
+# the solver.
 set -euo pipefail
 pairs=${1:-10}
 f=${2:-128}
