@@ -377,10 +377,16 @@ fn a_tier_of_another_length_than_the_games_is_refused() {
     shorten_tier(&c, 9, 10);
     let mut analyze_c4 = vec!["connect4", "analyze", "--db", &cd];
     analyze_c4.extend_from_slice(&board);
+    // `value` read a short tier's records as they came (a later fix: it
+    // checks each tier it reads, as the others check them all).
+    let mut value_c4 = vec!["connect4", "value", "123412341", "--db", &cd];
+    value_c4.extend_from_slice(&board);
     for args in [
         vec!["fingers", "analyze", "--db", &fd],
         vec!["fingers", "solve", "--no-certify", "--db", &fd],
+        vec!["fingers", "value", "1,1", "1,1", "--db", &fd],
         analyze_c4,
+        value_c4,
         solve,
     ] {
         let out = run(&args);
@@ -398,19 +404,108 @@ fn a_tier_of_another_length_than_the_games_is_refused() {
 /// table has no value for the position at index `hole` (forged, or
 /// written by other code), in a fresh scratch directory.
 fn forged_fingers(name: &str, hole: impl Fn(&games::Fingers) -> u64) -> String {
+    forged_fingers_with(name, |g, i, v| (i != hole(g)).then_some(v).flatten())
+}
+
+/// A Fingers database (default rules) whose checksums hold, holding for
+/// each index `edit(game, index, its solved value)`.
+fn forged_fingers_with(
+    name: &str,
+    edit: impl Fn(&games::Fingers, u64, Option<game_core::Value>) -> Option<game_core::Value>,
+) -> String {
     use game_core::Indexed;
     let dir = scratch(name);
     let game = games::Fingers::new(games::FingersRules::default()).unwrap();
     let rules = format!("{:?}, index v1", game.rules());
     let db = game_db::Database::create(&dir, "fingers", &rules).unwrap();
     let solved = solver_retro::solve_unmoves(&game).unwrap();
-    let hole = hole(&game);
     let mut table = solver_retro::Table::new(game.size(), false).unwrap();
-    for i in (0..game.size()).filter(|&i| i != hole) {
-        table.set(i, solved.value_at(i)).unwrap();
+    for i in 0..game.size() {
+        table.set(i, edit(&game, i, solved.value_at(i))).unwrap();
     }
     gamesolve::store::save_table(&db, 0, &table).unwrap();
     dir.display().to_string()
+}
+
+/// Records that are whole (their checksums hold) but wrong: `value`
+/// answered from them (a remoteness of 0 beside legal moves, a legal
+/// move left out) and `analyze` counted a position without a record as
+/// a draw, all with exit 0. `value` now checks its answer against the
+/// children's records by the certificate's rule for one position, and
+/// `analyze` refuses a position of a tier without a record.
+#[test]
+fn records_that_contradict_each_other_are_refused() {
+    use game_core::{Indexed, Value};
+    let one_line = |args: &[&str], words: &str| {
+        let out = run(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} answered: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(words), "{args:?}: {err}");
+        assert!(err.contains("the database is damaged"), "{args:?}: {err}");
+    };
+    // A child of the start (one touch away) without a record.
+    let child = games::FingersPosition {
+        me: [1, 2],
+        opp: [1, 1],
+    };
+    let hole = forged_fingers("contradict-hole", |g| g.index(&child));
+    one_line(
+        &["fingers", "value", "1,1", "1,1", "--db", &hole],
+        "a child has no value",
+    );
+    one_line(&["fingers", "analyze", "--db", &hole], "has no record");
+    // Every won or lost record at remoteness 0 (its outcome kept): the
+    // start, lost in 26, would read "lost in 0" beside its moves.
+    let flat = forged_fingers_with("contradict-flat", |_, _, v| {
+        v.map(|v| match v.remoteness() {
+            Some(_) => Value::new(v.outcome(), 0),
+            None => v,
+        })
+    });
+    one_line(
+        &["fingers", "value", "1,1", "1,1", "--db", &flat],
+        "not every child is won",
+    );
+    // The whole table as solved: answered, as before.
+    let whole = forged_fingers_with("contradict-none", |_, _, v| v);
+    let v = json(&["fingers", "value", "1,1", "1,1", "--db", &whole]);
+    assert_eq!(v["outcome"], "lose");
+    assert_eq!(v["remoteness"], 26);
+    // Connect Four 4×4: one position of tier 1 without a record, read as
+    // a child by `value` from the start and by `analyze`.
+    let c = scratch("contradict-c4");
+    let cd = c.display().to_string();
+    let board = ["--width", "4", "--height", "4"];
+    json(
+        &[
+            &["connect4", "solve", "--no-certify", "--db", &cd][..],
+            &board,
+        ]
+        .concat(),
+    );
+    let db = game_db::Database::open_any(&c).unwrap();
+    let mut records = Vec::new();
+    db.for_each_block(1, |_, r| records.extend_from_slice(r))
+        .unwrap();
+    // The last position of the tier that has a record (its others are
+    // mirror images, stored once).
+    let last = records.iter().rposition(Option::is_some).unwrap();
+    records[last] = None;
+    db.write_tier(1, records).unwrap();
+    drop(db);
+    one_line(
+        &[&["connect4", "value", "--db", &cd][..], &board].concat(),
+        "a child has no value",
+    );
+    one_line(
+        &[&["connect4", "analyze", "--db", &cd][..], &board].concat(),
+        "has no record",
+    );
+    for dir in [hole, flat, whole, cd] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// A database whose table has no value for the start, or for another

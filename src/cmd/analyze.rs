@@ -8,7 +8,7 @@ use game_core::{Outcome, Tier, Tiered, Value};
 use game_db::Database;
 use rayon::prelude::*;
 use serde_json::{json, Value as Json};
-use solver_retro::{Counts, Held};
+use solver_retro::{Counts, Flaw, Held};
 
 use super::{Error, Report};
 use game_core::plural;
@@ -28,6 +28,9 @@ struct Stats {
     longest_loss: Option<(u32, Tier, u64)>,
     /// The most moves at one position: count, tier, index.
     most_moves: Option<(usize, Tier, u64)>,
+    /// The first index the game gives a position at that has no record
+    /// (a database whose checksums hold but whose records are wrong).
+    unrecorded: Option<u64>,
 }
 
 /// The larger of two (measure, tier, index) examples; on a tie the one
@@ -59,6 +62,10 @@ impl Stats {
         self.longest_win = longer(self.longest_win, o.longest_win);
         self.longest_loss = longer(self.longest_loss, o.longest_loss);
         self.most_moves = longer(self.most_moves, o.most_moves);
+        self.unrecorded = match (self.unrecorded, o.unrecorded) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         self
     }
 }
@@ -136,6 +143,9 @@ where
                 let mut moves = Vec::new();
                 game.visit_tier(t, b * BLOCK..size.min((b + 1) * BLOCK), &mut |i, pos| {
                     let Some(v) = table.value(i) else {
+                        // Every position of a tier is solved and written:
+                        // one without a record is damage.
+                        s.unrecorded = Some(s.unrecorded.map_or(i, |u| u.min(i)));
                         return;
                     };
                     let w = weight(&pos);
@@ -164,6 +174,16 @@ where
                 s
             })
             .reduce(Stats::default, Stats::merge);
+        if let Some(i) = s.unrecorded {
+            let at = game.tier_position(t, i).map_or(String::new(), |p| {
+                format!(" ({})", game_core::echo(&describe(&p)))
+            });
+            return Err(Error::Usage(format!(
+                "{}: tier {} has no record for its position {i}{at}; the database is damaged: delete {0} and run solve with --db {0} again",
+                db.dir().display(),
+                game.tier_name(t)
+            )));
+        }
         total = total.merge(s.clone());
         per_tier.push((t, s));
     }
@@ -327,6 +347,23 @@ pub fn db_error(e: game_db::Error) -> Error {
         ),
         e => Error::Usage(gamesolve::store::db_message(&e)),
     }
+}
+
+/// The refusal of an answer a database gives that its own records
+/// contradict: the position `what` (as the user gave it) holds `value`,
+/// but its children's records break the certificate's rule `flaw` (a
+/// child with no record, a win without a lost child one ply closer, ...).
+/// Checksums catch a damaged block; this catches records that are whole
+/// but wrong.
+pub fn contradicted(dir: &Path, what: &str, value: Value, flaw: Flaw) -> Error {
+    let what = match what.trim() {
+        "" => "the start position".to_string(),
+        w => format!("'{}'", game_core::echo(w)),
+    };
+    Error::Usage(format!(
+        "{}: the database says {what} is {value}, but {flaw}; the database is damaged: delete {0} and run solve with --db {0} again",
+        dir.display(),
+    ))
 }
 
 /// A game's rules as a database tells them apart: the text whose hash

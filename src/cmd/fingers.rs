@@ -473,6 +473,7 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
             let values: Values<'_> = match &db {
                 Some(dir) => {
                     let db = open_db(dir, DB_NAME, &db_rules(&game), false)?;
+                    gamesolve::store::check_records(&db, 0, game.size())?;
                     let g = game.clone();
                     Box::new(move |p| db.lookup(0, g.index(p)).map_err(super::analyze::db_error))
                 }
@@ -485,14 +486,28 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
             let v = values(&pos)?.ok_or_else(|| Error::Usage(format!("{pos} is not stored")))?;
             let over = game_over_words(&game, &pos);
             let mut options = Vec::new();
+            // Every move's child, in order, for the check below.
+            let mut children = Vec::new();
             if game.outcome(&pos).is_none() {
                 let mut mv = Vec::new();
                 game.moves(&pos, &mut mv);
                 for m in mv {
-                    if let Some(cv) = values(&game.play(&pos, &m))? {
+                    let cv = values(&game.play(&pos, &m))?;
+                    if let Some(cv) = cv {
                         options.push((m, cv.parent()));
                     }
+                    children.push(cv);
                 }
+            }
+            // A database's answer is checked against its children's
+            // records (the certificate's rule for one position): records
+            // whose checksums hold can still be wrong.
+            if let Some(dir) = &db {
+                let children = children
+                    .iter()
+                    .map(|c| c.ok_or(solver_retro::Flaw::UnknownChild));
+                solver_retro::check_position(&game, &pos, v, children)
+                    .map_err(|flaw| super::analyze::contradicted(dir, &pos.to_string(), v, flaw))?;
             }
             let best =
                 game_core::best_move(&game, &pos, |c| values(c).ok().flatten(), &mut Vec::new())

@@ -11,7 +11,7 @@ use game_core::{best_move, Canonical, Symmetric, Tier, Tiered, Value};
 use game_db::Database;
 use serde_json::json;
 use solver_cluster::{ClusterConfig, ClusterSolution};
-use solver_retro::{Config, Held, Keep, NoStore, Solved, Table, TierStore, TieredSolution};
+use solver_retro::{Config, Flaw, Held, Keep, NoStore, Solved, Table, TierStore, TieredSolution};
 
 use super::analyze::{analyze, open_db};
 use super::args::{ClusterFlags, Samples};
@@ -668,9 +668,19 @@ where
         Some(dir) => {
             let db = open_db(dir, G::NAME, &game.0.rules().into(), false)?;
             let g = &game;
+            // Each tier read is first checked to hold the game's number of
+            // records, as analyze and play check every tier.
+            let checked = std::cell::RefCell::new(Vec::new());
             Box::new(move |p| {
                 let c = g.0.canonical(p);
-                db.lookup(g.tier(&c), g.tier_index(&c)).map_err(db_err)
+                let t = g.tier(&c);
+                if !checked.borrow().contains(&t) {
+                    // An unfinished tier is said as every command says it.
+                    db.records(t).map_err(db_err)?;
+                    gamesolve::store::check_records(&db, t, g.tier_size(t))?;
+                    checked.borrow_mut().push(t);
+                }
+                db.lookup(t, g.tier_index(&c)).map_err(db_err)
             })
         }
         None => {
@@ -697,13 +707,25 @@ where
     let v = lookup(&pos)?.ok_or_else(|| Error::Usage("the position was not solved".into()))?;
     let mut options = Vec::new();
     let mut mv = Vec::new();
+    // Every move's child, in order, for the check below.
+    let mut children = Vec::new();
     if game.0.outcome(&pos).is_none() {
         game.0.moves(&pos, &mut mv);
         for m in &mv {
-            if let Some(cv) = lookup(&game.0.play(&pos, m))? {
+            let cv = lookup(&game.0.play(&pos, m))?;
+            if let Some(cv) = cv {
                 options.push((game.0.show_move(&pos, m), cv.parent()));
             }
+            children.push(cv);
         }
+    }
+    // A database's answer is checked against its children's records, by
+    // the certificate's rule for one position: records whose checksums
+    // hold can still be wrong (written by another program, or edited).
+    if let Some(dir) = db {
+        let children = children.iter().map(|c| c.ok_or(Flaw::UnknownChild));
+        solver_retro::check_position(&game.0, &pos, v, children)
+            .map_err(|flaw| super::analyze::contradicted(dir, text, v, flaw))?;
     }
     let best = best_move(&game.0, &pos, |c| lookup(c).ok().flatten(), &mut Vec::new())
         .map(|(m, _)| game.0.show_move(&pos, &m));

@@ -68,26 +68,31 @@ pub struct Rejection<P> {
     pub flaw: Flaw,
 }
 
+impl fmt::Display for Flaw {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Flaw::Terminal(v) => write!(f, "the game is over there and the rules say {v}"),
+            Flaw::UnknownChild => f.write_str("a child has no value"),
+            Flaw::Index => {
+                f.write_str("the game's index maps it or a child to another position's id")
+            }
+            Flaw::Win => f.write_str("no lost child is exactly one ply closer"),
+            Flaw::Lose => f.write_str("not every child is won with the slowest one ply closer"),
+            Flaw::Tie => f.write_str("no tied child one ply closer, or a lost child"),
+            Flaw::Draw => f.write_str("a lost or tied child, or no drawn child"),
+            Flaw::Unvisited => {
+                f.write_str("the game's visit_tier left it out, so its value would go unchecked")
+            }
+        }
+    }
+}
+
 impl<P: fmt::Debug> fmt::Display for Rejection<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let why = match self.flaw {
-            Flaw::Terminal(v) => format!("the game is over there and the rules say {v}"),
-            Flaw::UnknownChild => "a child has no value".to_string(),
-            Flaw::Index => {
-                "the game's index maps it or a child to another position's id".to_string()
-            }
-            Flaw::Win => "no lost child is exactly one ply closer".to_string(),
-            Flaw::Lose => "not every child is won with the slowest one ply closer".to_string(),
-            Flaw::Tie => "no tied child one ply closer, or a lost child".to_string(),
-            Flaw::Draw => "a lost or tied child, or no drawn child".to_string(),
-            Flaw::Unvisited => {
-                "the game's visit_tier left it out, so its value would go unchecked".to_string()
-            }
-        };
         write!(
             f,
-            "certificate rejected at {:?} (solution says {}): {why}",
-            self.position, self.value
+            "certificate rejected at {:?} (solution says {}): {}",
+            self.position, self.value, self.flaw
         )
     }
 }
@@ -191,6 +196,56 @@ fn check_one<S: Solved>(
     moves: &mut Vec<<S::Game as Game>::Move>,
     counted: &mut u64,
 ) -> Result<(), Flaw> {
+    moves.clear();
+    if game.outcome(pos).is_none() {
+        game.moves(pos, moves);
+        *counted += moves.len() as u64;
+    }
+    check_position(
+        game,
+        pos,
+        value,
+        moves.iter().map(|m| {
+            let child = game.play(pos, m);
+            if !solution.keyed(&child) {
+                return Err(Flaw::Index);
+            }
+            solution.value(&child).ok_or(Flaw::UnknownChild)
+        }),
+    )
+}
+
+/// Checks one position's `value` by the rules of the module docs, given
+/// its `children`: for each of the game's moves from `pos`, in order, the
+/// value of the position it reaches, or the flaw that child shows (a
+/// child with no value is [`Flaw::UnknownChild`]). `children` is not read
+/// when the game is over at `pos`. The checker applies it to every
+/// position of a solution; on its own it checks a value read from
+/// elsewhere — one answer of a database, say — against its children's.
+///
+/// ```
+/// use game_core::fixtures::Graph;
+/// use game_core::Value;
+/// use solver_retro::{check_position, Flaw};
+///
+/// // 0 moves to 1 and to 2; 1 and 2 have no move, so they are lost.
+/// let g = Graph { edges: vec![vec![1, 2], vec![], vec![]], ends: vec![None; 3] };
+/// let children = [Ok(Value::lose(0)), Ok(Value::lose(0))];
+/// assert_eq!(check_position(&g, &0, Value::win(1), children), Ok(()));
+/// assert_eq!(check_position(&g, &0, Value::win(3), children), Err(Flaw::Win));
+/// assert_eq!(check_position(&g, &1, Value::lose(0), []), Ok(()));
+/// let unknown = [Ok(Value::lose(0)), Err(Flaw::UnknownChild)];
+/// assert_eq!(check_position(&g, &0, Value::win(1), unknown), Err(Flaw::UnknownChild));
+/// ```
+///
+/// # Errors
+/// The rule `value` breaks; the first child's flaw, if a child shows one.
+pub fn check_position<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    value: Value,
+    children: impl IntoIterator<Item = Result<Value, Flaw>>,
+) -> Result<(), Flaw> {
     if let Some(o) = game.outcome(pos) {
         let want = Value::new(o, 0);
         return if value == want {
@@ -199,24 +254,17 @@ fn check_one<S: Solved>(
             Err(Flaw::Terminal(want))
         };
     }
-    moves.clear();
-    game.moves(pos, moves);
-    if moves.is_empty() {
+    let mut seen = Seen::default();
+    for child in children {
+        seen.add(child?);
+    }
+    if !seen.any {
         let want = Value::new(game.stalemate(pos), 0);
         return if value == want {
             Ok(())
         } else {
             Err(Flaw::Terminal(want))
         };
-    }
-    *counted += moves.len() as u64;
-    let mut seen = Seen::default();
-    for m in moves.iter() {
-        let child = game.play(pos, m);
-        if !solution.keyed(&child) {
-            return Err(Flaw::Index);
-        }
-        seen.add(solution.value(&child).ok_or(Flaw::UnknownChild)?);
     }
     judge(value, &seen)
 }

@@ -41,6 +41,16 @@ pub enum Error {
     /// A tier store (a database) failed to load or save a tier.
     #[error("the tier store failed: {0}")]
     Store(String),
+    /// A walk reached a position whose tier's table holds no value for
+    /// it: a table read from a damaged store, or one the game's index
+    /// does not match.
+    #[error("position {index} of tier {tier} was reached, but its table holds no value for it")]
+    Unsolved {
+        /// The tier's name.
+        tier: String,
+        /// The position's index in its tier.
+        index: u64,
+    },
     /// A table given for a game holds another number of cells than the
     /// game has indices ([`IndexedSolution::from_table`](crate::IndexedSolution::from_table)).
     #[error("a table of {cells} cells cannot hold a game of {size} indices")]

@@ -199,7 +199,9 @@ mod tiers;
 mod walk;
 
 pub use cell::{Cell, Table};
-pub use check::{certify, certify_indexed, certify_tiers, Certificate, Flaw, Rejection};
+pub use check::{
+    certify, certify_indexed, certify_tiers, check_position, Certificate, Flaw, Rejection,
+};
 pub use check_game::{BrokenPromise, GameCheck};
 pub use config::{Config, Progress};
 pub use dot::{colour, graph, to_dot};

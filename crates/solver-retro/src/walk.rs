@@ -329,7 +329,8 @@ pub struct TierReach {
 /// (a tier's bitmap is freed once the tier is done). Each position reached
 /// counts `weight(pos)` — 1, or the size of its class when walking a
 /// [`game_core::Canonical`] game — and its value is read from the table
-/// `tables(tier, room)` gives for its tier (a draw where it gives none): a
+/// `tables(tier, room)` gives for its tier (a draw where it gives no
+/// table; a position its table holds no value for is an error): a
 /// [`Held::Borrowed`] table of a solution in memory, or a
 /// [`Held::Owned`] one loaded from a store, which counts against the
 /// memory limit while the tier is walked: `room` is the bytes the walk
@@ -346,8 +347,9 @@ pub struct TierReach {
 /// memory limit (a loader's refusal of a table within `room` is said so:
 /// the walk's bytes in all against the limit, with the loader's advice);
 /// [`Error::BadIndex`], [`Error::Broken`] when a child lies outside the
-/// declared tiers; [`Error::CountOverflow`] when the weighted counts pass
-/// `u64::MAX`.
+/// declared tiers; [`Error::Unsolved`] for a position reached that its
+/// tier's table holds no value for; [`Error::CountOverflow`] when the
+/// weighted counts pass `u64::MAX`.
 pub fn reachable_tiers<'s, G>(
     game: &G,
     start: &G::Position,
@@ -830,10 +832,18 @@ impl<G: Tiered> Step<'_, G> {
         let k = (self.weight)(pos);
         tally.weighted = checked_sum(tally.weighted, k)?;
         tally.positions += 1;
-        let o = self
-            .table
-            .and_then(|tb| tb.value(i))
-            .map_or(game_core::Outcome::Draw, |v| v.outcome());
+        // A tier given no table counts as drawn; a table that holds no
+        // value for a position reached is refused, not read as a draw.
+        let o = match self.table {
+            None => game_core::Outcome::Draw,
+            Some(tb) => tb
+                .value(i)
+                .ok_or_else(|| Error::Unsolved {
+                    tier: game.tier_name(self.tier),
+                    index: i,
+                })?
+                .outcome(),
+        };
         // Within the weighted total just checked: no outcome's count
         // can pass it.
         tally.counts.add_many(o, k);
@@ -1121,7 +1131,13 @@ mod tests {
                 &0,
                 &mut |_, room| {
                     rooms.push(room);
-                    Ok(Some(super::Held::Owned(crate::Table::new(n, false)?)))
+                    // Every position drawn (a table with no value for a
+                    // position reached is refused).
+                    let mut t = crate::Table::new(n, false)?;
+                    for i in 0..n {
+                        t.set(i, Some(game_core::Value::DRAW))?;
+                    }
+                    Ok(Some(super::Held::Owned(t)))
                 },
                 &|_| 1,
                 &config,
@@ -1138,6 +1154,28 @@ mod tests {
             matches!(err, Error::TooLarge(ref e) if e.needed == walking + table),
             "{err}"
         );
+    }
+
+    /// A table that holds no value for a position the walk reaches (read
+    /// from a damaged store) is refused naming the position; it was
+    /// counted as a draw.
+    #[test]
+    fn a_position_without_a_value_in_its_table_is_refused() {
+        let n = 100;
+        let game = OneTier(Chain(n));
+        let mut table = crate::Table::new(n, false).unwrap();
+        for i in (0..n).filter(|&i| i != 40) {
+            table.set(i, Some(game_core::Value::DRAW)).unwrap();
+        }
+        let err = crate::reachable_tiers(
+            &game,
+            &0,
+            &mut |_, _| Ok(Some(super::Held::Borrowed(&table))),
+            &|_| 1,
+            &Config::default().threads(2),
+        )
+        .unwrap_err();
+        assert!(matches!(err, Error::Unsolved { index: 40, .. }), "{err}");
     }
 
     /// A game of a few positions given by their children.
