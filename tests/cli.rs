@@ -241,6 +241,27 @@ fn fingers_rule_switches_and_bad_input() {
     assert!(fails(&["fingers", "value", "1", "1,1"]).contains("pair of hands"));
     assert!(fails(&["fingers", "solve", "--fingers", "1"]).contains("2..=255"));
     assert!(fails(&["fingers", "solve", "--fingers", "256"]).contains("2..=255"));
+    // Under rollover a hand of F or more is not dead: it cannot be shown.
+    let err = fails(&["fingers", "value", "6,1", "1,1", "--rollover"]);
+    assert!(err.contains("mod 5") && !err.contains("dead"), "{err}");
+    let err = fails(&["fingers", "value", "300,1", "1,1", "--rollover"]);
+    assert!(err.contains("mod 5") && !err.contains("dead"), "{err}");
+    // The transfer switches change nothing without transfers: refused
+    // beside --no-transfers (a database solved with one and read without
+    // it was refused as written for other rules, though the game was the
+    // same).
+    for switch in [
+        "--no-revive",
+        "--no-empty",
+        "--allow-swap",
+        "--allow-transfer-overflow",
+    ] {
+        let err = fails(&["fingers", "solve", "--no-transfers", switch]);
+        assert!(
+            err.contains(switch) && err.contains("--no-transfers"),
+            "{err}"
+        );
+    }
 }
 
 /// `play fingers` with `args`, its standard input `script`: the output.

@@ -25,20 +25,21 @@ pub struct RulesArgs {
     /// A hand reaching F or more keeps the count mod F instead of dying.
     #[arg(long)]
     rollover: bool,
-    /// Forbid transfers between one's own hands.
+    /// Forbid transfers between one's own hands (the transfer switches
+    /// below then have nothing to change, and are refused beside it).
     #[arg(long)]
     no_transfers: bool,
     /// Forbid transfers onto a dead hand.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "no_transfers")]
     no_revive: bool,
     /// Forbid transferring all fingers off a hand.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "no_transfers")]
     no_empty: bool,
     /// Let a transfer that merely swaps the hands count as a move.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "no_transfers")]
     allow_swap: bool,
     /// Allow a transfer that lifts the target hand to F or more.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "no_transfers")]
     allow_transfer_overflow: bool,
 }
 
@@ -104,10 +105,19 @@ pub fn parse_hands(s: &str) -> Result<[u16; 2], String> {
 pub fn position(game: &Fingers, me: [u16; 2], opp: [u16; 2]) -> Result<FingersPosition, Error> {
     let f = game.rules().fingers;
     let narrow = |h: [u16; 2]| -> Result<[u8; 2], Error> {
+        let rollover = game.rules().rollover;
         let c = |x: u16| {
             u8::try_from(x).map_err(|_| {
+                let why = if rollover {
+                    format!(
+                        "under rollover a hand keeps its count mod {f} (0 to {})",
+                        f - 1
+                    )
+                } else {
+                    format!("a hand with {f} or more is dead (shown as 0)")
+                };
                 Error::from(game_core::Error::InvalidPosition(format!(
-                    "a hand shows {x} fingers, but a hand with {f} or more is dead (shown as 0)"
+                    "a hand shows {x} fingers, but {why}"
                 )))
             })
         };

@@ -291,9 +291,19 @@ impl Fingers {
     pub fn position_from(&self, me: [u8; 2], opp: [u8; 2]) -> Result<FingersPosition, Error> {
         for (who, hands) in [("your", me), ("the opponent's", opp)] {
             if let Some(&h) = hands.iter().find(|&&h| h >= self.f) {
+                // Under rollover a hand keeps its count mod F: it never
+                // shows F or more, but neither is such a hand dead.
+                let why = if self.rules.rollover {
+                    format!(
+                        "under rollover a hand keeps its count mod {0} (0 to {1})",
+                        self.f,
+                        self.f - 1
+                    )
+                } else {
+                    format!("a hand with {} or more is dead (shown as 0)", self.f)
+                };
                 return Err(game_core::Error::InvalidPosition(format!(
-                    "{who} hand shows {h} fingers, but a hand with {} or more is dead (shown as 0)",
-                    self.f
+                    "{who} hand shows {h} fingers, but {why}"
                 ))
                 .into());
             }
