@@ -1091,6 +1091,40 @@ fn a_whole_solve_past_memory_is_refused_in_human_units_with_advice_that_applies(
     }
 }
 
+/// Threads past the first 8 count against `--memory` (1,024 threads took
+/// 198 MB under `--memory 20M`): a count whose own memory passes the limit
+/// is refused before anything runs, and what they take is left out of
+/// what the solve may use.
+#[test]
+fn threads_past_a_few_count_against_the_memory_limit() {
+    let err = fails(&[
+        "--threads",
+        "100",
+        "--memory",
+        "10M",
+        "connect4",
+        "solve",
+        "--width",
+        "4",
+        "--height",
+        "4",
+    ]);
+    assert!(
+        err.contains("100 threads take about 23.0 MiB") && err.contains("--memory 10.0 MiB"),
+        "{err}"
+    );
+    // 24 threads take 4 MiB of 20: the certified 5×4 solve (10.7 MiB of
+    // tables) fits the 16 left, and not the 10 left by 48 threads.
+    let board = ["connect4", "solve", "--width", "5", "--height", "4"];
+    let v = json(&[&["--threads", "24", "--memory", "20M"][..], &board].concat());
+    assert_eq!(v["start"]["outcome"], "tie");
+    let err = fails(&[&["--threads", "48", "--memory", "20M"][..], &board].concat());
+    assert!(
+        err.contains("needs 10.7 MiB") && err.contains("over the limit of 10.0 MiB"),
+        "{err}"
+    );
+}
+
 /// `play teeko --help` and `play dobutsu --help` name the `--max-work`
 /// that solving first takes, the figure the refusal at the default budget
 /// advises (the help said "a minute or two" and the default budget

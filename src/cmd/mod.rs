@@ -62,7 +62,9 @@ pub struct Cli {
     threads: Option<usize>,
     /// The most memory a command may use, e.g. 4G, 512M or 1000000 (bytes).
     /// Default: what is really available (the least of the machine's
-    /// available memory, the cgroup limit and `ulimit -v`).
+    /// available memory, the cgroup limit and `ulimit -v`). The program
+    /// itself (about 12 MB with up to 8 threads) is not counted; each
+    /// thread past 8 is, at 256 KiB.
     #[arg(long, global = true, value_name = "BYTES", value_parser = parse_bytes)]
     memory: Option<u64>,
     /// The most work a command may do, in steps of a few nanoseconds each,
@@ -89,8 +91,25 @@ pub struct Ctx {
     pub budget: Budget,
 }
 
+/// Threads whose own memory (stacks, allocator caches) is left out of
+/// `--memory` with the program's: the usual pools of a machine.
+const FREE_THREADS: usize = 8;
+
+/// The memory each thread past [`FREE_THREADS`] counts against
+/// `--memory`: about 170 KiB measured a thread (1,024 threads took 183 MB
+/// for a command that takes 12 MB on one), rounded up.
+const THREAD_BYTES: u64 = 256 << 10;
+
 impl Ctx {
-    fn new(json: bool, memory: Option<u64>, work: Option<u64>) -> Self {
+    /// The context of a command run on `threads` threads: its budget is
+    /// `memory` (else what is available) less what the threads past
+    /// [`FREE_THREADS`] take, refused when they would take it all.
+    fn new(
+        json: bool,
+        memory: Option<u64>,
+        work: Option<u64>,
+        threads: usize,
+    ) -> Result<Self, Error> {
         let budget = memory
             .map_or_else(Budget::available, |m| Budget::unlimited().with_memory(m))
             .with_work(work.unwrap_or(DEFAULT_WORK))
@@ -98,7 +117,20 @@ impl Ctx {
                 RAISE_MEMORY,
                 "raise it with --max-work STEPS (e.g. --max-work {enough})",
             );
-        Ctx { json, budget }
+        let extra = threads.saturating_sub(FREE_THREADS) as u64 * THREAD_BYTES;
+        let Some(left) = budget.memory().checked_sub(extra).filter(|&m| m > 0) else {
+            let limit = game_core::budget::human_bytes(budget.memory());
+            let (limit, or) = match memory {
+                Some(_) => (format!("--memory {limit} allows"), " or raise --memory"),
+                None => (format!("the {limit} of memory available"), ""),
+            };
+            return Err(Error::Usage(format!(
+                "{threads} threads take about {} of memory themselves (256 KiB each past the first {FREE_THREADS}), more than {limit}: use fewer --threads{or}",
+                game_core::budget::human_bytes(extra)
+            )));
+        };
+        let budget = budget.with_memory(left);
+        Ok(Ctx { json, budget })
     }
 
     /// A solver configuration within the command's memory limit
@@ -295,7 +327,12 @@ fn run_commands(cli: Cli) -> Result<(), Error> {
             .build_global()
             .map_err(|e| Error::Usage(format!("cannot start {n} threads: {e}")))?;
     }
-    let ctx = Ctx::new(cli.json, cli.memory, cli.max_work);
+    let ctx = Ctx::new(
+        cli.json,
+        cli.memory,
+        cli.max_work,
+        rayon::current_num_threads(),
+    )?;
     let report = match cli.command {
         Command::Stones(s) => stones::run(s, &ctx)?,
         Command::PowerGame(a) => power_game::run(&a, &ctx)?,
