@@ -241,6 +241,8 @@ fn fingers_rule_switches_and_bad_input() {
     assert!(fails(&["fingers", "value", "1", "1,1"]).contains("pair of hands"));
     assert!(fails(&["fingers", "solve", "--fingers", "1"]).contains("2..=255"));
     assert!(fails(&["fingers", "solve", "--fingers", "256"]).contains("2..=255"));
+    assert!(fails(&["fingers", "dot", "--max-positions", "0"]).contains("at least 1"));
+    assert!(fails(&["fingers", "dot", "--max-positions", "x"]).contains("number of positions"));
     // Under rollover a hand of F or more is not dead: it cannot be shown.
     let err = fails(&["fingers", "value", "6,1", "1,1", "--rollover"]);
     assert!(err.contains("mod 5") && !err.contains("dead"), "{err}");
@@ -832,6 +834,13 @@ fn the_largest_budgets_are_taken_and_no_budget_is_advised_past_them() {
         assert_eq!(v["winner"], "first", "{v}");
     }
     fails(&["--max-work", "1e20", "nim", "1", "2"]);
+    // The help says up to 16 EiB: the units up to it are taken (1P and 8E
+    // were refused as "not an amount"), and past it refused.
+    for most in ["1P", "8E", "16E", "16EiB"] {
+        let v = json(&["--memory", most, "nim", "1", "2"]);
+        assert_eq!(v["winner"], "first", "{most}: {v}");
+    }
+    assert!(fails(&["--memory", "17E", "nim", "1", "2"]).contains("16 EiB"));
     // Work past counting: no budget to raise to.
     let err = fails(&["power-game", "18446744073709551615", "0"]);
     assert!(

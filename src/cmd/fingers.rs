@@ -205,10 +205,24 @@ pub enum FingersCmd {
         /// Draw every position reachable from the start.
         #[arg(long)]
         all: bool,
-        /// The most positions to draw [default: 300, or all with --all].
-        #[arg(long)]
+        /// The most positions to draw, at least 1 [default: 300, or all
+        /// with --all].
+        #[arg(long, value_parser = parse_max_positions)]
         max_positions: Option<usize>,
     },
+}
+
+/// A `--max-positions` count: 1 or more (0 drew an empty graph and
+/// called it the game's).
+fn parse_max_positions(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("a drawing holds at least 1 position, not 0".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "'{}' is not a number of positions",
+            game_core::echo(s)
+        )),
+    }
 }
 
 fn value_json(v: Value) -> Json {
@@ -652,9 +666,10 @@ fn run_dot(
             "--depth N draws more, --all the whole graph"
         };
         let line = format!(
-            "{} of the {} positions reachable from the start are drawn ({why}); {hint}",
+            "{} of the {} positions reachable from the start {} drawn ({why}); {hint}",
             nodes.len(),
-            reach.len()
+            reach.len(),
+            if nodes.len() == 1 { "is" } else { "are" }
         );
         // With --json stderr holds an error object or nothing; the note
         // is in the drawing's title either way.

@@ -370,8 +370,8 @@ fn run_commands(cli: Cli) -> Result<(), Error> {
     }
 }
 
-/// A number of bytes: `4096`, `512K`, `4G`, `1.5GiB`, `2TB` (K, M, G, T are
-/// powers of 1024).
+/// A number of bytes: `4096`, `512K`, `4G`, `1.5GiB`, `2TB`, up to `16E`
+/// (K, M, G, T, P, E are powers of 1024).
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
     let t = s.trim();
     let split = t
@@ -384,6 +384,8 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         "m" | "mb" | "mib" => 20,
         "g" | "gb" | "gib" => 30,
         "t" | "tb" | "tib" => 40,
+        "p" | "pb" | "pib" => 50,
+        "e" | "eb" | "eib" => 60,
         _ => {
             return Err(format!(
                 "'{}' is not an amount of memory such as 4G or 512M",
