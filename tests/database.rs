@@ -468,6 +468,19 @@ fn records_that_contradict_each_other_are_refused() {
         &["fingers", "value", "1,1", "1,1", "--db", &flat],
         "not every child is won",
     );
+    // `play` checks each position before it plays from it.
+    let played = |args: &[&str]| {
+        let out = bin()
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?} played");
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("the database is damaged"), "{args:?}: {err}");
+    };
+    played(&["play", "fingers", "--second", "--db", &flat]);
     // The whole table as solved: answered, as before.
     let whole = forged_fingers_with("contradict-none", |_, _, v| v);
     let v = json(&["fingers", "value", "1,1", "1,1", "--db", &whole]);
@@ -503,6 +516,7 @@ fn records_that_contradict_each_other_are_refused() {
         &[&["connect4", "analyze", "--db", &cd][..], &board].concat(),
         "has no record",
     );
+    played(&[&["play", "connect4", "--first", "--db", &cd][..], &board].concat());
     for dir in [hole, flat, whole, cd] {
         let _ = std::fs::remove_dir_all(dir);
     }

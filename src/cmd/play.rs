@@ -310,6 +310,19 @@ fn play(
             }
             return Ok(());
         }
+        // A database's value is checked against its children's before it
+        // is played from (records whose checksums hold can still be
+        // wrong, and the moves would be too).
+        if let (Some(dir), Some(v)) = (db, sol.value(&pos)) {
+            moves.clear();
+            game.moves(&pos, &mut moves);
+            let children = moves.iter().map(|m| {
+                sol.value(&game.play(&pos, m))
+                    .ok_or(solver_retro::Flaw::UnknownChild)
+            });
+            solver_retro::check_position(game, &pos, v, children)
+                .map_err(|flaw| super::analyze::contradicted(dir, &pos.to_string(), v, flaw))?;
+        }
         if human_to_move {
             moves.clear();
             game.moves(&pos, &mut moves);
