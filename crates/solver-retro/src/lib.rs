@@ -172,7 +172,9 @@
 //!
 //! * [`certify`] checks a solution position by position with forward moves
 //!   only, sharing no code with the solvers; see [`check`] for why a
-//!   solution that passes is correct.
+//!   solution that passes is correct. [`check_position`] is its rule for
+//!   one position, for values read from elsewhere (a database's answer
+//!   against its children's records).
 //! * [`to_dot`] draws the solved graph with petgraph, coloured by value.
 //! * [`Solved::best_move`] is the strategy: the fastest win, else the
 //!   fastest tie, else a move that keeps the draw, else the slowest loss.
