@@ -27,8 +27,13 @@ pub struct Samples {
 /// A `--samples` count: 1 or more. 0 is refused (it sampled the game's
 /// first positions all the same, and reported them checked).
 fn parse_samples(s: &str) -> Result<u64, String> {
+    parse_positions(s, "a check samples at least 1 position a capability, not 0")
+}
+
+/// A number of positions, 1 or more: `zero` is the refusal of 0.
+pub fn parse_positions(s: &str, zero: &str) -> Result<u64, String> {
     match s.trim().parse::<u64>() {
-        Ok(0) => Err("a check samples at least 1 position a capability, not 0".into()),
+        Ok(0) => Err(zero.into()),
         Ok(n) => Ok(n),
         Err(_) => Err(format!(
             "'{}' is not a number of positions",

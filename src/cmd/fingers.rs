@@ -215,14 +215,9 @@ pub enum FingersCmd {
 /// A `--max-positions` count: 1 or more (0 drew an empty graph and
 /// called it the game's).
 fn parse_max_positions(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(0) => Err("a drawing holds at least 1 position, not 0".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!(
-            "'{}' is not a number of positions",
-            game_core::echo(s)
-        )),
-    }
+    let n = super::args::parse_positions(s, "a drawing holds at least 1 position, not 0")?;
+    // Past the address space: as many as there can be.
+    Ok(usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 fn value_json(v: Value) -> Json {
