@@ -31,6 +31,10 @@ fi
 n=$m
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${GAMESOLVE:-$here/target/release/gamesolve}
+# A build with CARGO_TARGET_DIR set puts the binary there.
+if [ -z "${GAMESOLVE:-}" ] && [ ! -f "$bin" ] && [ -n "${CARGO_TARGET_DIR:-}" ] && [ -f "$CARGO_TARGET_DIR/release/gamesolve" ]; then
+    bin=$CARGO_TARGET_DIR/release/gamesolve
+fi
 # Without a binary, `command -v` failing ended the script (set -e) with
 # exit 1 and not a word; a GAMESOLVE naming nothing fell back to the PATH.
 # A directory is "executable" to -x: ask for a file.

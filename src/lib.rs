@@ -10,7 +10,7 @@
 //! | [`dp`] | `solver-dp` | backward induction for acyclic games; periods |
 //! | [`retro`] | `solver-retro` | retrograde analysis for cyclic games; certificates; DOT |
 //! | [`grundy`] | `sprague-grundy` | mex, nim-sums, sums of impartial games, heap games with proven periods |
-//! | [`games`] | `games` | Stones, subtraction games, PowerGame, Magic Fingers, Nim, knights, octal games, Connect Four |
+//! | [`games`] | `games` | Stones, subtraction games, PowerGame, Magic Fingers, Nim, knights, octal games, Connect Four, Teeko, Dobutsu shogi |
 //! | [`store`] | `game-db` | solved tables kept in a compressed, crash-safe database |
 //!
 //! ```

@@ -332,7 +332,7 @@ fn fingers_dot_draws_a_readable_cut_and_says_so() {
     let dot = String::from_utf8(out.stdout).unwrap();
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("of the 191 positions reachable from the start are drawn"),
+        err.contains("of the 191 positions reachable from the start are pictured"),
         "{err}"
     );
     assert!(dot.contains("CUT: "), "{dot}");
@@ -1217,5 +1217,5 @@ fn json_keeps_notes_off_stderr() {
     assert!(stdout.contains("CUT:"), "{stdout}");
     // Without --json the note is on stderr.
     let out = gamesolve(&["fingers", "dot", "--depth", "1"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("are drawn"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("are pictured"));
 }

@@ -661,7 +661,7 @@ fn run_dot(
             "--depth N draws more, --all the whole graph"
         };
         let line = format!(
-            "{} of the {} positions reachable from the start {} drawn ({why}); {hint}",
+            "{} of the {} positions reachable from the start {} pictured ({why}); {hint}",
             nodes.len(),
             reach.len(),
             if nodes.len() == 1 { "is" } else { "are" }
@@ -856,7 +856,9 @@ fn report_solve<'g>(
     match &cert {
         Some(Ok(c)) => text += &format!(
             "Certificate: every one of the {} positions of the table checked against its {} — consistent.\n",
-            c.positions, plural(c.moves, "move")
+            // The indexed checker reads each position's distinct children
+            // (two moves to one child are one), not its moves.
+            c.positions, if c.moves == 1 { "1 child".to_string() } else { format!("{} children", c.moves) }
         ),
         Some(Err(e)) => text += &format!("Certificate: FAILED — {e}\n"),
         None => text += "Certificate: skipped (--no-certify).\n",
