@@ -858,7 +858,7 @@ fn report_solve<'g>(
             "Certificate: every one of the {} positions of the table checked against its {} — consistent.\n",
             // The indexed checker reads each position's distinct children
             // (two moves to one child are one), not its moves.
-            c.positions, if c.moves == 1 { "1 child".to_string() } else { format!("{} children", c.moves) }
+            c.positions, plural(c.moves, "child")
         ),
         Some(Err(e)) => text += &format!("Certificate: FAILED — {e}\n"),
         None => text += "Certificate: skipped (--no-certify).\n",

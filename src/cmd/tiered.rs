@@ -381,6 +381,7 @@ where
             no_certify,
             solve_s,
             reach,
+            checked: "child",
         },
         &spinner,
         serde_json::Value::Null,
@@ -461,6 +462,7 @@ where
             no_certify,
             solve_s,
             reach: None,
+            checked: "move",
         },
         &spinner,
         cluster,
@@ -474,6 +476,10 @@ struct Done {
     no_certify: bool,
     solve_s: f64,
     reach: Option<solver_retro::TierReach>,
+    /// What the certificate's checker counts: "move" ([`solver_retro::certify`]
+    /// plays every move) or "child" ([`solver_retro::certify_tiers`] reads
+    /// each position's distinct children).
+    checked: &'static str,
 }
 
 /// Everything after the solve: the start's value, the positions reachable
@@ -509,6 +515,7 @@ where
         no_certify,
         solve_s,
         reach: known,
+        checked,
     } = done;
     if known.is_none() {
         spinner
@@ -595,7 +602,7 @@ where
             None => "Certificate: skipped (the tiers are not all in memory; the database holds them).".to_string(),
             Some(Ok(c)) => format!(
                 "Certificate: every one of the {} solved positions checked against its {} — consistent.",
-                c.positions, plural(c.moves, "move")
+                c.positions, plural(c.moves, checked)
             ),
             Some(Err(e)) => format!("Certificate: FAILED — {e}"),
         },

@@ -3,7 +3,8 @@
 /// `n` and `word` in the number it takes: `1 move`, `2 moves`, `1 ply`,
 /// `26 plies`, `1 index`, `9 indices` (messages said "1 moves", "1
 /// tiers", "1 heaps"). `word` is the singular; a consonant's `y` becomes
-/// `ies`, `s`, `x` and `ch` take `es` (`index` takes `indices`).
+/// `ies`, `s`, `x` and `ch` take `es` (`index` takes `indices`, `child`
+/// `children`).
 ///
 /// ```
 /// use game_core::plural;
@@ -12,6 +13,7 @@
 /// assert_eq!(plural(26u64, "ply"), "26 plies");
 /// assert_eq!(plural(3u64, "process"), "3 processes");
 /// assert_eq!(plural(2u64, "index"), "2 indices");
+/// assert_eq!(plural(546u64, "child"), "546 children");
 /// ```
 #[must_use]
 pub fn plural(n: impl Into<u64>, word: &str) -> String {
@@ -25,6 +27,8 @@ pub fn plural(n: impl Into<u64>, word: &str) -> String {
         .is_some_and(|c| !"aeiou".contains(c));
     if word == "index" {
         format!("{n} indices")
+    } else if word.ends_with("child") {
+        format!("{n} {word}ren")
     } else if consonant_y {
         format!("{n} {}ies", &word[..word.len() - 1])
     } else if word.ends_with(['s', 'x']) || word.ends_with("ch") {
