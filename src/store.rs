@@ -60,12 +60,20 @@ fn store_err(e: game_db::Error) -> Error {
 #[must_use]
 pub fn db_message(e: &game_db::Error) -> String {
     match e.damaged_file().and_then(std::path::Path::parent) {
-        Some(dir) => format!(
-            "{e}; the database is damaged: delete {0} and run solve with --db {0} again",
-            dir.display()
-        ),
+        Some(dir) => damaged(dir, e),
         None => e.to_string(),
     }
+}
+
+/// `what` was found wrong in the database in `dir`, with what to do:
+/// "WHAT; the database is damaged: delete DIR and run solve with --db DIR
+/// again" (every refusal of a damaged database says it so).
+#[must_use]
+pub fn damaged(dir: &std::path::Path, what: impl std::fmt::Display) -> String {
+    format!(
+        "{what}; the database is damaged: delete {0} and run solve with --db {0} again",
+        dir.display()
+    )
 }
 
 /// Writes `table` as tier `tier` of `db` (crash-safe: the tier is finished

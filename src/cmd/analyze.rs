@@ -178,10 +178,13 @@ where
             let at = game.tier_position(t, i).map_or(String::new(), |p| {
                 format!(" ({})", game_core::echo(&describe(&p)))
             });
-            return Err(Error::Usage(format!(
-                "{}: tier {} has no record for its position {i}{at}; the database is damaged: delete {0} and run solve with --db {0} again",
-                db.dir().display(),
-                game.tier_name(t)
+            return Err(Error::Usage(gamesolve::store::damaged(
+                db.dir(),
+                format_args!(
+                    "{}: tier {} has no record for its position {i}{at}",
+                    db.dir().display(),
+                    game.tier_name(t)
+                ),
             )));
         }
         total = total.merge(s.clone());
@@ -360,9 +363,12 @@ pub fn contradicted(dir: &Path, what: &str, value: Value, flaw: Flaw) -> Error {
         "" => "the start position".to_string(),
         w => format!("'{}'", game_core::echo(w)),
     };
-    Error::Usage(format!(
-        "{}: the database says {what} is {value}, but {flaw}; the database is damaged: delete {0} and run solve with --db {0} again",
-        dir.display(),
+    Error::Usage(gamesolve::store::damaged(
+        dir,
+        format_args!(
+            "{}: the database says {what} is {value}, but {flaw}",
+            dir.display()
+        ),
     ))
 }
 

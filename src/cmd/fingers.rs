@@ -103,21 +103,12 @@ pub fn parse_hands(s: &str) -> Result<[u16; 2], String> {
 
 /// Checks hands given on the command line against the game.
 pub fn position(game: &Fingers, me: [u16; 2], opp: [u16; 2]) -> Result<FingersPosition, Error> {
-    let f = game.rules().fingers;
     let narrow = |h: [u16; 2]| -> Result<[u8; 2], Error> {
-        let rollover = game.rules().rollover;
         let c = |x: u16| {
             u8::try_from(x).map_err(|_| {
-                let why = if rollover {
-                    format!(
-                        "under rollover a hand keeps its count mod {f} (0 to {})",
-                        f - 1
-                    )
-                } else {
-                    format!("a hand with {f} or more is dead (shown as 0)")
-                };
                 Error::from(game_core::Error::InvalidPosition(format!(
-                    "a hand shows {x} fingers, but {why}"
+                    "a hand shows {x} fingers, but {}",
+                    game.hand_limit()
                 )))
             })
         };

@@ -313,9 +313,9 @@ fn play(
         // A database's value is checked against its children's before it
         // is played from (records whose checksums hold can still be
         // wrong, and the moves would be too).
+        moves.clear();
+        game.moves(&pos, &mut moves);
         if let (Some(dir), Some(v)) = (db, sol.value(&pos)) {
-            moves.clear();
-            game.moves(&pos, &mut moves);
             let children = moves.iter().map(|m| {
                 sol.value(&game.play(&pos, m))
                     .ok_or(solver_retro::Flaw::UnknownChild)
@@ -324,8 +324,6 @@ fn play(
                 .map_err(|flaw| super::analyze::contradicted(dir, &pos.to_string(), v, flaw))?;
         }
         if human_to_move {
-            moves.clear();
-            game.moves(&pos, &mut moves);
             let names: Vec<String> = moves.iter().map(FingersMove::to_string).collect();
             if json {
                 writeln!(

@@ -282,6 +282,22 @@ impl Fingers {
         &self.rules
     }
 
+    /// Why no hand shows F or more fingers under these rules, in words
+    /// for a refusal: such a hand is dead (shown as 0), or under rollover
+    /// keeps its count mod F — not dead, but never F or more either.
+    #[must_use]
+    pub fn hand_limit(&self) -> String {
+        if self.rules.rollover {
+            format!(
+                "under rollover a hand keeps its count mod {} (0 to {})",
+                self.f,
+                self.f - 1
+            )
+        } else {
+            format!("a hand with {} or more is dead (shown as 0)", self.f)
+        }
+    }
+
     /// Checks and canonicalises a position given as two pairs of hands.
     ///
     /// # Errors
@@ -291,19 +307,9 @@ impl Fingers {
     pub fn position_from(&self, me: [u8; 2], opp: [u8; 2]) -> Result<FingersPosition, Error> {
         for (who, hands) in [("your", me), ("the opponent's", opp)] {
             if let Some(&h) = hands.iter().find(|&&h| h >= self.f) {
-                // Under rollover a hand keeps its count mod F: it never
-                // shows F or more, but neither is such a hand dead.
-                let why = if self.rules.rollover {
-                    format!(
-                        "under rollover a hand keeps its count mod {0} (0 to {1})",
-                        self.f,
-                        self.f - 1
-                    )
-                } else {
-                    format!("a hand with {} or more is dead (shown as 0)", self.f)
-                };
                 return Err(game_core::Error::InvalidPosition(format!(
-                    "{who} hand shows {h} fingers, but {why}"
+                    "{who} hand shows {h} fingers, but {}",
+                    self.hand_limit()
                 ))
                 .into());
             }

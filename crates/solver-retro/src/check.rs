@@ -197,14 +197,16 @@ fn check_one<S: Solved>(
     counted: &mut u64,
 ) -> Result<(), Flaw> {
     moves.clear();
-    if game.outcome(pos).is_none() {
+    let over = game.outcome(pos);
+    if over.is_none() {
         game.moves(pos, moves);
         *counted += moves.len() as u64;
     }
-    check_position(
+    judge_position(
         game,
         pos,
         value,
+        over,
         moves.iter().map(|m| {
             let child = game.play(pos, m);
             if !solution.keyed(&child) {
@@ -246,7 +248,19 @@ pub fn check_position<G: Game>(
     value: Value,
     children: impl IntoIterator<Item = Result<Value, Flaw>>,
 ) -> Result<(), Flaw> {
-    if let Some(o) = game.outcome(pos) {
+    judge_position(game, pos, value, game.outcome(pos), children)
+}
+
+/// [`check_position`] for a position whose outcome by the rules, `over`,
+/// the caller already has (the checker asks it once a position).
+fn judge_position<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    value: Value,
+    over: Option<Outcome>,
+    children: impl IntoIterator<Item = Result<Value, Flaw>>,
+) -> Result<(), Flaw> {
+    if let Some(o) = over {
         let want = Value::new(o, 0);
         return if value == want {
             Ok(())
