@@ -52,6 +52,9 @@
 //!   with a dense index of its own.
 //! * [`Symmetric`] — classes of symmetric positions and their canonical one.
 //! * [`Impartial`] — both players have the same moves (Sprague–Grundy).
+//! * [`SearchKey`], [`SearchHints`], [`EndgameTable`] — what an exact
+//!   search (`solver-search`) uses: a compact key, optional hints, and
+//!   solved tables beneath it.
 //! * [`Misere`] — misère play for any game. It and `&G` pass every other
 //!   capability on through one macro (`forward.rs`), fast paths included.
 //! * [`best_move`] — the deterministic choice of a best move from a table.
@@ -77,6 +80,7 @@ mod misere;
 mod outcome;
 pub mod period;
 mod plural;
+mod search;
 mod strategy;
 mod symmetric;
 mod tiered;
@@ -93,6 +97,7 @@ pub use indexed::{
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
 pub use plural::plural;
+pub use search::{EndgameTable, NoTable, SearchHints, SearchKey};
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};
 pub use symmetric::{orbit_size, Canonical, Symmetric};
 pub use tiered::{OneTier, Tier, Tiered};
