@@ -53,6 +53,9 @@
 //! * [`Symmetric`] — classes of symmetric positions and their canonical one;
 //!   [`TieredSymmetric`] — the fast paths of a game with both.
 //! * [`Impartial`] — both players have the same moves (Sprague–Grundy).
+//! * [`SearchKey`], [`SearchHints`], [`EndgameTable`] — what an exact
+//!   search (`solver-search`) uses: a compact key, optional hints, and
+//!   solved tables beneath it.
 //! * [`Misere`] — misère play for any game. It and `&G` pass every other
 //!   capability on, fast paths included, through impls generated from each
 //!   capability's declaration (`capability.rs`), so none is lost.
@@ -93,6 +96,7 @@ mod misere;
 mod outcome;
 pub mod period;
 mod plural;
+mod search;
 mod strategy;
 
 pub use budget::{Budget, TooLarge};
@@ -106,6 +110,7 @@ pub use indexed::{
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
 pub use plural::plural;
+pub use search::{EndgameTable, NoTable, SearchHints, SearchKey};
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};
 pub use symmetric::{orbit_size, Canonical, Symmetric, TieredSymmetric};
 pub use tiered::{OneTier, Tier, Tiered};
