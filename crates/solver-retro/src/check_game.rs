@@ -85,6 +85,11 @@ pub struct GameCheck<'g, G> {
     samples: u64,
     seed: u64,
     positions: u64,
+    /// The check counting now (a number of its own for each method), the
+    /// positions it has looked at, and the most any check looked at.
+    check: u8,
+    this_check: u64,
+    widest: u64,
 }
 
 impl<G> Debug for GameCheck<'_, G> {
@@ -209,7 +214,28 @@ where
             samples: samples.max(1),
             seed: GOLDEN,
             positions: 0,
+            check: 0,
+            this_check: 0,
+            widest: 0,
         }
+    }
+
+    /// Counts one position looked at by check number `check`.
+    fn looked(&mut self, check: u8) {
+        if check != self.check {
+            (self.check, self.this_check) = (check, 0);
+        }
+        self.positions += 1;
+        self.this_check += 1;
+        self.widest = self.widest.max(self.this_check);
+    }
+
+    /// The most positions one check looked at: with every index sampled
+    /// (a small game), the game's positions, however many checks ran —
+    /// where [`GameCheck::positions`] counts a position once a check.
+    #[must_use]
+    pub fn widest(&self) -> u64 {
+        self.widest
     }
 
     /// The number of positions looked at so far.
@@ -383,7 +409,7 @@ where
             let Some(p) = game.position(i) else {
                 continue;
             };
-            self.positions += 1;
+            self.looked(1);
             sound_copy(&p)?;
             round_trip(i, &p)?;
             match game.position(i) {
@@ -450,7 +476,7 @@ where
             let Some(p) = self.game.position(i) else {
                 continue;
             };
-            self.positions += 1;
+            self.looked(2);
             let kids = self.children(&p)?;
             out.clear();
             self.game.child_indices(i, &mut out, &mut moves);
@@ -504,7 +530,7 @@ where
             let Some(p) = self.game.position(i) else {
                 continue;
             };
-            self.positions += 1;
+            self.looked(3);
             let kids = self.children(&p)?;
             if self.game.outcome(&p).is_none() {
                 let n = self.game.child_count(&p, &mut moves, &mut scratch);
@@ -602,7 +628,7 @@ where
             let Some(p) = game.position(i) else {
                 continue;
             };
-            self.positions += 1;
+            self.looked(4);
             let over = game.outcome(&p).is_some();
             if lists && (over || self.children(&p)?.is_empty()) && listed.binary_search(&i).is_err()
             {
@@ -741,7 +767,7 @@ where
                 let Some(p) = game.tier_position(t, i) else {
                     continue;
                 };
-                self.positions += 1;
+                self.looked(5);
                 sound_copy(&p)?;
                 round_trip(i, &p)?;
                 // As in `indexed`: the one sampled before and one at a
@@ -885,7 +911,7 @@ where
         let mut images = Vec::new();
         for p in positions {
             let p = &p;
-            self.positions += 1;
+            self.looked(6);
             sound_copy(p)?;
             images.clear();
             self.game.symmetric(p, &mut images);
@@ -975,6 +1001,8 @@ mod tests {
             n - t
         }
     }
+
+    impl game_core::IndexedChildren for Take12 {}
 
     impl Indexed for Take12 {
         fn size(&self) -> u64 {
@@ -1215,6 +1243,11 @@ mod tests {
         let mut check = GameCheck::new(&Take12(10), u64::MAX);
         check.indexed().expect("a sound game");
         assert_eq!(check.positions(), 11);
+        assert_eq!(check.widest(), 11);
+        // A second check over the same 11 positions: looked at twice,
+        // 11 positions still.
+        check.indexed_children().expect("a sound game");
+        assert_eq!((check.positions(), check.widest()), (22, 11));
     }
 
     #[test]
