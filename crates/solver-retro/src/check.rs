@@ -739,3 +739,6 @@ fn passed_over<G: Tiered>(
         })
     })
 }
+
+#[cfg(test)]
+mod tests;
