@@ -175,13 +175,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let cert = certify(&solution)?;
     println!(
-        "\nCERTIFICATE: an independent checker re-generated all {} moves of the table's {} positions and found\n\
+        "\nCERTIFICATE: an independent checker played every move of the table's {1} positions, reaching\n\
+         {0} distinct children, and found\n\
          every claimed value locally consistent: each win has a move to a loss exactly one ply shorter\n\
          (and none shorter), each loss has only moves to wins with the slowest exactly one ply shorter,\n\
          each draw has no move to a loss and a move to another draw, and every end of game is scored by\n\
          the rules. Remoteness strictly decreases along the winner's moves, so no claimed win can be\n\
          an endless loop: the values above are the game's solution, not an estimate.",
-        cert.moves, cert.positions
+        cert.children, cert.positions
     );
     Ok(())
 }

@@ -465,10 +465,12 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
                 .and_then(|c| c.unmoves())
                 .and_then(|c| c.indexed_unmoves())
                 .map_err(|e| Error::Usage(e.to_string()))?;
-            let n = check.positions();
+            // The positions each check looked at (every one of the
+            // table's when the game is small), not the looks of all four.
+            let n = check.widest();
             Ok(Report::new(
                 format!(
-                    "Magic Fingers ({}): every promise held on {} checked (index, children by index, unmoves, child counts, terminal list).",
+                    "Magic Fingers ({}): every promise held on {} checked (index, children by index, unmoves, child counts, terminal list: each check looked at each).",
                     describe(game.rules()),
                     plural(n, "position")
                 ),
@@ -835,21 +837,19 @@ fn report_solve<'g>(
     let mut text = format!(
         "Magic Fingers ({})\n\
          From the start (1,1 vs 1,1) the first player {} with perfect play.\n\
-         Reachable from the start: {} positions and {}; for the player to move {} are won, {} lost and {} drawn.\n",
+         Reachable from the start: {} positions and {} distinct children; for the player to move {} are won, {} lost and {} drawn.\n",
         describe(game.rules()),
         verdict_words(start),
         reach.count(),
-        plural(moves, "move"),
+        moves,
         counts.win,
         counts.lose,
         counts.draw + counts.tie,
     );
     match &cert {
         Some(Ok(c)) => text += &format!(
-            "Certificate: every one of the {} positions of the table checked against its {} — consistent.\n",
-            // The indexed checker reads each position's distinct children
-            // (two moves to one child are one), not its moves.
-            c.positions, plural(c.moves, "child")
+            "Certificate: every one of the {} positions of the table checked against their {} distinct children — consistent.\n",
+            c.positions, c.children
         ),
         Some(Err(e)) => text += &format!("Certificate: FAILED — {e}\n"),
         None => text += "Certificate: skipped (--no-certify).\n",
@@ -868,6 +868,10 @@ fn report_solve<'g>(
         "verified": verified,
         "seconds": {"solve": seconds, "certify": certify_seconds, "reachable": reach_seconds},
     });
+    if let Some(Ok(c)) = &cert {
+        j["certificate"] =
+            json!({ "positions": c.positions, "children": c.children, "of": "table" });
+    }
     if shown.positions {
         // Only the form that will be printed is built (its size was
         // checked before the solve: `check_solve_command`).

@@ -381,7 +381,6 @@ where
             no_certify,
             solve_s,
             reach,
-            checked: "child",
         },
         &spinner,
         serde_json::Value::Null,
@@ -456,13 +455,12 @@ where
         &title,
         &sol,
         &|t| sol.table(t),
-        &|| solver_retro::certify(&sol).map_err(|e| e.to_string()),
+        &|| solver_retro::certify_tiers(&sol).map_err(|e| e.to_string()),
         db.as_deref(),
         Done {
             no_certify,
             solve_s,
             reach: None,
-            checked: "move",
         },
         &spinner,
         cluster,
@@ -476,10 +474,6 @@ struct Done {
     no_certify: bool,
     solve_s: f64,
     reach: Option<solver_retro::TierReach>,
-    /// What the certificate's checker counts: "move" ([`solver_retro::certify`]
-    /// plays every move) or "child" ([`solver_retro::certify_tiers`] reads
-    /// each position's distinct children).
-    checked: &'static str,
 }
 
 /// Everything after the solve: the start's value, the positions reachable
@@ -515,8 +509,15 @@ where
         no_certify,
         solve_s,
         reach: known,
-        checked,
     } = done;
+    // The positions the certificate covers: those the solve holds — the
+    // ones reachable from the start when it found them first, else every
+    // position of the tiers.
+    let (set, set_words) = if known.is_some() {
+        ("reachable", "positions reachable from the start")
+    } else {
+        ("tiers", "positions of the tiers")
+    };
     if known.is_none() {
         spinner
             .bar()
@@ -601,8 +602,8 @@ where
             None if no_certify => "Certificate: skipped (--no-certify).".to_string(),
             None => "Certificate: skipped (the tiers are not all in memory; the database holds them).".to_string(),
             Some(Ok(c)) => format!(
-                "Certificate: every one of the {} solved positions checked against its {} — consistent.",
-                c.positions, plural(c.moves, checked)
+                "Certificate: every one of the {} {set_words} (up to symmetry) checked against their {} distinct children — consistent.",
+                c.positions, c.children
             ),
             Some(Err(e)) => format!("Certificate: FAILED — {e}"),
         },
@@ -643,6 +644,9 @@ where
             "reachable": (!counted_in_solve).then_some(reach_s),
         },
     });
+    if let Some(Ok(c)) = &cert {
+        j["certificate"] = json!({ "positions": c.positions, "children": c.children, "of": set });
+    }
     if !cluster.is_null() {
         j["cluster"] = cluster;
     }

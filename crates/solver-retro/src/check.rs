@@ -18,13 +18,32 @@
 //! (but a draw has no lost child) or labels a draw — and following such
 //! mislabelled losses down their true remoteness reaches a contradiction.
 //! So a table that passes is correct.
+//!
+//! # One certificate, one count
+//!
+//! Whatever holds the table — a [`Solution`](crate::Solution) or an
+//! [`IndexedSolution`] in memory, a [`TieredSolution`] read from a store,
+//! the cluster's solution (any [`HoldsTiers`]) — a successful check is one
+//! [`Certificate`]: the **positions** checked (every position the solution
+//! holds a value for, once) and their **distinct children** (for each of
+//! them that is not over, the number of different positions its moves
+//! reach: two moves to one child are one child, as the engine's counters
+//! count them), with the positions by outcome. The three entry points are
+//! the same check reached three ways and give the same certificate for the
+//! same table: [`certify`] plays each position's moves (any [`Solved`]),
+//! [`certify_indexed`] finds the children by index, and [`certify_tiers`]
+//! by tier index. Which positions a table holds is the solve's choice: a
+//! reachable-first solve holds those reachable from its start, a whole
+//! solve (a database's, the cluster's) every position of the index.
 
 use std::fmt;
 
-use game_core::{ChildIndices, Game, IndexedChildren, Outcome, Value};
+use game_core::{ChildIndices, Game, IndexedChildren, Outcome, Tiered, Value};
 
 use crate::cell::{Cell, Inner};
 use crate::solution::{Counts, IndexedSolution, Solved};
+use crate::tier_solution::HoldsTiers;
+#[cfg(doc)]
 use crate::tier_solution::TieredSolution;
 
 /// What the checker found wrong with a position.
@@ -99,21 +118,36 @@ impl<P: fmt::Debug> fmt::Display for Rejection<P> {
 
 impl<P: fmt::Debug> std::error::Error for Rejection<P> {}
 
-/// What a successful check covered.
+/// What a successful check covered: the same figures for the same table
+/// from every checker (see the module docs, *One certificate, one count*).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Certificate {
-    /// Positions checked.
+    /// Positions checked: each position the solution holds a value for,
+    /// once.
     pub positions: u64,
-    /// Moves looked at.
-    pub moves: u64,
+    /// Their distinct children: for each position checked that is not
+    /// over, the number of different positions its moves reach (two moves
+    /// to one child count once). The edges of the game's graph among the
+    /// positions checked.
+    pub children: u64,
     /// The positions by outcome.
     pub counts: Counts,
+}
+
+impl Certificate {
+    /// Counts one position checked, of `value`, with `children` distinct
+    /// children: every checker counts through here.
+    fn add(&mut self, value: Value, children: u64) {
+        self.positions += 1;
+        self.children += children;
+        self.counts.add(value.outcome());
+    }
 }
 
 impl std::ops::AddAssign for Certificate {
     fn add_assign(&mut self, other: Certificate) {
         self.positions += other.positions;
-        self.moves += other.moves;
+        self.children += other.children;
         self.counts += other.counts;
     }
 }
@@ -128,8 +162,12 @@ impl std::iter::Sum for Certificate {
 }
 
 /// Checks a solution position by position (see the module docs for the
-/// rules and why they suffice). O(positions + moves), spread over all cores
-/// with rayon ([`Solved::for_each_part`]).
+/// rules and why they suffice), playing each position's moves: the
+/// certificate of any [`Solved`]. O(positions + moves), spread over all
+/// cores with rayon ([`Solved::for_each_part`]). The children a position's
+/// moves reach are made distinct before they are counted (by equality,
+/// with a hash to sort long lists), so that the [`Certificate`] is the one
+/// [`certify_indexed`] and [`certify_tiers`] give for the same table.
 ///
 /// # Errors
 /// The first position (in the solution's order) that breaks a rule, as a
@@ -155,31 +193,29 @@ fn certify_part<S: Solved>(
 ) -> Result<Certificate, Rejection<<S::Game as Game>::Position>> {
     let game = solution.game();
     let mut cert = Certificate::default();
-    let mut moves = Vec::new();
+    let mut scratch = Scratch::default();
     let mut failure = None;
     solution.for_each_part(part, parts, |pos, value| {
         if failure.is_some() {
             return;
         }
-        cert.positions += 1;
-        cert.counts.add(value.outcome());
         // The value judged must be the one the solution answers for the
         // position: a game that visits a position at another's index
         // would have that index's value judged in its place.
-        if !solution.keyed(pos) || solution.value(pos) != Some(value) {
-            failure = Some(Rejection {
-                position: pos.clone(),
-                value,
-                flaw: Flaw::Index,
-            });
-            return;
-        }
-        if let Err(flaw) = check_one(game, solution, pos, value, &mut moves, &mut cert.moves) {
-            failure = Some(Rejection {
-                position: pos.clone(),
-                value,
-                flaw,
-            });
+        let checked = if !solution.keyed(pos) || solution.value(pos) != Some(value) {
+            Err(Flaw::Index)
+        } else {
+            check_one(game, solution, pos, value, &mut scratch)
+        };
+        match checked {
+            Ok(children) => cert.add(value, children),
+            Err(flaw) => {
+                failure = Some(Rejection {
+                    position: pos.clone(),
+                    value,
+                    flaw,
+                });
+            }
         }
     });
     match failure {
@@ -188,33 +224,115 @@ fn certify_part<S: Solved>(
     }
 }
 
+/// A task's buffers in [`certify`]: a position's moves, the children they
+/// reach, and the keys that make long lists of children distinct.
+struct Scratch<G: Game> {
+    moves: Vec<G::Move>,
+    children: Vec<G::Position>,
+    keys: Vec<(u64, usize)>,
+    repeat: Vec<bool>,
+}
+
+impl<G: Game> Default for Scratch<G> {
+    fn default() -> Self {
+        Scratch {
+            moves: Vec::new(),
+            children: Vec::new(),
+            keys: Vec::new(),
+            repeat: Vec::new(),
+        }
+    }
+}
+
+/// Checks `pos` of `value` by its moves; its number of distinct children.
 fn check_one<S: Solved>(
     game: &S::Game,
     solution: &S,
     pos: &<S::Game as Game>::Position,
     value: Value,
-    moves: &mut Vec<<S::Game as Game>::Move>,
-    counted: &mut u64,
-) -> Result<(), Flaw> {
+    scratch: &mut Scratch<S::Game>,
+) -> Result<u64, Flaw> {
+    let Scratch {
+        moves,
+        children,
+        keys,
+        repeat,
+    } = scratch;
     moves.clear();
+    children.clear();
     let over = game.outcome(pos);
     if over.is_none() {
         game.moves(pos, moves);
-        *counted += moves.len() as u64;
+        children.extend(moves.iter().map(|m| game.play(pos, m)));
+        distinct(children, keys, repeat);
     }
     judge_position(
         game,
         pos,
         value,
         over,
-        moves.iter().map(|m| {
-            let child = game.play(pos, m);
-            if !solution.keyed(&child) {
+        children.iter().map(|child| {
+            if !solution.keyed(child) {
                 return Err(Flaw::Index);
             }
-            solution.value(&child).ok_or(Flaw::UnknownChild)
+            solution.value(child).ok_or(Flaw::UnknownChild)
         }),
-    )
+    )?;
+    Ok(children.len() as u64)
+}
+
+/// Lists longer than this are made distinct through sorted hashes rather
+/// than by comparing each child with those kept before it.
+const SHORT: usize = 16;
+
+/// Drops the repeats of `v` in place, keeping the first of each (in
+/// order): by comparison for a short list, else by sorting the children's
+/// hashes and comparing only children of one hash. `keys` and `repeat`
+/// are scratch; nothing is allocated once they have grown.
+fn distinct<P: Eq + std::hash::Hash>(
+    v: &mut Vec<P>,
+    keys: &mut Vec<(u64, usize)>,
+    repeat: &mut Vec<bool>,
+) {
+    use std::hash::BuildHasher;
+    if v.len() <= SHORT {
+        let mut kept = 0;
+        for i in 0..v.len() {
+            if !v[..kept].contains(&v[i]) {
+                v.swap(kept, i);
+                kept += 1;
+            }
+        }
+        v.truncate(kept);
+        return;
+    }
+    let hasher = rustc_hash::FxBuildHasher;
+    keys.clear();
+    keys.extend(v.iter().enumerate().map(|(i, p)| (hasher.hash_one(p), i)));
+    keys.sort_unstable();
+    repeat.clear();
+    repeat.resize(v.len(), false);
+    let mut from = 0;
+    while from < keys.len() {
+        let to = from
+            + keys[from..]
+                .iter()
+                .take_while(|k| k.0 == keys[from].0)
+                .count();
+        // One hash: a child equal to an earlier one (by index) repeats it.
+        for a in from..to {
+            let i = keys[a].1;
+            repeat[i] = keys[from..to]
+                .iter()
+                .any(|&(_, j)| j < i && !repeat[j] && v[j] == v[i]);
+        }
+        from = to;
+    }
+    let mut k = 0;
+    v.retain(|_| {
+        k += 1;
+        !repeat[k - 1]
+    });
 }
 
 /// Checks one position's `value` by the rules of the module docs, given
@@ -346,8 +464,10 @@ fn judge(value: Value, seen: &Seen) -> Result<(), Flaw> {
 /// Checks every position of an [`IndexedSolution`] like [`certify`], with
 /// the children found by index ([`IndexedChildren::child_indices`]) instead
 /// of moves played and indexed one by one: the same rules, much less work
-/// for games whose children form runs of the index. Each position's index
-/// is checked to decode back to it. Runs on the current thread pool in
+/// for games whose children form runs of the index (which list each
+/// distinct child once: [`GameCheck::indexed_children`](crate::GameCheck::indexed_children)
+/// checks that promise). Each position's index is checked to decode back
+/// to it. The same [`Certificate`] as [`certify`] on the same table. Runs on the current thread pool in
 /// blocks of consecutive indices (children of nearby positions tend to be
 /// nearby in memory).
 ///
@@ -440,13 +560,12 @@ fn certify_block<G: IndexedChildren, C: Cell>(
             if *ahead == Ahead::BadIndex {
                 return Err(reject(Flaw::Index));
             }
-            cert.positions += 1;
-            cert.counts.add(value.outcome());
             if let Ahead::Over(o) = *ahead {
                 let want = Value::new(o, 0);
                 if value != want {
                     return Err(reject(Flaw::Terminal(want)));
                 }
+                cert.add(value, 0);
                 continue;
             }
             let mut seen = Seen::default();
@@ -463,8 +582,8 @@ fn certify_block<G: IndexedChildren, C: Cell>(
                     seen.add(read(k).ok_or_else(|| reject(Flaw::UnknownChild))?);
                 }
             }
-            cert.moves += kids.len();
             judge(value, &seen).map_err(reject)?;
+            cert.add(value, kids.len());
         }
     }
     Ok(cert)
@@ -485,36 +604,38 @@ enum Ahead {
     Children,
 }
 
-/// Checks every position held by a [`TieredSolution`] like [`certify`],
-/// tier by tier: each position's children come from
+/// Checks every position held by a tiered solution — a [`TieredSolution`],
+/// the cluster's, any [`HoldsTiers`] — like [`certify`], tier by tier: each position's children come from
 /// [`Tiered::child_tier_indices`](game_core::Tiered::child_tier_indices)
 /// and their values from the tables of their tiers; each position's own
 /// tier index is checked to be the one it was visited at, and an index
 /// with a value that [`Tiered::visit_tier`](game_core::Tiered::visit_tier)
 /// passes over is decoded and rejected ([`Flaw::Unvisited`]) when it is a
-/// position. Blocks of each tier run on the current thread pool.
+/// position. Blocks of each tier run on the current thread pool. The
+/// children are the distinct (tier, index) pairs of each position's moves:
+/// the same [`Certificate`] as [`certify`] on the same tables.
 ///
 /// # Errors
 /// The first position (by tier, then index) that breaks a rule; a child in
 /// a tier the solution does not hold is [`Flaw::UnknownChild`].
-pub fn certify_tiers<G>(
-    solution: &TieredSolution<'_, G>,
-) -> Result<Certificate, Rejection<G::Position>>
+pub fn certify_tiers<S>(solution: &S) -> Result<Certificate, Rejection<<S::Game as Game>::Position>>
 where
-    G: game_core::Tiered + Sync,
-    G::Position: Send,
-    G::Move: Send,
+    S: HoldsTiers + Sync,
+    S::Game: Sync,
+    <S::Game as Game>::Position: Send,
+    <S::Game as Game>::Move: Send,
 {
     use rayon::prelude::*;
-    let game = solution.game();
+    let game = solution.tiered_game();
+    let held = solution.tier_tables();
     let mut total = Certificate::default();
-    for &t in solution.tiers() {
-        let Some(table) = solution.table(t) else {
+    for &t in held.tiers() {
+        let Some(table) = held.table(t) else {
             continue;
         };
         let size = table.len() as u64;
         const BLOCK: u64 = 1 << 14;
-        let results: Vec<Result<Certificate, Rejection<G::Position>>> = (0..size.div_ceil(BLOCK))
+        let results: Vec<Result<Certificate, Rejection<_>>> = (0..size.div_ceil(BLOCK))
             .into_par_iter()
             .map(|b| {
                 let mut cert = Certificate::default();
@@ -556,8 +677,6 @@ where
                     if game.tier(&pos) != t || game.tier_index(&pos) != i {
                         return reject(Flaw::Index);
                     }
-                    cert.positions += 1;
-                    cert.counts.add(value.outcome());
                     kids.clear();
                     let terminal = match game.outcome(&pos) {
                         Some(o) => Some(o),
@@ -569,22 +688,23 @@ where
                     if let Some(o) = terminal {
                         let want = Value::new(o, 0);
                         if value != want {
-                            reject(Flaw::Terminal(want));
+                            return reject(Flaw::Terminal(want));
                         }
+                        cert.add(value, 0);
                         return;
                     }
                     let mut seen = Seen::default();
                     kids.sort_unstable();
                     kids.dedup();
                     for &(ct, ci) in &kids {
-                        match solution.value_at(ct, ci) {
+                        match held.value_at(ct, ci) {
                             Some(v) => seen.add(v),
                             None => return reject(Flaw::UnknownChild),
                         }
                     }
-                    cert.moves += kids.len() as u64;
-                    if let Err(flaw) = judge(value, &seen) {
-                        reject(flaw);
+                    match judge(value, &seen) {
+                        Ok(()) => cert.add(value, kids.len() as u64),
+                        Err(flaw) => reject(flaw),
                     }
                 });
                 if failure.is_none() && next < block.end {
@@ -604,7 +724,7 @@ where
 /// The first index of `range` in `tier` that holds a value in `table` and
 /// decodes to a position, which `visit_tier` passed over: its rejection.
 /// (An index that decodes to none is no position's: no query reads it.)
-fn passed_over<G: game_core::Tiered>(
+fn passed_over<G: Tiered>(
     game: &G,
     tier: game_core::Tier,
     table: &crate::Table,
@@ -619,3 +739,6 @@ fn passed_over<G: game_core::Tiered>(
         })
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -146,3 +146,58 @@ pub fn to_dot<S: Solved>(
     let _ = write!(out, "{dot:?}");
     out
 }
+
+/// Tests of the Graphviz export.
+#[cfg(test)]
+mod tests {
+    use crate::solve;
+    use game_core::fixtures::Graph;
+
+    #[test]
+    fn dot_export_colours_values() {
+        let g = Graph {
+            edges: vec![vec![], vec![0], vec![1, 2]],
+            ends: vec![None; 3],
+        };
+        let sol = solve(&g, 2).unwrap();
+        let dot = crate::to_dot(&sol, &2, 10, |p| format!("n{p}"), |m| format!("to {m}"));
+        assert!(dot.contains("lightcoral"), "{dot}"); // 0 is lost
+        assert!(dot.contains("palegreen")); // 1 is won
+        assert!(dot.contains("khaki")); // 2: stay (draw) rather than lose
+        assert!(dot.contains("to 1"));
+    }
+
+    /// One edge a distinct child, however many moves lead there (a position
+    /// with 30 million moves to itself made 30 million edges and aborted the
+    /// process); a position the solution does not hold is drawn as unknown,
+    /// not as a draw.
+    #[test]
+    fn dot_draws_an_edge_a_child_and_unknown_positions_as_such() {
+        let mut edges = vec![1; 1000];
+        edges.extend([2; 5]);
+        let g = Graph {
+            edges: vec![edges, vec![], vec![1]],
+            ends: vec![None; 3],
+        };
+        let sol = solve(&g, 0).unwrap();
+        let drawn = crate::graph(&sol, &0, 10, |p| format!("n{p}"), |m| format!("to {m}"));
+        assert_eq!((drawn.node_count(), drawn.edge_count()), (3, 3));
+        let labels: Vec<&String> = drawn.edge_weights().collect();
+        assert!(
+            labels.contains(&&"to 1, to 1, to 1 (+997 more)".to_string()),
+            "{labels:?}"
+        );
+        assert!(
+            labels.contains(&&"to 2, to 2, to 2 (+2 more)".to_string()),
+            "{labels:?}"
+        );
+        // Solved from 2, drawn from 0: 0 is not in the solution.
+        let part = solve(&g, 2).unwrap();
+        let dot = crate::to_dot(&part, &0, 10, |p| format!("n{p}"), |m| format!("to {m}"));
+        assert!(
+            dot.contains("n0\\nunknown") && dot.contains("lightgrey"),
+            "{dot}"
+        );
+        assert!(!dot.contains("khaki"), "{dot}");
+    }
+}

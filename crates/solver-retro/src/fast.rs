@@ -365,3 +365,52 @@ where
         Err(e) => Err(e),
     }
 }
+
+/// Tests of the graph-free preset (`solve_unmoves`).
+#[cfg(test)]
+mod tests {
+    use crate::fixtures::testing::{big_graph, reference};
+    use crate::Solved;
+    use crate::{certify, solve_unmoves, Config, Error};
+    use game_core::fixtures::Graph;
+    use game_core::{Indexed, Value};
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_game_with_no_end_is_all_draws() {
+        let g = Graph {
+            edges: vec![vec![1], vec![2], vec![0, 1]],
+            ends: vec![None; 3],
+        };
+        let sol = solve_unmoves(&g).unwrap();
+        for p in 0..3 {
+            assert_eq!(sol.value(&p), Some(Value::DRAW));
+        }
+        assert_eq!(sol.counts().draw, 3);
+        assert!(certify(&sol).is_ok());
+    }
+
+    proptest! {
+        /// The fast path checks its table and its working memory (two levels'
+        /// lists) against the limit before it starts, as
+        /// [`crate::solve_unmoves_bytes`] says: refused one byte below, solved
+        /// at the figure.
+        #[test]
+        fn the_fast_path_is_refused_below_its_memory_and_solves_at_it(g in big_graph()) {
+            let needed = crate::solve_unmoves_bytes(g.size(), &Config::default());
+            // Two bytes a cell, and two lists of at least two 8-byte ids (under
+            // test) or an eighth of the cells.
+            prop_assert_eq!(needed, 2 * g.size() + 2 * 8 * (g.size() / 8).max(2));
+            let tight = Config::default().memory_limit(needed - 1);
+            prop_assert!(matches!(
+                crate::solve_unmoves_with(&g, &tight),
+                Err(Error::TooLarge(_))
+            ));
+            let want = reference(&g);
+            let sol = crate::solve_unmoves_with(&g, &Config::default().memory_limit(needed)).unwrap();
+            for (p, &w) in want.iter().enumerate() {
+                prop_assert_eq!(sol.value(&p), Some(w), "at {}", p);
+            }
+        }
+    }
+}

@@ -121,3 +121,6 @@ impl IndexedUnmoves for Liar {
         }
     }
 }
+
+#[cfg(test)]
+pub(crate) mod testing;

@@ -229,6 +229,3 @@ pub use tiers::{
     parents_by_unmoves, solve_tiers, solve_tiers_unmoves, solve_tiers_with, NoStore, TierStore,
 };
 pub use walk::{reachable, reachable_bytes, reachable_tiers, Held, Reachable, TierReach};
-
-#[cfg(test)]
-mod tests;

@@ -318,3 +318,72 @@ pub(crate) fn share(n: u64, part: usize, parts: usize) -> std::ops::Range<u64> {
     let at = |k: u128| (u128::from(n) * k / parts) as u64;
     at(part)..at((part + 1).min(parts))
 }
+
+/// Tests of the solution types.
+#[cfg(test)]
+mod tests {
+    use crate::{solve, solve_indexed, Error, Solved};
+    use game_core::fixtures::Graph;
+    use game_core::Game;
+
+    /// A table of another length than the game is refused as such (it was
+    /// reported as a position's index outside the game).
+    #[test]
+    fn a_table_of_another_length_is_refused_by_its_size() {
+        let g = Graph {
+            edges: vec![vec![]; 5],
+            ends: vec![None; 5],
+        };
+        for cells in [3, 8] {
+            let table = crate::Table::new(cells, false).unwrap();
+            let err = crate::IndexedSolution::from_table(&g, table).unwrap_err();
+            assert_eq!(err, Error::TableSize { cells, size: 5 });
+        }
+        let table = crate::Table::new(5, true).unwrap();
+        assert!(crate::IndexedSolution::from_table(&g, table).is_ok());
+    }
+
+    /// A part past the last holds no position, and any number of parts
+    /// together hold every position once, on every solution type (a
+    /// `Solution` sliced its positions past their end: part 3 of 2 panicked,
+    /// and part `usize::MAX` overflowed the start of its range).
+    #[test]
+    fn a_part_past_the_last_holds_no_position() {
+        fn visited<S: Solved>(sol: &S, part: usize, parts: usize) -> Vec<String>
+        where
+            <S::Game as Game>::Position: std::fmt::Debug,
+        {
+            let mut seen = Vec::new();
+            sol.for_each_part(part, parts, |p, _| seen.push(format!("{p:?}")));
+            seen
+        }
+        fn check<S: Solved>(sol: &S)
+        where
+            <S::Game as Game>::Position: std::fmt::Debug,
+        {
+            for (part, parts) in [(2, 2), (3, 2), (usize::MAX, 2), (usize::MAX, usize::MAX)] {
+                assert_eq!(
+                    visited(sol, part, parts),
+                    Vec::<String>::new(),
+                    "{part} of {parts}"
+                );
+            }
+            for parts in [1, 2, 5] {
+                let mut all: Vec<String> =
+                    (0..parts).flat_map(|k| visited(sol, k, parts)).collect();
+                all.sort();
+                assert_eq!(all, ["0", "1", "2"], "{parts} parts");
+            }
+            let last = visited(sol, usize::MAX - 1, usize::MAX);
+            assert_eq!(last, ["2"]);
+        }
+        let g = Graph {
+            edges: vec![vec![1], vec![2], vec![0]],
+            ends: vec![None; 3],
+        };
+        check(&solve(&g, 0).unwrap());
+        check(&solve_indexed(&g).unwrap());
+        let tiered = game_core::OneTier(g.clone());
+        check(&crate::solve_tiers(&tiered).unwrap());
+    }
+}

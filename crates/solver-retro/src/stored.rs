@@ -400,3 +400,6 @@ pub(crate) fn table_count(
     }
     Ok(size as usize)
 }
+
+#[cfg(test)]
+mod tests;

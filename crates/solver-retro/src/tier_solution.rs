@@ -285,3 +285,23 @@ impl<G: Tiered> HoldsTiers for TieredSolution<'_, G> {
         &self.tables
     }
 }
+
+/// Tests of the tiered solution.
+#[cfg(test)]
+mod tests {
+    use crate::certify;
+    use crate::fixtures::testing::stops_short_forged;
+    use crate::Solved;
+
+    /// Every held position is visited by a tiered solution's `for_each`, so
+    /// the plain certificate checks it too: before, count 7 of [`STOPS_SHORT`],
+    /// which its `visit_tier` leaves out, was never visited, and `certify`
+    /// said `Ok` to it given as lost at once (truly won in 7).
+    #[test]
+    fn a_tiered_solution_visits_what_visit_tier_leaves_out() {
+        let sol = stops_short_forged();
+        assert_eq!(sol.counts().total(), 8);
+        let r = certify(&sol).unwrap_err();
+        assert_eq!((r.position, r.flaw), (7, crate::Flaw::Lose));
+    }
+}

@@ -1012,3 +1012,6 @@ pub(crate) fn offset_in(i: u64, first: u64, len: usize) -> Option<usize> {
         .filter(|&j| j < len as u64)
         .map(|j| j as usize)
 }
+
+#[cfg(test)]
+mod tests;
