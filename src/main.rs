@@ -26,8 +26,7 @@ fn main() -> ExitCode {
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-                let _ = e.print();
-                return ExitCode::SUCCESS;
+                return help(&e);
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 // One line: which command needs a subcommand, and the choices.
@@ -62,7 +61,10 @@ fn main() -> ExitCode {
             }
             // One line: clap's first line and the indented names under it
             // (the missing arguments), without the usage block.
-            let msg = e.render().to_string();
+            // Control characters and long values of the command line
+            // escaped and cut first: a newline in a value would end the
+            // line here.
+            let msg = cut_echoes(&e.render().to_string());
             let mut lines = msg.lines();
             let mut line = lines.next().unwrap_or("error: bad arguments").to_string();
             for more in lines.take_while(|l| l.starts_with("  ")) {
@@ -103,16 +105,46 @@ fn negative_number(e: &clap::Error) -> Option<String> {
         .find(|a| a.starts_with(flag.as_str()))
 }
 
+/// Prints `--help` or `--version` on stdout: clap's text, or under
+/// `--json` the one object `{"help": TEXT}` or `{"version": TEXT}`.
+/// A stdout that cannot take it is a failure (exit 1), said on stderr.
+fn help(e: &clap::Error) -> ExitCode {
+    use std::io::Write;
+    let text = e.render().to_string();
+    let mut out = std::io::stdout().lock();
+    let written = if json_asked() {
+        let key = match e.kind() {
+            clap::error::ErrorKind::DisplayVersion => "version",
+            _ => "help",
+        };
+        let text = text.trim_end();
+        writeln!(out, "{}", serde_json::json!({ key: text }))
+    } else {
+        write!(out, "{text}")
+    };
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // A reader that stopped early (`| head`) is not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => fail(&format!("cannot write output: {e}"), ExitCode::FAILURE),
+    }
+}
+
 /// Prints the one line of an error on stderr and exits with `code`: with
 /// `--json`, the JSON object `{"error": MESSAGE}` (it printed the text
-/// line under `--json` too), else `gamesolve: MESSAGE`.
+/// line under `--json` too), else `gamesolve: MESSAGE` with its control
+/// characters escaped (a path holding a newline printed three lines).
+/// A stderr that cannot be written (`2>/dev/full`) leaves the exit code
+/// to say it: `eprintln!` panicked there, and exited 101.
 fn fail(message: &str, code: ExitCode) -> ExitCode {
+    use std::io::Write;
     let message = cut_echoes(message);
-    if json_asked() {
-        eprintln!("{}", serde_json::json!({ "error": message }));
+    let mut err = std::io::stderr().lock();
+    let _ = if json_asked() {
+        writeln!(err, "{}", serde_json::json!({ "error": message }))
     } else {
-        eprintln!("gamesolve: {message}");
-    }
+        writeln!(err, "gamesolve: {}", game_core::escape_controls(&message))
+    };
     code
 }
 
@@ -129,7 +161,9 @@ fn json_asked() -> bool {
 /// `line` with every long argument of the command line in it (or the
 /// value of a long `--flag=value`) cut by [`game_core::echo`]: clap's
 /// messages repeat a bad value whole, and so did a database's path, so
-/// that a 100 KB argument came back as 100 KB of error.
+/// that a 100 KB argument came back as 100 KB of error. An argument
+/// holding a control character (a newline in a path) is escaped as well
+/// ([`game_core::escape_controls`]).
 fn cut_echoes(line: &str) -> String {
     let mut long: Vec<String> = std::env::args_os()
         .skip(1)
@@ -138,14 +172,15 @@ fn cut_echoes(line: &str) -> String {
             let value = a.split_once('=').map(|(_, v)| v.to_string());
             std::iter::once(a).chain(value)
         })
-        .filter(|a| a.chars().nth(game_core::ECHO_CHARS).is_some())
+        .filter(|a| a.chars().nth(game_core::ECHO_CHARS).is_some() || a.contains(char::is_control))
         .collect();
     // The longest first: an argument's value is part of the argument.
     long.sort_by_key(|a| std::cmp::Reverse(a.len()));
     let mut line = line.to_string();
     for a in &long {
         if line.contains(a.as_str()) {
-            line = line.replace(a.as_str(), &game_core::echo(a));
+            let cut = game_core::echo(a);
+            line = line.replace(a.as_str(), &game_core::escape_controls(&cut));
         }
     }
     line

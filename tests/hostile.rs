@@ -514,3 +514,179 @@ proptest! {
         prop_assert!(fault(&r).is_none(), "{}", fault(&r).unwrap_or_default());
     }
 }
+
+// Issue 46, "Every input answered, round two": the command lines it
+// quotes, run as it gives them (through `bash -c`, under its `ulimit -v`,
+// with its redirections).
+
+/// `bash -c SCRIPT gamesolve ARGS…`: the script runs the binary as `"$0"`
+/// with `"$@"`, standard input closed.
+fn bash(script: &str, args: &[&str]) -> std::process::Output {
+    Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_gamesolve"))
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .env_remove("RAYON_NUM_THREADS")
+        .stdin(Stdio::null())
+        .output()
+        .expect("bash runs")
+}
+
+/// Under every `ulimit -v` from 25,000 to 200,000 KB (step 5,000), with
+/// and without `--json`, with and without `--threads 2`, `nim 1 2`
+/// answers (the first player wins: 1 XOR 2 is not 0) or refuses in one
+/// line that it cannot start its threads. In the band around 145,000 KB
+/// (and 15–18 MB) it exited 101 with rayon's "The global thread pool has
+/// not been initialized", and no JSON.
+#[test]
+fn a_thread_pool_that_cannot_start_is_refused_in_one_line() {
+    let (mut answered, mut refused) = (0, 0);
+    for kib in (25_000..=200_000).step_by(5_000) {
+        for json in [false, true] {
+            for threads in [None, Some("2")] {
+                let mut args = vec![];
+                if json {
+                    args.push("--json");
+                }
+                if let Some(t) = threads {
+                    args.extend(["--threads", t]);
+                }
+                args.extend(["nim", "1", "2"]);
+                let out = bash(&format!("ulimit -v {kib}; exec \"$0\" \"$@\""), &args);
+                let (stdout, stderr) = (
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr),
+                );
+                let at = format!("ulimit -v {kib}; gamesolve {}", args.join(" "));
+                if out.status.success() {
+                    answered += 1;
+                    if json {
+                        let v: serde_json::Value = serde_json::from_str(&stdout)
+                            .unwrap_or_else(|e| panic!("{at}: {e}: {stdout}"));
+                        assert_eq!(v["winner"], "first", "{at}: {v}");
+                    } else {
+                        assert!(stdout.contains("first player wins"), "{at}: {stdout}");
+                    }
+                    continue;
+                }
+                refused += 1;
+                assert_eq!(out.status.code(), Some(1), "{at}: {stderr}");
+                assert_eq!(stderr.trim_end().lines().count(), 1, "{at}: {stderr}");
+                assert!(stdout.is_empty(), "{at}: {stdout}");
+                let line = if json {
+                    let v: serde_json::Value = serde_json::from_str(&stderr)
+                        .unwrap_or_else(|e| panic!("{at}: {e}: {stderr}"));
+                    v["error"].as_str().expect("an error string").to_string()
+                } else {
+                    stderr.trim_end().to_string()
+                };
+                assert!(line.contains("cannot start"), "{at}: {line}");
+            }
+        }
+    }
+    assert!(answered > refused, "{answered} answered, {refused} refused");
+}
+
+/// A path holding a newline (or another control character) is escaped in
+/// the one line of error, as a move string is: `connect4 value 12 --db
+/// $'new\nline'` printed three lines on stderr.
+#[test]
+fn paths_with_control_characters_make_one_line_errors() {
+    for path in ["new\nline", "tab\there", "esc\u{1b}[31mred", "cr\rret"] {
+        for json in [false, true] {
+            let mut args = vec![];
+            if json {
+                args.push("--json");
+            }
+            args.extend(["connect4", "value", "12", "--db", path]);
+            let out = bash("exec \"$0\" \"$@\"", &args);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{path:?}: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{path:?}: {err:?}");
+            let line = err.trim_end();
+            assert!(!line.contains(char::is_control), "{path:?}: {line:?}");
+            let escaped = path.escape_debug().to_string();
+            if json {
+                let v: serde_json::Value = serde_json::from_str(line).expect("one object");
+                let msg = v["error"].as_str().expect("a string");
+                assert!(msg.contains(&escaped), "{path:?}: {msg:?}");
+            } else {
+                assert!(line.contains(&escaped), "{path:?}: {line:?}");
+            }
+        }
+    }
+    // A bad value clap refuses, with a newline in it, is one line too.
+    let out = bash("exec \"$0\" \"$@\"", &["fingers", "value", "1\n1", "1,1"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err:?}");
+    assert!(err.contains(r"'1\n1'"), "{err}");
+}
+
+/// Output that cannot be written is a plain failure, never a panic's
+/// 101: `fingers value 9,9 1,1 2>/dev/full` exited 101 (`eprintln!`
+/// panicked on the full stderr); a full stdout is said on stderr.
+#[test]
+fn a_full_stdout_or_stderr_is_a_plain_failure() {
+    let full_stderr = bash(
+        "exec \"$0\" \"$@\" 2>/dev/full",
+        &["fingers", "value", "9,9", "1,1"],
+    );
+    assert_eq!(full_stderr.status.code(), Some(1));
+    for args in [
+        &["nim", "1", "2"][..],
+        &["--json", "nim", "1", "2"],
+        &["--help"],
+        &["--json", "--version"],
+        &["fingers", "value", "1,1", "1,1"],
+    ] {
+        let out = bash("exec \"$0\" \"$@\" >/dev/full", args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("cannot write output"), "{args:?}: {err}");
+        let both = bash("exec \"$0\" \"$@\" >/dev/full 2>/dev/full", args);
+        assert_eq!(both.status.code(), Some(1), "{args:?}");
+    }
+    // A reader that stops early is not an error.
+    let out = bash(
+        "\"$0\" \"$@\" | head -c 1 >/dev/null",
+        &["grundy", "octal", "0.07", "--upto", "100000"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Under `--json`, stdout holds exactly one JSON object on success:
+/// `--json --help` and `--json --version` printed clap's text.
+#[test]
+fn json_help_and_version_are_one_object() {
+    for (args, key) in [
+        (&["--json", "--help"][..], "help"),
+        (&["--help", "--json"], "help"),
+        (&["--json", "connect4", "solve", "--help"], "help"),
+        (&["--json", "help"], "help"),
+        (&["--json", "--version"], "version"),
+        (&["-V", "--json"], "version"),
+    ] {
+        let out = bash("exec \"$0\" \"$@\"", args);
+        assert!(out.status.success(), "{args:?}");
+        assert!(out.stderr.is_empty(), "{args:?}");
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        assert_eq!(text.lines().count(), 1, "{args:?}: {text}");
+        let v: serde_json::Value = serde_json::from_str(&text).expect("one object");
+        let obj = v.as_object().expect("an object");
+        assert_eq!(obj.len(), 1, "{v}");
+        let said = obj[key].as_str().expect("a string");
+        if key == "version" {
+            assert_eq!(said, format!("gamesolve {}", env!("CARGO_PKG_VERSION")));
+        } else {
+            assert!(said.contains("Usage: gamesolve"), "{said}");
+        }
+    }
+}

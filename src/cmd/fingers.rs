@@ -766,7 +766,7 @@ fn solve_cluster(
     let seconds = t.elapsed().as_secs_f64();
     drop(spinner);
     if !leader {
-        return Ok(Report::silent());
+        return Ok(Report::follower(config.process(), ctx));
     }
     let traffic = sol.traffic();
     let table = match (sol.take_table(0), &db) {

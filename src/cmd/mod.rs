@@ -46,6 +46,15 @@ pub enum Error {
     Io(#[from] std::io::Error),
     #[error("cannot read input: {0}")]
     Input(std::io::Error),
+    /// The command's thread pool could not start (the system refused the
+    /// threads or the memory for their stacks).
+    #[error("cannot start {}: {source}", plural(*.threads as u64, "thread"))]
+    Threads {
+        /// The threads asked for.
+        threads: usize,
+        /// Why they did not start.
+        source: rayon::ThreadPoolBuildError,
+    },
 }
 
 /// Solve two-player games of perfect information.
@@ -239,9 +248,23 @@ impl Report {
         }
     }
 
-    /// A report that prints nothing (a cluster process other than 0).
-    fn silent() -> Self {
-        Report::rendered(String::new())
+    /// The report of a cluster process other than 0, which finished its
+    /// workers' shards: process 0 reports the solve. Text prints nothing;
+    /// `--json` the one object `{"cluster": {"process": K, "finished":
+    /// "its shards"}}` (stdout held nothing, where one object is promised).
+    fn follower(process: usize, ctx: &Ctx) -> Self {
+        if !ctx.json {
+            return Report::rendered(String::new());
+        }
+        Report::new(
+            String::new(),
+            serde_json::json!({
+                "cluster": {
+                    "process": process,
+                    "finished": "its shards; process 0 reports the solve",
+                }
+            }),
+        )
     }
 
     /// Adds `n` positions checked before to a `check` report.
@@ -301,32 +324,77 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     })
 }
 
-/// [`run`], before the refusals' advice is made the command line's.
+/// [`run`], before the refusals' advice is made the command line's: the
+/// command runs inside its own thread pool ([`thread_pool`]), and every
+/// parallel loop in it, and every `rayon::current_num_threads()`, sees
+/// that pool. Rayon's global pool is never used: its lazy start panicked
+/// ("The global thread pool has not been initialized") where the system
+/// refused its threads, as under some `ulimit -v`.
 fn run_commands(cli: Cli) -> Result<(), Error> {
-    if cli.threads.is_none() {
-        // Without --threads, rayon starts as many threads as
-        // RAYON_NUM_THREADS says (0 or a word: one a core): the same bound
-        // (20,000 threads took minutes to start for a tiny game).
-        let env = std::env::var("RAYON_NUM_THREADS").ok();
-        if let Some(n) = env.and_then(|v| v.parse::<usize>().ok()) {
-            if n > MAX_THREADS {
+    let pool = thread_pool(cli.threads)?;
+    pool.install(|| run_in_pool(cli))
+}
+
+/// The pool a command runs in: `--threads` threads, else
+/// `RAYON_NUM_THREADS`, else one a core. A count asked for (the flag or
+/// the variable) that cannot start is refused ([`Error::Threads`]); the
+/// default count falls back to fewer threads, down to one, before it is
+/// refused (results are the same for any number).
+fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Error> {
+    let env = std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0);
+    let asked = match (threads, env) {
+        (Some(n), _) => {
+            if n == 0 || n > MAX_THREADS {
                 return Err(Error::Usage(format!(
-                    "RAYON_NUM_THREADS takes 1..={MAX_THREADS} threads (as --threads), not {n}"
+                    "--threads takes 1..={MAX_THREADS} threads, not {n}"
                 )));
             }
+            Some(n)
         }
-    }
-    if let Some(n) = cli.threads {
-        if n == 0 || n > MAX_THREADS {
+        // Without --threads, RAYON_NUM_THREADS (0 or a word: one a core)
+        // has the same bound (20,000 threads took minutes to start for a
+        // tiny game).
+        (None, Some(n)) if n > MAX_THREADS => {
             return Err(Error::Usage(format!(
-                "--threads takes 1..={MAX_THREADS} threads, not {n}"
+                "RAYON_NUM_THREADS takes 1..={MAX_THREADS} threads (as --threads), not {n}"
             )));
         }
+        (None, env) => env,
+    };
+    let build = |n: usize| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
-            .build_global()
-            .map_err(|e| Error::Usage(format!("cannot start {n} threads: {e}")))?;
+            .build()
+            .map_err(|source| Error::Threads { threads: n, source })
+    };
+    if let Some(n) = asked {
+        return build(n);
     }
+    let cores = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(MAX_THREADS);
+    let mut n = cores;
+    loop {
+        match build(n) {
+            Ok(pool) => return Ok(pool),
+            Err(_) if n > 1 => n /= 2,
+            // Refused as the count the default asked for.
+            Err(Error::Threads { source, .. }) => {
+                return Err(Error::Threads {
+                    threads: cores,
+                    source,
+                })
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// [`run_commands`] inside the command's pool.
+fn run_in_pool(cli: Cli) -> Result<(), Error> {
     let ctx = Ctx::new(
         cli.json,
         cli.memory,

@@ -443,7 +443,7 @@ where
     let sol = G::solve_cluster(game.clone(), &config, db.clone())?;
     let solve_s = t.elapsed().as_secs_f64();
     let Some(spinner) = spinner else {
-        return Ok(Report::silent());
+        return Ok(Report::follower(config.process(), ctx));
     };
     if let Some(r) = before {
         return Ok(r);

@@ -44,6 +44,31 @@ pub fn echo_tail(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// `text` with each control character (a newline, a tab, an escape)
+/// written as Rust writes it in a quoted string (`\n`, `\t`, `\u{1b}`),
+/// as move strings are quoted back: a message that repeats a path holding
+/// a newline stays one line. Everything else is left as it is.
+///
+/// ```
+/// assert_eq!(game_core::escape_controls("new\nline"), "new\\nline");
+/// assert_eq!(game_core::escape_controls("é c3"), "é c3");
+/// ```
+#[must_use]
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    if !text.contains(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -54,6 +79,15 @@ mod tests {
         assert_eq!(echo(&most), most);
         let more = "é".repeat(ECHO_CHARS + 1);
         assert_eq!(echo(&more), format!("{most}…"));
+    }
+
+    #[test]
+    fn control_characters_are_escaped_each() {
+        assert_eq!(
+            escape_controls("a\tb\r\u{1b}[0m\u{7f}"),
+            "a\\tb\\r\\u{1b}[0m\\u{7f}"
+        );
+        assert!(!escape_controls("x\ny").contains('\n'));
     }
 
     #[test]

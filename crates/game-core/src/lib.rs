@@ -100,7 +100,7 @@ mod search;
 mod strategy;
 
 pub use budget::{Budget, TooLarge};
-pub use echo::{echo, echo_tail, ECHO_CHARS};
+pub use echo::{echo, echo_tail, escape_controls, ECHO_CHARS};
 pub use error::Error;
 pub use game::Game;
 pub use impartial::Impartial;
