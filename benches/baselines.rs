@@ -3,7 +3,7 @@
 //! `target/baselines/`; skipped with a note where g++ or the sources are
 //! missing).
 //!
-//! Run: `cargo bench --bench baselines` (or `-- stones` for one group).
+//! Run: `cargo bench --features bench --bench baselines` (or `-- stones` for one group).
 //! Each baseline is timed as a whole process, and so is `gamesolve` where a
 //! group says "process", so the ratio compares like with like.
 

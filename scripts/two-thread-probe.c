@@ -4,7 +4,7 @@
  * 136 MB of Fingers F = 128), each thread in its own half. Prints the
  * time for one thread and for two doing the same work between them; the
  * second over the first is the machine's own ceiling for issue 8's
- * two-thread bar (BENCHMARKS.md, nineteenth session).
+ * two-thread bar (docs/benchmark-history.md, "The machine's own ceiling", s19).
  *
  *   gcc -O2 -pthread -o /tmp/two-thread-probe scripts/two-thread-probe.c
  *   /tmp/two-thread-probe [ROUNDS]

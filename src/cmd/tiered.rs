@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use game_core::{best_move, Canonical, Symmetric, Tier, Tiered, Value};
+use game_core::{best_move, Canonical, Tier, Tiered, TieredSymmetric, Value};
 use game_db::Database;
 use serde_json::json;
 use solver_cluster::{ClusterConfig, ClusterSolution};
@@ -22,7 +22,7 @@ use game_core::budget::human_bytes_apart;
 use game_core::plural;
 
 /// What the shared commands need to know of a game.
-pub trait CliGame: Tiered + Symmetric + Sync + Sized
+pub trait CliGame: TieredSymmetric + Sync + Sized
 where
     Self::Position: Send + Sync + Debug,
     Self::Move: Send,

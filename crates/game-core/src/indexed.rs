@@ -3,21 +3,24 @@
 
 use crate::Game;
 
-/// A bijection between the game's positions (or a superset of them) and the
-/// integers `0..size()`.
-///
-/// Solvers that see this trait keep their tables as flat arrays of a few
-/// bytes a position instead of hash maps. Indices that stand for no legal
-/// position are allowed: [`Indexed::position`] may return `None` for them,
-/// and solvers skip such indices.
-pub trait Indexed: Game {
-    /// The number of indices; every position's index is below it.
-    fn size(&self) -> u64;
-    /// The index of `pos`, in `0..size()`.
-    fn index(&self, pos: &Self::Position) -> u64;
-    /// The position with index `index`, or `None` if that index stands for
-    /// no position.
-    fn position(&self, index: u64) -> Option<Self::Position>;
+capability! {
+    macro indexed_methods;
+    /// A bijection between the game's positions (or a superset of them) and the
+    /// integers `0..size()`.
+    ///
+    /// Solvers that see this trait keep their tables as flat arrays of a few
+    /// bytes a position instead of hash maps. Indices that stand for no legal
+    /// position are allowed: [`Indexed::position`] may return `None` for them,
+    /// and solvers skip such indices.
+    pub trait Indexed: Game {
+        /// The number of indices; every position's index is below it.
+        fn size(&self) -> u64;
+        /// The index of `pos`, in `0..size()`.
+        fn index(&self, pos: &Self::Position) -> u64;
+        /// The position with index `index`, or `None` if that index stands for
+        /// no position.
+        fn position(&self, index: u64) -> Option<Self::Position>;
+    }
 }
 
 /// A run of indices `start, start + step, …` (`count` of them).
@@ -130,16 +133,19 @@ impl ChildIndices {
     }
 }
 
-/// Children by index, for checkers and walks that visit every position:
-/// the default generates the moves, plays them and indexes the results; a
-/// game with structure in its index overrides it (Magic Fingers lists its
-/// transfers as one strided run).
-pub trait IndexedChildren: Indexed {
-    /// Adds to `out` the index of every distinct child of the position at
-    /// `index`, each exactly once — none when `index` is no position or the
-    /// game is over there ([`Game::outcome`] is `Some`). `moves` is scratch.
-    fn child_indices(&self, index: u64, out: &mut ChildIndices, moves: &mut Vec<Self::Move>) {
-        child_indices_by_moves(self, index, out, moves);
+capability! {
+    macro indexed_children_methods;
+    /// Children by index, for checkers and walks that visit every position:
+    /// the default generates the moves, plays them and indexes the results; a
+    /// game with structure in its index overrides it (Magic Fingers lists its
+    /// transfers as one strided run).
+    pub trait IndexedChildren: Indexed {
+        /// Adds to `out` the index of every distinct child of the position at
+        /// `index`, each exactly once — none when `index` is no position or the
+        /// game is over there ([`Game::outcome`] is `Some`). `moves` is scratch.
+        fn child_indices(&self, index: u64, out: &mut ChildIndices, moves: &mut Vec<Self::Move>) {
+            child_indices_by_moves(self, index, out, moves);
+        }
     }
 }
 

@@ -50,10 +50,15 @@
 //!   [`IndexedUnmoves`] — the same by index, with optional fast paths.
 //! * [`Tiered`] — positions split into tiers solved children first, each
 //!   with a dense index of its own.
-//! * [`Symmetric`] — classes of symmetric positions and their canonical one.
+//! * [`Symmetric`] — classes of symmetric positions and their canonical one;
+//!   [`TieredSymmetric`] — the fast paths of a game with both.
 //! * [`Impartial`] — both players have the same moves (Sprague–Grundy).
+//! * [`SearchKey`], [`SearchHints`], [`EndgameTable`] — what an exact
+//!   search (`solver-search`) uses: a compact key, optional hints, and
+//!   solved tables beneath it.
 //! * [`Misere`] — misère play for any game. It and `&G` pass every other
-//!   capability on through one macro (`forward.rs`), fast paths included.
+//!   capability on, fast paths included, through impls generated from each
+//!   capability's declaration (`capability.rs`), so none is lost.
 //! * [`best_move`] — the deterministic choice of a best move from a table.
 //! * [`period`] — proven periodicity of row-structured tables.
 //! * [`budget`] — memory and work budgets, the memory really available,
@@ -64,23 +69,35 @@
 //! * `fixtures` (feature `fixtures`) — a game given by its graph, for the
 //!   tests of solvers.
 
+// The capability traits are declared through `capability!`, which also
+// defines a macro named after each trait; `forward` uses those macros, so
+// the order of these groups matters (macros are seen in textual order).
+#[macro_use]
+mod capability;
+#[macro_use]
+mod indexed;
+#[macro_use]
+mod symmetric;
+#[macro_use]
+mod tiered;
+#[macro_use]
+mod unmoves;
+
+mod forward;
+
 pub mod budget;
 mod echo;
 mod error;
 #[cfg(feature = "fixtures")]
 pub mod fixtures;
-mod forward;
 mod game;
 mod impartial;
-mod indexed;
 mod misere;
 mod outcome;
 pub mod period;
 mod plural;
+mod search;
 mod strategy;
-mod symmetric;
-mod tiered;
-mod unmoves;
 
 pub use budget::{Budget, TooLarge};
 pub use echo::{echo, echo_tail, ECHO_CHARS};
@@ -93,7 +110,8 @@ pub use indexed::{
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
 pub use plural::plural;
+pub use search::{EndgameTable, NoTable, SearchHints, SearchKey};
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};
-pub use symmetric::{orbit_size, Canonical, Symmetric};
+pub use symmetric::{orbit_size, Canonical, Symmetric, TieredSymmetric};
 pub use tiered::{OneTier, Tier, Tiered};
 pub use unmoves::{IndexedUnmoves, ParentIndices, ParentVisitor, Unmoves};

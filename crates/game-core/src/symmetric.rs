@@ -1,86 +1,101 @@
 //! [`Symmetric`]: games whose positions come in classes of equal value.
 
-use crate::Game;
+use crate::{Game, Tier, Tiered};
 
-/// A game with symmetries: maps of positions to positions that keep the
-/// rules (Connect Four's left–right mirror, the 8 symmetries of Teeko's
-/// square), so symmetric positions have the same value.
-///
-/// Solvers that see this trait store one position of each class, the
-/// canonical one, and look any other up through [`Symmetric::canonical`].
-///
-/// The promises (checked by `solver_retro::check_game`):
-/// * `canonical(p)` is among `symmetric(p)`;
-/// * `canonical(q) == canonical(p)` for every `q` in `symmetric(p)`;
-/// * with [`crate::Tiered`], `canonical(p)` lies in the tier of `p`.
-///
-/// ```
-/// use game_core::{Game, Symmetric};
-///
-/// /// A token on squares -3..=3 that moves one square either way; the
-/// /// mirror x → -x keeps the rules.
-/// struct Line;
-/// impl Game for Line {
-///     type Position = i8;
-///     type Move = i8;
-///     fn moves(&self, x: &i8, out: &mut Vec<i8>) { out.extend([-1, 1].into_iter().filter(|d| (x + d).abs() <= 3)) }
-///     fn play(&self, x: &i8, d: &i8) -> i8 { x + d }
-/// }
-/// impl Symmetric for Line {
-///     fn symmetric(&self, x: &i8, out: &mut Vec<i8>) { out.extend([*x, -x]) }
-///     fn canonical(&self, x: &i8) -> i8 { x.abs() }
-/// }
-/// assert_eq!(Line.canonical(&-2), 2);
-/// assert_eq!(game_core::orbit_size(&Line, &0, &mut Vec::new()), 1);
-/// assert_eq!(game_core::orbit_size(&Line, &-2, &mut Vec::new()), 2);
-/// ```
-pub trait Symmetric: Game {
-    /// Appends to `out` every position symmetric to `pos`, `pos` itself
-    /// included (repeats are allowed).
-    fn symmetric(&self, pos: &Self::Position, out: &mut Vec<Self::Position>);
+capability! {
+    macro symmetric_methods;
+    /// A game with symmetries: maps of positions to positions that keep the
+    /// rules (Connect Four's left–right mirror, the 8 symmetries of Teeko's
+    /// square), so symmetric positions have the same value.
+    ///
+    /// Solvers that see this trait store one position of each class, the
+    /// canonical one, and look any other up through [`Symmetric::canonical`].
+    ///
+    /// The promises (checked by `solver_retro::check_game`):
+    /// * `canonical(p)` is among `symmetric(p)`;
+    /// * `canonical(q) == canonical(p)` for every `q` in `symmetric(p)`;
+    /// * with [`crate::Tiered`], `canonical(p)` lies in the tier of `p`.
+    ///
+    /// ```
+    /// use game_core::{Game, Symmetric};
+    ///
+    /// /// A token on squares -3..=3 that moves one square either way; the
+    /// /// mirror x → -x keeps the rules.
+    /// struct Line;
+    /// impl Game for Line {
+    ///     type Position = i8;
+    ///     type Move = i8;
+    ///     fn moves(&self, x: &i8, out: &mut Vec<i8>) { out.extend([-1, 1].into_iter().filter(|d| (x + d).abs() <= 3)) }
+    ///     fn play(&self, x: &i8, d: &i8) -> i8 { x + d }
+    /// }
+    /// impl Symmetric for Line {
+    ///     fn symmetric(&self, x: &i8, out: &mut Vec<i8>) { out.extend([*x, -x]) }
+    ///     fn canonical(&self, x: &i8) -> i8 { x.abs() }
+    /// }
+    /// assert_eq!(Line.canonical(&-2), 2);
+    /// assert_eq!(game_core::orbit_size(&Line, &0, &mut Vec::new()), 1);
+    /// assert_eq!(game_core::orbit_size(&Line, &-2, &mut Vec::new()), 2);
+    /// ```
+    pub trait Symmetric: Game {
+        /// Appends to `out` every position symmetric to `pos`, `pos` itself
+        /// included (repeats are allowed).
+        fn symmetric(&self, pos: &Self::Position, out: &mut Vec<Self::Position>);
 
-    /// The canonical position of `pos`'s class: the same for every position
-    /// of the class, and one of them.
-    fn canonical(&self, pos: &Self::Position) -> Self::Position;
-
-    /// For a tiered game: calls `f` with the canonical positions of `tier`
-    /// whose index lies in `range`, in index order. The default filters
-    /// [`Tiered::visit_tier`](crate::Tiered::visit_tier) by
-    /// [`Symmetric::canonical`]; a game that can skip whole blocks of
-    /// non-canonical positions overrides it. [`Canonical`] walks its tiers
-    /// with it.
-    fn visit_canonical_tier(
-        &self,
-        tier: crate::Tier,
-        range: std::ops::Range<u64>,
-        f: &mut dyn FnMut(u64, Self::Position),
-    ) where
-        Self: crate::Tiered,
-    {
-        self.visit_tier(tier, range, &mut |i, p| {
-            if self.canonical(&p) == p {
-                f(i, p);
-            }
-        });
+        /// The canonical position of `pos`'s class: the same for every position
+        /// of the class, and one of them.
+        fn canonical(&self, pos: &Self::Position) -> Self::Position;
     }
+}
 
-    /// For a tiered game: appends the tier and tier index of the canonical
-    /// form of the child reached by each move at `pos` (not over). The
-    /// default plays each move and canonicalizes the child once.
-    /// [`Canonical`] gives its children with it.
-    fn canonical_child_tier_indices(
-        &self,
-        pos: &Self::Position,
-        out: &mut Vec<(crate::Tier, u64)>,
-        moves: &mut Vec<Self::Move>,
-    ) where
-        Self: crate::Tiered,
-    {
-        moves.clear();
-        self.moves(pos, moves);
-        for m in moves.iter() {
-            let c = self.canonical(&self.play(pos, m));
-            out.push((self.tier(&c), self.tier_index(&c)));
+capability! {
+    macro tiered_symmetric_methods;
+    /// The fast paths of a game both [`Tiered`] and [`Symmetric`]: how
+    /// [`Canonical`] walks a tier's canonical positions and finds the
+    /// canonical children of a position. Every method has a default, so
+    /// `impl TieredSymmetric for G {}` is enough; a game whose index lets
+    /// it skip non-canonical positions, or canonicalize children as it
+    /// makes them, overrides them.
+    ///
+    /// (A capability of its own, not methods of [`Symmetric`] bounded by
+    /// `Self: Tiered`: a wrapper such as [`Misere`](crate::Misere) passes a
+    /// capability on only when it can name it as a bound on the game it
+    /// holds.)
+    pub trait TieredSymmetric: Tiered + Symmetric {
+        /// For a tiered game: calls `f` with the canonical positions of `tier`
+        /// whose index lies in `range`, in index order. The default filters
+        /// [`Tiered::visit_tier`] by
+        /// [`Symmetric::canonical`]; a game that can skip whole blocks of
+        /// non-canonical positions overrides it. [`Canonical`] walks its tiers
+        /// with it.
+        fn visit_canonical_tier(
+            &self,
+            tier: Tier,
+            range: std::ops::Range<u64>,
+            f: &mut dyn FnMut(u64, Self::Position),
+        ) {
+            self.visit_tier(tier, range, &mut |i, p| {
+                if self.canonical(&p) == p {
+                    f(i, p);
+                }
+            });
+        }
+
+        /// For a tiered game: appends the tier and tier index of the canonical
+        /// form of the child reached by each move at `pos` (not over). The
+        /// default plays each move and canonicalizes the child once.
+        /// [`Canonical`] gives its children with it.
+        fn canonical_child_tier_indices(
+            &self,
+            pos: &Self::Position,
+            out: &mut Vec<(Tier, u64)>,
+            moves: &mut Vec<Self::Move>,
+        ) {
+            moves.clear();
+            self.moves(pos, moves);
+            for m in moves.iter() {
+                let c = self.canonical(&self.play(pos, m));
+                out.push((self.tier(&c), self.tier_index(&c)));
+            }
         }
     }
 }
@@ -202,7 +217,7 @@ impl<G: Symmetric + crate::Indexed> crate::IndexedChildren for Canonical<G> {}
 
 impl<G: Symmetric + crate::Indexed + crate::Unmoves> crate::IndexedUnmoves for Canonical<G> {}
 
-impl<G: Symmetric + crate::Tiered> crate::Tiered for Canonical<G> {
+impl<G: TieredSymmetric> Tiered for Canonical<G> {
     fn tiers(&self) -> Vec<crate::Tier> {
         self.0.tiers()
     }

@@ -2,7 +2,7 @@
 //! random single lookups, and opening the database plus 50 lookups.
 //!
 //! ```text
-//! cargo bench -p game-db --bench fingers
+//! cargo bench -p game-db --features bench --bench fingers
 //! ```
 
 use std::hint::black_box;

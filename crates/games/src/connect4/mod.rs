@@ -31,6 +31,10 @@
 //!   board), and [`ConnectFour::canonical_child_tier_indices`] gives the
 //!   indices of the children's canonical forms without building them.
 //!
+//! * [`game_core::SearchKey`] and [`game_core::SearchHints`]: a bitboard
+//!   key (one for a board and its mirror), threats first and centre first,
+//!   "wins now" and "can only lose", for an exact search.
+//!
 //! Child indices keep, per thread, the terms that depend only on the
 //! column heights of the last board seen and of its mirror image:
 //! positions visited in index order share their heights for thousands of
@@ -57,6 +61,7 @@ mod index;
 mod notation;
 mod position;
 mod rules;
+mod search;
 mod symmetry;
 #[cfg(test)]
 mod tests;

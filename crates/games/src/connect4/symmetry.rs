@@ -1,6 +1,6 @@
 //! The left–right mirror: [`Symmetric`] for [`ConnectFour`].
 
-use game_core::Symmetric;
+use game_core::{Symmetric, TieredSymmetric};
 
 use super::{ConnectFour, ConnectFourPosition};
 
@@ -25,7 +25,9 @@ impl Symmetric for ConnectFour {
         };
         (*pos).min(mirror)
     }
+}
 
+impl TieredSymmetric for ConnectFour {
     /// The canonical positions of a tier in index order, skipping runs
     /// whose column heights mirror to a smaller run.
     fn visit_canonical_tier(

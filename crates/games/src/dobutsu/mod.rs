@@ -61,7 +61,7 @@ mod unmoves;
 #[cfg(test)]
 mod tests;
 
-use game_core::{Game, Outcome, Symmetric};
+use game_core::{Game, Outcome, Symmetric, TieredSymmetric};
 
 use crate::Error;
 pub use piece::DobutsuPiece;
@@ -327,7 +327,9 @@ impl Symmetric for Dobutsu {
     fn canonical(&self, pos: &DobutsuPosition) -> DobutsuPosition {
         (*pos).min(pos.mirrored())
     }
+}
 
+impl TieredSymmetric for Dobutsu {
     /// Each child's tier and index from one pass over its board.
     fn canonical_child_tier_indices(
         &self,

@@ -43,7 +43,7 @@ mod tests;
 
 use std::fmt;
 
-use game_core::{Game, Outcome, Symmetric};
+use game_core::{Game, Outcome, Symmetric, TieredSymmetric};
 
 use crate::Error;
 use board::{has_pattern, images, transform, FULL, NEIGHBOURS};
@@ -359,7 +359,9 @@ impl Symmetric for Teeko {
             to_move: pos.to_move,
         }
     }
+}
 
+impl TieredSymmetric for Teeko {
     fn visit_canonical_tier(
         &self,
         tier: game_core::Tier,

@@ -1,0 +1,258 @@
+//! What an exact search (`solver-search`) uses from Connect Four: a
+//! bitboard key, a move order (threats, then centre first), and the quick
+//! tests "wins now" and "can only lose", as in Pascal Pons' solver, behind
+//! the generic [`SearchKey`] and [`SearchHints`].
+//!
+//! ```
+//! use game_core::{SearchHints, SearchKey, Value};
+//! use games::ConnectFour;
+//!
+//! let game = ConnectFour::new(7, 6)?;
+//! // X has three in column 4: playing it again wins.
+//! let pos = game.position_from_moves("414141")?;
+//! assert_eq!(game.quick_value(&pos), Some(Value::win(1)));
+//! // A board and its mirror image share a key.
+//! assert_eq!(
+//!     game.search_key(&game.position_from_moves("12")?),
+//!     game.search_key(&game.position_from_moves("76")?)
+//! );
+//! # Ok::<(), games::Error>(())
+//! ```
+
+use game_core::{SearchHints, SearchKey, Value};
+
+use super::{ConnectFour, ConnectFourPosition, MAX_WIDTH};
+
+impl ConnectFour {
+    /// The empty cells where one more stone of `bits` would make four in
+    /// a row (of any direction that fits the board).
+    #[inline]
+    pub(super) fn winning_cells(&self, bits: u64, empty: u64) -> u64 {
+        let mut r = 0;
+        for (s, mask) in self.directions {
+            if mask == 0 {
+                continue;
+            }
+            // Three of four cells, the fourth at either end or inside.
+            let up = (bits << s) & (bits << (2 * s));
+            r |= up & (bits << (3 * s));
+            r |= up & (bits >> s);
+            let down = (bits >> s) & (bits >> (2 * s));
+            r |= down & (bits << s);
+            r |= down & (bits >> (3 * s));
+        }
+        r & empty
+    }
+
+    /// The cells a move can fill: the lowest empty cell of each column not
+    /// full.
+    #[inline]
+    pub(super) fn playable(&self, pos: &ConnectFourPosition) -> u64 {
+        (pos.occupied + self.bottom) & self.board
+    }
+
+    /// The cell a move into column `c` fills (0 for a full column).
+    #[inline]
+    fn drop_cell(&self, pos: &ConnectFourPosition, c: u32) -> u64 {
+        self.playable(pos) & (self.column_cells() << (c * self.stride))
+    }
+}
+
+/// The key of a board is its two bitboards in one, `mover + occupied`
+/// (unique: the occupied cells of a column, plus the mover's among them,
+/// carry into the cell above the column's top exactly when the top is the
+/// mover's, so the sum tells the column's height and every colour), taken
+/// for whichever of the board and its mirror image gives the smaller: a
+/// board and its mirror have one value.
+impl SearchKey for ConnectFour {
+    #[inline]
+    fn search_key(&self, pos: &ConnectFourPosition) -> u64 {
+        let m = self.mirror(pos);
+        (pos.mover + pos.occupied).min(m.mover + m.occupied)
+    }
+}
+
+impl SearchHints for ConnectFour {
+    /// Moves that let the opponent win at once (a stone under one of the
+    /// opponent's winning cells) last; the others by the winning cells
+    /// they make for the mover, most first; ties by closeness to the
+    /// centre.
+    fn order_moves(&self, pos: &ConnectFourPosition, moves: &mut [u8]) {
+        let empty = self.board & !pos.occupied;
+        let theirs = self.winning_cells(pos.opponent(), empty);
+        let centre = i64::from(self.width) - 1;
+        let mut keys = [(0i64, 0u8); MAX_WIDTH];
+        let keys = &mut keys[..moves.len()];
+        for (k, &m) in keys.iter_mut().zip(moves.iter()) {
+            let cell = self.drop_cell(pos, u32::from(m));
+            let threats = if (cell << 1) & theirs != 0 {
+                -1
+            } else {
+                i64::from(
+                    self.winning_cells(pos.mover | cell, empty & !cell)
+                        .count_ones(),
+                )
+            };
+            // Larger is tried first: threats, then nearness to the centre.
+            let off = (2 * i64::from(m) - centre).abs();
+            *k = (threats * 128 - off, m);
+        }
+        // Insertion sort: at most 32 moves, no allocation; stable.
+        for i in 1..keys.len() {
+            let mut j = i;
+            while j > 0 && keys[j - 1].0 < keys[j].0 {
+                keys.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        for (m, k) in moves.iter_mut().zip(keys.iter()) {
+            *m = k.1;
+        }
+    }
+
+    /// A win in 1 when a move makes four; a loss in 2 when the opponent
+    /// threatens to make four at two playable cells, or at one whose
+    /// blocking stone gives the cell above it to another of the
+    /// opponent's fours.
+    #[inline]
+    fn quick_value(&self, pos: &ConnectFourPosition) -> Option<Value> {
+        let empty = self.board & !pos.occupied;
+        let playable = self.playable(pos);
+        if self.winning_cells(pos.mover, empty) & playable != 0 {
+            return Some(Value::win(1));
+        }
+        let theirs = self.winning_cells(pos.opponent(), empty);
+        let forced = theirs & playable;
+        if forced.count_ones() >= 2 || (forced != 0 && (forced << 1) & theirs != 0) {
+            return Some(Value::lose(2));
+        }
+        None
+    }
+
+    /// The pieces on the board: one more with every move.
+    #[inline]
+    fn progress(&self, pos: &ConnectFourPosition) -> Option<u64> {
+        Some(u64::from(pos.pieces()))
+    }
+
+    /// The empty cells.
+    #[inline]
+    fn plies_left(&self, pos: &ConnectFourPosition) -> Option<u32> {
+        Some(self.cells() - pos.pieces())
+    }
+
+    /// A tie fills the board: the empty cells.
+    #[inline]
+    fn tie_remoteness(&self, pos: &ConnectFourPosition) -> Option<u32> {
+        Some(self.cells() - pos.pieces())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use game_core::{Game, Outcome, SearchHints, SearchKey, Value};
+    use rustc_hash::FxHashMap;
+
+    use super::super::{ConnectFour, ConnectFourPosition};
+    use crate::testing::Rng;
+
+    /// A random position reached by random moves, not over.
+    fn random_position(g: &ConnectFour, rng: &mut Rng) -> Option<ConnectFourPosition> {
+        let mut pos = g.start();
+        let plies = rng.below(u64::from(g.cells()));
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            moves.clear();
+            g.moves(&pos, &mut moves);
+            let next = g.play(&pos, &moves[rng.below(moves.len() as u64) as usize]);
+            if g.outcome(&next).is_some() {
+                break;
+            }
+            pos = next;
+        }
+        Some(pos)
+    }
+
+    /// The value of a position by brute force, if the game ends within two
+    /// plies whatever is played: win in 1 or loss in 2 (`None` otherwise).
+    fn within_two(g: &ConnectFour, pos: &ConnectFourPosition) -> Option<Value> {
+        let mut moves = Vec::new();
+        g.moves(pos, &mut moves);
+        let kids: Vec<_> = moves.iter().map(|m| g.play(pos, m)).collect();
+        if kids.iter().any(|k| g.outcome(k) == Some(Outcome::Lose)) {
+            return Some(Value::win(1));
+        }
+        let opponent_wins_at_once = |k: &ConnectFourPosition| {
+            let mut ms = Vec::new();
+            g.moves(k, &mut ms);
+            g.outcome(k).is_none()
+                && ms
+                    .iter()
+                    .any(|m| g.outcome(&g.play(k, m)) == Some(Outcome::Lose))
+        };
+        (!kids.is_empty() && kids.iter().all(opponent_wins_at_once)).then_some(Value::lose(2))
+    }
+
+    /// Quick values against brute force: "wins now" exactly when a move
+    /// wins; "can only lose" only when every move loses at once.
+    #[test]
+    fn quick_values_are_true() {
+        let mut rng = Rng(48);
+        for (w, h) in [(7, 6), (5, 4), (4, 4), (6, 5), (8, 7), (3, 5)] {
+            let g = ConnectFour::new(w, h).unwrap();
+            for _ in 0..3000 {
+                let Some(pos) = random_position(&g, &mut rng) else {
+                    continue;
+                };
+                let quick = g.quick_value(&pos);
+                let brute = within_two(&g, &pos);
+                match quick {
+                    Some(v) => assert_eq!(Some(v), brute, "{w}x{h}\n{}", g.picture(&pos)),
+                    None => assert_ne!(brute, Some(Value::win(1)), "{}", g.picture(&pos)),
+                }
+            }
+        }
+    }
+
+    /// Keys tell apart every position reachable on 4×4 up to the mirror:
+    /// equal keys exactly for a board and its mirror image.
+    #[test]
+    fn keys_are_unique_up_to_the_mirror() {
+        let g = ConnectFour::new(4, 4).unwrap();
+        let sol = solver_dp::solve(&g, g.start()).unwrap();
+        let mut seen: FxHashMap<u64, ConnectFourPosition> = FxHashMap::default();
+        for (pos, _) in sol.iter() {
+            let canonical = (*pos).min(g.mirror(pos));
+            let old = seen.insert(g.search_key(pos), canonical);
+            assert!(old.is_none_or(|o| o == canonical), "{}", g.picture(pos));
+        }
+        assert!(seen.len() > 80_000);
+    }
+
+    #[test]
+    fn the_move_order_is_a_permutation_threats_first() {
+        let g = ConnectFour::new(7, 6).unwrap();
+        let mut rng = Rng(7);
+        for _ in 0..500 {
+            let pos = random_position(&g, &mut rng).unwrap();
+            let mut moves = Vec::new();
+            g.moves(&pos, &mut moves);
+            let mut ordered = moves.clone();
+            g.order_moves(&pos, &mut ordered);
+            let mut sorted = ordered.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, moves);
+        }
+        // The empty board: centre first, then outwards.
+        let mut moves = vec![0, 1, 2, 3, 4, 5, 6];
+        g.order_moves(&g.start(), &mut moves);
+        assert_eq!(moves[0], 3);
+        assert_eq!(
+            &moves[1..3]
+                .iter()
+                .map(|&m| (m as i32 - 3).abs())
+                .collect::<Vec<_>>(),
+            &[1, 1]
+        );
+    }
+}

@@ -1,0 +1,536 @@
+//! One thread's search: null-window negamax with alpha-beta on an explicit
+//! stack, the driver that narrows a position's score to its exact value,
+//! and the search for a tie's remoteness.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use game_core::{Budget, EndgameTable, Game, Outcome, SearchHints, SearchKey, Value};
+use rustc_hash::FxHashMap;
+
+use crate::score::{child_beta, score, up, BIG};
+use crate::table::Table;
+use crate::Error;
+
+/// Steps of the work budget one node of the search costs (a node takes
+/// some tens of nanoseconds; a step is a few).
+pub const STEPS_A_NODE: u64 = 16;
+
+/// Nodes counted before the shared counter is told.
+const FLUSH: u64 = 1024;
+
+/// What every thread of one query shares.
+pub(crate) struct Shared<'a, G, T> {
+    pub(crate) game: &'a G,
+    pub(crate) tables: &'a T,
+    pub(crate) tt: &'a Table,
+    pub(crate) tt_bytes: u64,
+    pub(crate) budget: &'a Budget,
+    /// Nodes searched by every thread so far.
+    pub(crate) nodes: &'a AtomicU64,
+    /// Set when the work budget is spent: every thread stops.
+    pub(crate) stop: &'a AtomicBool,
+}
+
+impl<G, T> Clone for Shared<'_, G, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<G, T> Copy for Shared<'_, G, T> {}
+
+/// A position on the search's path.
+struct Frame<P> {
+    pos: P,
+    key: u64,
+    /// The threshold this node is tested against.
+    beta: i64,
+    /// The best `up(child)` so far (an upper bound while all fail low).
+    best: i64,
+    /// The table's upper bound when the node was entered.
+    hi: i64,
+    /// This node's moves: `moves[next..end]` are still to be tried.
+    first: usize,
+    next: usize,
+    end: usize,
+    progress: Option<u64>,
+}
+
+/// A tie on the path of the search for a tie's remoteness.
+struct TieFrame<P> {
+    pos: P,
+    key: u64,
+    best: u32,
+    first: usize,
+    next: usize,
+    end: usize,
+    progress: Option<u64>,
+}
+
+enum Step {
+    /// The node's result, found without searching below it.
+    Done(i64),
+    /// The node was pushed on the stack.
+    Pushed,
+}
+
+/// A child's tie remoteness, as far as known without searching below it.
+enum TieChild<P> {
+    /// Not a tie, or a tie of this remoteness.
+    Known(Option<u32>),
+    /// A tie to search below.
+    Search(P, u64, Option<u64>),
+}
+
+/// One thread's search and its reusable buffers.
+pub(crate) struct Engine<'a, G: Game, T> {
+    s: Shared<'a, G, T>,
+    stack: Vec<Frame<G::Position>>,
+    moves: Vec<G::Move>,
+    ties: Vec<TieFrame<G::Position>>,
+    tie_moves: Vec<G::Move>,
+    /// Exact tie remoteness of the ties searched.
+    tie_memo: FxHashMap<u64, u32>,
+    unflushed: u64,
+}
+
+impl<'a, G, T> Engine<'a, G, T>
+where
+    G: SearchKey + SearchHints,
+    T: EndgameTable<G>,
+{
+    pub(crate) fn new(s: Shared<'a, G, T>) -> Self {
+        Engine {
+            s,
+            stack: Vec::new(),
+            moves: Vec::new(),
+            ties: Vec::new(),
+            tie_moves: Vec::new(),
+            tie_memo: FxHashMap::default(),
+            unflushed: 0,
+        }
+    }
+
+    /// Counts a node; tells the shared counter every [`FLUSH`] nodes and
+    /// stops when the budget is spent (by any thread).
+    #[inline]
+    fn count(&mut self) -> Result<(), Error> {
+        self.unflushed += 1;
+        if self.unflushed >= FLUSH {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Tells the shared counter the nodes not yet told.
+    pub(crate) fn flush(&mut self) -> Result<(), Error> {
+        let n = std::mem::take(&mut self.unflushed);
+        let total = self.s.nodes.fetch_add(n, Ordering::Relaxed) + n;
+        if total.saturating_mul(STEPS_A_NODE) > self.s.budget.work() {
+            self.s.stop.store(true, Ordering::Relaxed);
+        }
+        if self.s.stop.load(Ordering::Relaxed) {
+            return Err(self.s.budget.work_error(
+                "the search of this position",
+                total
+                    .saturating_mul(STEPS_A_NODE)
+                    .max(self.s.budget.work().saturating_add(1)),
+            ))?;
+        }
+        Ok(())
+    }
+
+    /// The score of a value the game or a table gave.
+    fn given(v: Value) -> Result<i64, Error> {
+        score(v).ok_or(Error::TerminalDraw)
+    }
+
+    /// The score of `pos` when it is known without a move: over, in a
+    /// table, or told by a quick test.
+    #[inline]
+    fn known(&self, pos: &G::Position) -> Result<Option<i64>, Error> {
+        let g = self.s.game;
+        if let Some(o) = g.outcome(pos) {
+            return Self::given(Value::new(o, 0)).map(Some);
+        }
+        if let Some(v) = self.s.tables.table_value(g, pos) {
+            return Self::given(v).map(Some);
+        }
+        match g.quick_value(pos) {
+            Some(v) => Self::given(v).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The progress of `pos`, checked to have grown from its parent's.
+    #[inline]
+    fn progress(&self, pos: &G::Position, parent: Option<u64>) -> Result<Option<u64>, Error> {
+        let p = self.s.game.progress(pos);
+        match (parent, p) {
+            (Some(a), Some(b)) if b <= a => Err(Error::Broken("a move did not increase progress")),
+            (Some(_), None) => Err(Error::Broken("a move lost the progress of a position")),
+            _ => Ok(p),
+        }
+    }
+
+    /// Room on the path for one more frame, checked against the budget.
+    fn reserve(&mut self) -> Result<(), Error> {
+        if self.stack.len() == self.stack.capacity() {
+            self.s
+                .budget
+                .reserve_search_path::<Frame<G::Position>, G::Move>(
+                    self.s.tt_bytes,
+                    &mut self.stack,
+                    self.moves.capacity() + self.tie_moves.capacity(),
+                )?;
+        }
+        Ok(())
+    }
+
+    /// Enters `pos`, tested against `beta`: its result when known at once,
+    /// else a frame pushed.
+    #[inline]
+    fn enter(&mut self, pos: G::Position, beta: i64, parent: Option<u64>) -> Result<Step, Error> {
+        self.count()?;
+        if let Some(s) = self.known(&pos)? {
+            return Ok(Step::Done(s));
+        }
+        let g = self.s.game;
+        let progress = self.progress(&pos, parent)?;
+        let key = g.search_key(&pos);
+        let (lo, hi) = self.s.tt.probe(key);
+        if lo >= beta {
+            return Ok(Step::Done(lo));
+        }
+        if hi < beta {
+            return Ok(Step::Done(hi));
+        }
+        let first = self.moves.len();
+        let room = self.moves.capacity();
+        g.moves(&pos, &mut self.moves);
+        if self.moves.capacity() != room {
+            self.s
+                .budget
+                .check_search_path::<Frame<G::Position>, G::Move>(
+                    self.s.tt_bytes,
+                    self.stack.capacity() + self.ties.capacity(),
+                    self.moves.capacity() + self.tie_moves.capacity(),
+                )?;
+        }
+        let end = self.moves.len();
+        if end == first {
+            return Self::given(Value::new(g.stalemate(&pos), 0)).map(Step::Done);
+        }
+        // With a move, the value is between a loss in one and a win in one.
+        let (lo, hi) = (lo.max(1 - BIG), hi.min(BIG - 1));
+        if lo >= beta || hi < beta {
+            self.moves.truncate(first);
+            return Ok(Step::Done(if lo >= beta { lo } else { hi }));
+        }
+        if progress.is_none() {
+            if let Some(i) = self.stack.iter().rposition(|f| f.key == key) {
+                return Err(Error::Loopy {
+                    depth: (self.stack.len() - i) as u64,
+                });
+            }
+        }
+        g.order_moves(&pos, &mut self.moves[first..end]);
+        self.reserve()?;
+        self.stack.push(Frame {
+            pos,
+            key,
+            beta,
+            best: i64::MIN,
+            hi,
+            first,
+            next: first,
+            end,
+            progress,
+        });
+        Ok(Step::Pushed)
+    }
+
+    /// Null-window search: a score `r` with `score ≥ r` when `r ≥ beta`,
+    /// and `score ≤ r` when `r < beta` (fail-soft).
+    pub(crate) fn search(&mut self, root: &G::Position, beta: i64) -> Result<i64, Error> {
+        let result = self.search_inner(root, beta);
+        if result.is_err() {
+            self.stack.clear();
+            self.moves.clear();
+        }
+        result
+    }
+
+    fn search_inner(&mut self, root: &G::Position, beta: i64) -> Result<i64, Error> {
+        let mut ret = match self.enter(root.clone(), beta, None)? {
+            Step::Done(s) => return Ok(s),
+            Step::Pushed => None,
+        };
+        let g = self.s.game;
+        loop {
+            let top = self.stack.last_mut().expect("a frame is on the path");
+            let finished = match ret.take() {
+                // The child fell below its threshold: this node reaches beta.
+                Some(c) if c < child_beta(top.beta) => Some((up(c), true)),
+                Some(c) => {
+                    top.best = top.best.max(up(c));
+                    None
+                }
+                None => None,
+            };
+            let finished =
+                finished.or_else(|| (top.next == top.end).then(|| (top.best.min(top.hi), false)));
+            if let Some((r, high)) = finished {
+                if high {
+                    self.s.tt.store(top.key, r, BIG);
+                } else {
+                    self.s.tt.store(top.key, -BIG, r);
+                }
+                let first = top.first;
+                self.stack.pop();
+                self.moves.truncate(first);
+                if self.stack.is_empty() {
+                    return Ok(r);
+                }
+                ret = Some(r);
+                continue;
+            }
+            let mv = self.moves[top.next].clone();
+            top.next += 1;
+            let child = g.play(&top.pos, &mv);
+            let (cb, progress) = (child_beta(top.beta), top.progress);
+            if let Step::Done(c) = self.enter(child, cb, progress)? {
+                ret = Some(c);
+            }
+        }
+    }
+
+    /// The exact value of `pos`.
+    pub(crate) fn exact(&mut self, pos: &G::Position) -> Result<Value, Error> {
+        let g = self.s.game;
+        if let Some(o) = g.outcome(pos) {
+            Self::given(Value::new(o, 0))?;
+            return Ok(Value::new(o, 0));
+        }
+        if let Some(v) = self
+            .s
+            .tables
+            .table_value(g, pos)
+            .or_else(|| g.quick_value(pos))
+        {
+            Self::given(v)?;
+            return Ok(v);
+        }
+        let s = self.exact_score(pos)?;
+        let tie = if s == 0 { self.tie_remoteness(pos)? } else { 0 };
+        crate::score::value(s, tie)
+    }
+
+    /// The exact score of `pos` (not over): null-window tests, first of
+    /// the outcome, then of the remoteness from the fast end (wins and
+    /// losses are mostly short), galloping and then halving.
+    fn exact_score(&mut self, pos: &G::Position) -> Result<i64, Error> {
+        let (mut lo, mut hi) = (-BIG, BIG);
+        let plies = self.s.game.plies_left(pos).map(i64::from);
+        let mut gap = 0i64;
+        let mut halving = false;
+        while lo < hi {
+            let (beta, region) = if lo >= -4 && hi <= 4 {
+                // Between the outcomes only a tie scores.
+                return Ok(0);
+            } else if lo < 2 && hi >= 2 {
+                (2, None)
+            } else if lo < -2 && hi >= -2 {
+                (-2, None)
+            } else if lo >= 2 {
+                if let Some(n) = plies {
+                    lo = lo.max(BIG - n);
+                }
+                if lo >= hi {
+                    break;
+                }
+                let b = if halving {
+                    lo + (hi - lo + 1) / 2
+                } else {
+                    (hi - gap).max(lo + 1)
+                };
+                (b, Some(true))
+            } else {
+                if let Some(n) = plies {
+                    hi = hi.min(n - BIG);
+                }
+                if lo >= hi {
+                    break;
+                }
+                let b = if halving {
+                    lo + (hi - lo + 1) / 2
+                } else {
+                    (lo + 1 + gap).min(hi)
+                };
+                (b, Some(false))
+            };
+            let r = self.search(pos, beta)?;
+            let reached = r >= beta;
+            if reached {
+                lo = lo.max(r);
+            } else {
+                hi = hi.min(r);
+            }
+            match region {
+                // From the top, a success ends the galloping; from the
+                // bottom, a failure does.
+                Some(top) if top == reached => halving = true,
+                Some(_) => gap = gap * 2 + 1,
+                None => {}
+            }
+        }
+        Ok(lo)
+    }
+
+    /// Whether `pos` (not over, not in a table) is a tie, by two tests.
+    fn is_tie(&mut self, pos: &G::Position) -> Result<bool, Error> {
+        Ok(self.search(pos, 2)? < 2 && self.search(pos, -2)? >= -2)
+    }
+
+    /// What is known of `child`'s tie remoteness before searching below it.
+    fn tie_child(
+        &mut self,
+        child: G::Position,
+        parent: Option<u64>,
+    ) -> Result<TieChild<G::Position>, Error> {
+        self.count()?;
+        let g = self.s.game;
+        if let Some(o) = g.outcome(&child) {
+            return Ok(TieChild::Known((o == Outcome::Tie).then_some(0)));
+        }
+        if let Some(v) = self
+            .s
+            .tables
+            .table_value(g, &child)
+            .or_else(|| g.quick_value(&child))
+        {
+            Self::given(v)?;
+            return Ok(TieChild::Known(if v.outcome() == Outcome::Tie {
+                v.remoteness()
+            } else {
+                None
+            }));
+        }
+        let progress = self.progress(&child, parent)?;
+        let key = g.search_key(&child);
+        if let Some(&r) = self.tie_memo.get(&key) {
+            return Ok(TieChild::Known(Some(r)));
+        }
+        if !self.is_tie(&child)? {
+            return Ok(TieChild::Known(None));
+        }
+        if let Some(r) = g.tie_remoteness(&child) {
+            return Ok(TieChild::Known(Some(r)));
+        }
+        Ok(TieChild::Search(child, key, progress))
+    }
+
+    /// Pushes a tie to search below; its remoteness at once when it has
+    /// no moves (a stalemate that is a tie).
+    fn push_tie(
+        &mut self,
+        pos: G::Position,
+        key: u64,
+        progress: Option<u64>,
+    ) -> Result<Option<u32>, Error> {
+        if progress.is_none() {
+            if let Some(i) = self.ties.iter().rposition(|f| f.key == key) {
+                return Err(Error::Loopy {
+                    depth: (self.ties.len() - i) as u64,
+                });
+            }
+        }
+        let first = self.tie_moves.len();
+        self.s.game.moves(&pos, &mut self.tie_moves);
+        let end = self.tie_moves.len();
+        if end == first {
+            return Ok(Some(0));
+        }
+        if self.ties.len() == self.ties.capacity() {
+            self.s
+                .budget
+                .reserve_search_path::<TieFrame<G::Position>, G::Move>(
+                    self.s.tt_bytes,
+                    &mut self.ties,
+                    self.moves.capacity() + self.tie_moves.capacity(),
+                )?;
+        }
+        self.ties.push(TieFrame {
+            pos,
+            key,
+            best: u32::MAX,
+            first,
+            next: first,
+            end,
+            progress,
+        });
+        Ok(None)
+    }
+
+    /// The remoteness of `root`, a tie not over: one more than the least of
+    /// its tied children's, searched depth first on an explicit stack and
+    /// kept for every tie searched.
+    pub(crate) fn tie_remoteness(&mut self, root: &G::Position) -> Result<u32, Error> {
+        let result = self.tie_inner(root);
+        self.ties.clear();
+        self.tie_moves.clear();
+        result
+    }
+
+    fn tie_inner(&mut self, root: &G::Position) -> Result<u32, Error> {
+        let g = self.s.game;
+        if let Some(r) = g.tie_remoteness(root) {
+            return Ok(r);
+        }
+        let key = g.search_key(root);
+        if let Some(r) = self.push_tie(root.clone(), key, g.progress(root))? {
+            return Ok(r);
+        }
+        let mut ret: Option<u32> = None;
+        loop {
+            let top = self.ties.last_mut().expect("a tie is on the path");
+            if let Some(c) = ret.take() {
+                top.best = top.best.min(c.checked_add(1).ok_or(Error::TooDeep)?);
+            }
+            if top.next == top.end {
+                let r = top.best;
+                if r == u32::MAX {
+                    return Err(Error::Broken("a tie has no move to a tie"));
+                }
+                if r > game_core::MAX_REMOTENESS {
+                    return Err(Error::TooDeep);
+                }
+                let (key, first) = (top.key, top.first);
+                self.ties.pop();
+                self.tie_moves.truncate(first);
+                if self.tie_memo.len() == self.tie_memo.capacity() {
+                    let bytes = (self.tie_memo.capacity() as u64 * 2 + 16) * 16;
+                    self.s.budget.check_memory(
+                        "the ties' remoteness kept by the search",
+                        self.s.tt_bytes + bytes,
+                    )?;
+                }
+                self.tie_memo.insert(key, r);
+                if self.ties.is_empty() {
+                    return Ok(r);
+                }
+                ret = Some(r);
+                continue;
+            }
+            let mv = self.tie_moves[top.next].clone();
+            top.next += 1;
+            let child = g.play(&top.pos, &mv);
+            let progress = top.progress;
+            match self.tie_child(child, progress)? {
+                TieChild::Known(r) => ret = r,
+                TieChild::Search(child, key, progress) => {
+                    ret = self.push_tie(child, key, progress)?;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Exact search for acyclic games: the value the retrograde solver would
+//! give — outcome *and* remoteness (a win as fast as possible, a loss as
+//! slow as possible, ties apart) — for one position at a time, without a
+//! table of the whole game.
+//!
+//! ```
+//! use game_core::{Game, SearchHints, SearchKey, Value};
+//! use solver_search::{Config, Searcher};
+//!
+//! /// Take 1, 3 or 4 coins; whoever cannot move loses.
+//! struct OneThreeFour;
+//! impl Game for OneThreeFour {
+//!     type Position = u32;
+//!     type Move = u32;
+//!     fn moves(&self, n: &u32, out: &mut Vec<u32>) {
+//!         out.extend([1, 3, 4].into_iter().filter(|t| t <= n));
+//!     }
+//!     fn play(&self, n: &u32, t: &u32) -> u32 { n - t }
+//! }
+//! impl SearchKey for OneThreeFour {
+//!     fn search_key(&self, n: &u32) -> u64 { u64::from(*n) }
+//! }
+//! // No hints: the defaults are correct, only slower.
+//! impl SearchHints for OneThreeFour {}
+//!
+//! let search = Searcher::new(&OneThreeFour, Config::new().with_table_bytes(1 << 16))?;
+//! assert_eq!(search.value(&7)?.value, Value::lose(4));
+//! let a = search.analyze(&6)?;
+//! assert_eq!(a.value, Value::win(3));
+//! // From 6: taking 4 leaves a lost pile (2); taking 3 leaves 3, won at once.
+//! let values: Vec<_> = a.moves.iter().map(|(m, v)| (*m, *v)).collect();
+//! assert_eq!(values, [(1, Value::lose(4)), (3, Value::lose(2)), (4, Value::win(3))]);
+//! # Ok::<(), solver_search::Error>(())
+//! ```
+//!
+//! # How
+//!
+//! * **Scores.** A win in `r` plies scores `BIG − r`, a loss `r − BIG`, a
+//!   tie 0; a move's score for the parent is the child's negated, one ply
+//!   further. Alpha-beta on these finds the outcome and the remoteness of
+//!   wins and losses; a tie's remoteness (the fastest tie is best for both
+//!   players, which no negation orders) is found after, by a search over
+//!   the tied children only (or from [`game_core::SearchHints::tie_remoteness`]).
+//! * **Null windows and deepening.** The value is narrowed by null-window
+//!   tests: "does it win?", "does it lose?", then "does it win within
+//!   `d` plies?" for `d` = 1, 2, 4, … (galloping, then halving): a test
+//!   of a fast win is a search only `d` plies deep, so short answers cost
+//!   little and deeper tests reuse the table filled by shallower ones.
+//! * **Transposition table.** Fixed size, from a memory budget
+//!   ([`Config::with_table_bytes`], refused beyond
+//!   [`game_core::Budget`]); each slot keeps a position's key
+//!   ([`game_core::SearchKey`]) and true bounds on its score, shared by
+//!   every thread without locks (a slot being written is skipped).
+//! * **Explicit stack.** The search is a loop over a stack of frames on
+//!   the heap, checked against the memory budget as it grows: a long game
+//!   cannot overflow the call stack.
+//! * **Work budget.** Every node costs [`STEPS_A_NODE`] steps of the
+//!   budget's work; when it is spent the search stops with
+//!   [`Error::TooLarge`].
+//! * **Hints and tables.** [`game_core::SearchHints`]: a move order, a quick
+//!   exact value ("wins now", "can only lose"), a progress that proves no
+//!   repetition, a bound on the plies left. [`game_core::EndgameTable`]:
+//!   exact values of solved positions, read instead of searching below.
+//! * **Threads.** [`Searcher::analyze`] searches the root's moves in
+//!   parallel, every thread sharing the table; the values found are exact,
+//!   so the answer is the same for any number of threads.
+//! * **Loopy games** are refused ([`Error::Loopy`]): without a progress
+//!   hint, every node's key is looked for on the path above it.
+
+mod engine;
+mod error;
+mod score;
+mod searcher;
+mod table;
+
+pub use engine::STEPS_A_NODE;
+pub use error::Error;
+pub use searcher::{Analysis, Config, Found, Searcher, DEFAULT_TABLE_BYTES};
+
+#[cfg(test)]
+mod tests;
