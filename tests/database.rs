@@ -1016,3 +1016,119 @@ fn a_damaged_database_is_refused_with_what_to_do() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A database knows the rules it was solved with (issue 44): `value`,
+/// `analyze` and `play` with `--db` on a 5×3 database need no
+/// `--width`/`--height` and answer as the 5×3 solver in memory does;
+/// options that contradict it are refused in one line naming its board and
+/// the command that reads it; a database written before keys were recorded
+/// still answers when its options are given.
+#[test]
+fn a_database_answers_for_its_own_rules_without_options() {
+    let dir = scratch("own-rules");
+    let d = dir.display().to_string();
+    let board = ["--width", "5", "--height", "3"];
+    let mut solve = vec!["connect4", "solve", "--no-certify", "--db", &d];
+    solve.extend_from_slice(&board);
+    let solved = json(&solve);
+    // Column 5 exists only on the database's board (not on 4×4, the
+    // options' default).
+    for line in ["", "3", "5", "35", "3355"] {
+        let mut solving = vec!["connect4", "value", line];
+        solving.extend_from_slice(&board);
+        let expected = json(&solving);
+        assert_eq!(
+            json(&["connect4", "value", line, "--db", &d]),
+            expected,
+            "{line:?}"
+        );
+        // Options that agree with the database are taken.
+        assert_eq!(
+            json(&["connect4", "value", line, "--db", &d, "--width", "5"]),
+            expected,
+            "{line:?}"
+        );
+    }
+    let a = json(&["connect4", "analyze", "--db", &d]);
+    assert_eq!(a["reachable"]["all"], solved["reachable"]);
+    // Playing from the database moves as playing after a 5×3 solve does.
+    let play = |extra: &[&str]| {
+        let mut args = vec!["--json", "play", "connect4", "--first"];
+        args.extend_from_slice(extra);
+        common::script(&args, "3\n3\n5\nq\n")
+    };
+    let from_db = play(&["--db", &d]);
+    assert!(from_db.lines().count() >= 3, "{from_db}");
+    assert_eq!(from_db, play(&board));
+    // A board of another width: one line naming the database's board and
+    // the command that reads it, nothing on stdout.
+    for (args, command) in [
+        (
+            vec!["connect4", "value", "35", "--db", &d, "--width", "4"],
+            format!("`gamesolve connect4 value 35 --db {d}`"),
+        ),
+        (
+            vec!["connect4", "analyze", "--db", &d, "--height", "4"],
+            format!("`gamesolve connect4 analyze --db {d}`"),
+        ),
+        (
+            vec!["play", "connect4", "--first", "--db", &d, "--width", "4"],
+            format!("`gamesolve play connect4 --db {d}`"),
+        ),
+    ] {
+        let out = run(&args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("it holds Connect Four 5×3"), "{err}");
+        assert!(err.contains(&command), "{command}: {err}");
+    }
+    let mut with_json = vec!["--json", "connect4", "value", "", "--db", &d];
+    with_json.extend_from_slice(&["--width", "4"]);
+    let out = run(&with_json);
+    let err: serde_json::Value = serde_json::from_slice(&out.stderr).expect("one JSON object");
+    assert!(err["error"].as_str().unwrap().contains("5×3"), "{err}");
+    // The manifest of a database written before keys were recorded (its
+    // rules-key line taken out, the checksum mended): the options are
+    // needed again, and taken.
+    let manifest = dir.join("manifest.gsdb");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let body: String = text
+        .lines()
+        .filter(|l| !l.starts_with("rules-key ") && !l.starts_with("crc32 "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(
+        text.contains("\nrules-key 5x3, mirror-canonical, tiers by pieces, v1\n"),
+        "{text}"
+    );
+    let old = format!("{body}crc32 {:08x}\n", crc32(body.as_bytes()));
+    std::fs::write(&manifest, old).unwrap();
+    let out = run(&["connect4", "value", "3", "--db", &d]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("other rules than these (4x4"), "{err}");
+    let mut given = vec!["connect4", "value", "5", "--db", &d];
+    given.extend_from_slice(&board);
+    let mut solving = vec!["connect4", "value", "5"];
+    solving.extend_from_slice(&board);
+    assert_eq!(json(&given), json(&solving));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// CRC-32 (IEEE 802.3, the manifest's checksum), bit by bit.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xedb8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}

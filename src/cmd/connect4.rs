@@ -2,7 +2,7 @@
 //! solved tier by tier (a tier = the pieces on the board), one position of
 //! each mirror pair stored.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 use game_core::Canonical;
@@ -16,17 +16,35 @@ use super::{Ctx, Error, Report};
 /// The board.
 #[derive(Debug, Clone, Args)]
 pub struct Board {
-    /// Columns.
-    #[arg(long, default_value_t = 4)]
-    width: u32,
-    /// Rows.
-    #[arg(long, default_value_t = 4)]
-    height: u32,
+    /// Columns [default: 4, or the database's with --db].
+    #[arg(long)]
+    width: Option<u32>,
+    /// Rows [default: 4, or the database's with --db].
+    #[arg(long)]
+    height: Option<u32>,
 }
 
 impl Board {
+    /// The board the options choose, 4 by 4 where they say nothing.
     pub(super) fn game(&self) -> Result<ConnectFour, Error> {
-        Ok(ConnectFour::new(self.width, self.height)?)
+        self.game_over(None)
+    }
+
+    /// The board the options choose, the rest taken from `base` (a
+    /// database's board), else 4.
+    pub(super) fn game_over(&self, base: Option<&ConnectFour>) -> Result<ConnectFour, Error> {
+        Ok(ConnectFour::new(
+            self.width.or(base.map(ConnectFour::width)).unwrap_or(4),
+            self.height.or(base.map(ConnectFour::height)).unwrap_or(4),
+        )?)
+    }
+
+    /// The board a command reading the database in `dir` answers for
+    /// ([`tiered::game_in_db`]): the database's, or these options' when
+    /// they agree with it; `command` is the command as typed, less the
+    /// options.
+    pub(super) fn game_in_db(&self, dir: &Path, command: &str) -> Result<ConnectFour, Error> {
+        tiered::game_in_db(dir, |base| self.game_over(base), command)
     }
 }
 
@@ -103,6 +121,14 @@ impl CliGame for ConnectFour {
         format!(" --width {} --height {}", self.width(), self.height())
     }
 
+    fn from_rules_key(key: &str) -> Option<Self> {
+        let board = key.strip_suffix(", mirror-canonical, tiers by pieces, v1")?;
+        let (w, h) = board.split_once('x')?;
+        let game = ConnectFour::new(w.parse().ok()?, h.parse().ok()?).ok()?;
+        // One spelling of a board ("05x5" is no key this game writes).
+        (game.rules() == key).then_some(game)
+    }
+
     fn start(&self) -> ConnectFourPosition {
         ConnectFour::start(self)
     }
@@ -158,10 +184,21 @@ pub fn run(cmd: Connect4Cmd, ctx: &Ctx) -> Result<Report, Error> {
             db,
             ..
         } => tiered::solve(board.game()?, no_certify, db.as_deref(), ctx),
+        Connect4Cmd::Value {
+            moves,
+            board,
+            db: Some(db),
+        } => {
+            let game =
+                board.game_in_db(&db, &tiered::command_line(&["connect4", "value", &moves]))?;
+            tiered::value(game, &moves, Some(&db), ctx)
+        }
         Connect4Cmd::Value { moves, board, db } => {
             tiered::value(board.game()?, &moves, db.as_deref(), ctx)
         }
-        Connect4Cmd::Analyze { board, db } => tiered::analyze_db(board.game()?, &db, ctx),
+        Connect4Cmd::Analyze { board, db } => {
+            tiered::analyze_db(board.game_in_db(&db, "connect4 analyze")?, &db, ctx)
+        }
         Connect4Cmd::Check { board, samples } => {
             let game = board.game()?;
             samples.check_work(

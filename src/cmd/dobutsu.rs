@@ -26,6 +26,11 @@ impl CliGame for Dobutsu {
         "Dobutsu shogi, GamesmanOne's try rule, mirror-canonical, v1".into()
     }
 
+    fn from_rules_key(key: &str) -> Option<Self> {
+        let game = Dobutsu::new();
+        (game.rules() == key).then_some(game)
+    }
+
     fn start(&self) -> DobutsuPosition {
         DobutsuPosition::START
     }

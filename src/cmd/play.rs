@@ -181,7 +181,11 @@ pub fn run(cmd: PlayCmd, ctx: &Ctx) -> Result<(), Error> {
             db,
         } => (rules, first, second, db),
         PlayCmd::Connect4 { board, seat } => {
-            return super::play_tiered::run(board.game()?, &seat, ctx)
+            let game = match seat.db() {
+                Some(dir) => board.game_in_db(dir, "play connect4")?,
+                None => board.game()?,
+            };
+            return super::play_tiered::run(game, &seat, ctx);
         }
         PlayCmd::Teeko { seat } => return super::play_tiered::run(games::Teeko::new(), &seat, ctx),
         PlayCmd::Dobutsu { seat } => {

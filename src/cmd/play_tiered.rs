@@ -36,6 +36,13 @@ pub struct Seat {
     db: Option<PathBuf>,
 }
 
+impl Seat {
+    /// The database to play from, if any.
+    pub fn db(&self) -> Option<&std::path::Path> {
+        self.db.as_deref()
+    }
+}
+
 /// A position's value, from the database or a solve held in memory.
 type Lookup<'a, P> = Box<dyn Fn(&P) -> Result<Option<Value>, Error> + 'a>;
 

@@ -23,6 +23,11 @@ impl CliGame for Teeko {
         "Teeko 5x5, 4 men, lines and 2x2 squares win, 8 symmetries, GamesmanOne tiers, v1".into()
     }
 
+    fn from_rules_key(key: &str) -> Option<Self> {
+        let game = Teeko::new();
+        (game.rules() == key).then_some(game)
+    }
+
     fn start(&self) -> TeekoPosition {
         TeekoPosition::START
     }

@@ -31,8 +31,13 @@ where
     const NAME: &'static str;
     /// The game and its rules in words.
     fn title(&self) -> String;
-    /// What tells one database's rules from another's.
+    /// What tells one database's rules from another's: the rules key a
+    /// database records ([`Database::rules_key`]), which
+    /// [`from_rules_key`](Self::from_rules_key) reads back.
     fn rules(&self) -> String;
+    /// The game whose [`rules`](Self::rules) are `key` (from a database's
+    /// manifest); `None` for a key no game of this kind writes.
+    fn from_rules_key(key: &str) -> Option<Self>;
     /// The options that choose this game's rules on the command line
     /// (` --width 5 --height 4`), for advice to type; by default none.
     fn options(&self) -> String {
@@ -93,6 +98,67 @@ where
     /// ([`game_core::orbit_size`], computed without a buffer: it is called
     /// for every position reached).
     fn weight(&self, pos: &Self::Position) -> u64;
+}
+
+/// The game a command reading the database in `dir` answers for: the one
+/// its manifest's rules key names (so that no option need be repeated),
+/// with the options given (`asked` builds the game from them, the options
+/// not given taken from the database's game, or its defaults when the
+/// database names none). Options that contradict the database are refused
+/// in one line naming the database's own rules and `command` (the command
+/// as typed less its options, say `connect4 value 4453`) that reads it.
+///
+/// A database that cannot be opened, is another game's or records no
+/// rules key (written before keys were recorded) is left to the command's
+/// own opening, which says what is wrong with it.
+pub fn game_in_db<G: CliGame>(
+    dir: &Path,
+    asked: impl FnOnce(Option<&G>) -> Result<G, Error>,
+    command: &str,
+) -> Result<G, Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    let held = Database::open_any(dir)
+        .ok()
+        .filter(|db| db.game() == G::NAME)
+        .and_then(|db| db.rules_key().and_then(G::from_rules_key));
+    let game = asked(held.as_ref())?;
+    match held {
+        Some(held) if held.rules() != game.rules() => Err(Error::Usage(format!(
+            "database {}: written for other rules than these ({}): it holds {} ({}); `{} {command} --db {}` reads it with its own rules",
+            dir.display(),
+            game.rules(),
+            held.title(),
+            held.rules(),
+            program(),
+            dir.display(),
+        ))),
+        _ => Ok(game),
+    }
+}
+
+/// A command as typed, from its words (`connect4 value 4453`; an empty
+/// word, such as the start's position, left out).
+pub fn command_line(words: &[&str]) -> String {
+    words
+        .iter()
+        .map(|w| w.trim())
+        .filter(|w| !w.is_empty())
+        .map(game_core::echo)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The name this program was run by (`gamesolve`, or a user's binary).
+fn program() -> String {
+    std::env::args_os()
+        .next()
+        .as_deref()
+        .map(Path::new)
+        .and_then(Path::file_stem)
+        .map_or_else(|| "gamesolve".into(), |n| n.to_string_lossy().into_owned())
 }
 
 fn value_json(v: Value) -> serde_json::Value {
