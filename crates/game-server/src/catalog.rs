@@ -40,8 +40,8 @@ pub fn defaults() -> Result<Vec<Box<dyn ServedGame>>, Error> {
     let sol = solver_retro::solve_indexed(fingers)?;
     out.push(Box::new(Served::new(
         "fingers",
-        "Magic Fingers (the quiz's rules: 5 fingers a hand, cutoff, transfers)",
-        format!("{:?}", fingers.rules()),
+        "Magic Fingers (Ruby Quiz #120's rules)",
+        "5 fingers a hand, cutoff, transfers (revive, empty, no swaps, no overflow)",
         FingersNotation(fingers.clone()),
         Solution(sol),
         false,
