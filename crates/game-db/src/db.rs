@@ -275,6 +275,8 @@ pub struct Database {
     dir: PathBuf,
     game: String,
     rules_hash: u64,
+    /// The rules key as the manifest records it (see [`Database::rules_key`]).
+    rules_key: Option<Vec<u8>>,
     options: Options,
     state: RwLock<State>,
     /// Held while the manifest is rewritten, so updates never get lost.
@@ -312,8 +314,9 @@ impl Database {
     /// nothing there is overwritten.
     ///
     /// `rules` is any byte string that tells the rules apart (for example
-    /// the `Debug` form of the game's rule struct); only its
-    /// [`rules_hash`] is stored.
+    /// the `Debug` form of the game's rule struct, or a key a program can
+    /// rebuild the rules from); the manifest stores it and its
+    /// [`rules_hash`], and [`Database::rules_key`] gives it back.
     ///
     /// # Errors
     /// [`Error::InvalidName`] for a name that cannot be stored;
@@ -359,6 +362,7 @@ impl Database {
         let manifest = Manifest {
             game: game.to_owned(),
             rules_hash: rules_hash(rules.as_ref()),
+            rules_key: Some(rules.as_ref().to_vec()),
             tiers: BTreeMap::new(),
         };
         write_manifest(&manifest_path, &manifest.to_text())?;
@@ -434,7 +438,7 @@ impl Database {
                 })
             }
         };
-        let manifest = Manifest::parse(&path, &bytes)?;
+        let mut manifest = Manifest::parse(&path, &bytes)?;
         if let Some((game, rules)) = expect {
             if manifest.game != game {
                 return Err(Error::WrongGame {
@@ -451,6 +455,10 @@ impl Database {
                     expected: hash,
                 });
             }
+            // A database written before manifests held the key: the key
+            // asked for is its (same hash), and the next manifest written
+            // records it.
+            manifest.rules_key.get_or_insert_with(|| rules.to_vec());
         }
         let mut db = Database::from_parts(dir, manifest, BTreeMap::new(), options);
         let tiers: Vec<(Tier, Vec<Entry>)> = db
@@ -481,6 +489,7 @@ impl Database {
             dir: dir.to_owned(),
             game: manifest.game.clone(),
             rules_hash: manifest.rules_hash,
+            rules_key: manifest.rules_key.clone(),
             cache: Mutex::new(Lru::new(options.cache_bytes)),
             open_files: Mutex::new(Lru::new(options.open_files)),
             options,
@@ -548,6 +557,18 @@ impl Database {
     #[must_use]
     pub fn rules_hash(&self) -> u64 {
         self.rules_hash
+    }
+
+    /// The rules key the database was created with (the `rules` given to
+    /// [`Database::create`]), as the manifest records it: `None` when it is
+    /// not UTF-8, or for a database written before manifests recorded the
+    /// key and opened by [`Database::open_any`] (opened with its key, such a
+    /// database learns it, and records it with the next finished tier).
+    #[must_use]
+    pub fn rules_key(&self) -> Option<&str> {
+        self.rules_key
+            .as_deref()
+            .and_then(|k| std::str::from_utf8(k).ok())
     }
 
     /// The options in use.
@@ -1055,5 +1076,83 @@ mod tests {
             cache.allocated()
         );
         assert_eq!(cache.len(), tiers as usize, "the last blocks are cached");
+    }
+
+    /// The key given to `create` comes back from every way of opening.
+    #[test]
+    fn a_database_records_its_rules_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::create(dir.path(), "connect4", "5x5").unwrap();
+        assert_eq!(db.rules_key(), Some("5x5"));
+        db.write_tier(0, [Some(Value::DRAW)]).unwrap();
+        drop(db);
+        let text = std::fs::read_to_string(dir.path().join(MANIFEST_FILE)).unwrap();
+        assert!(text.contains("\nrules-key 5x5\n"), "{text}");
+        let any = Database::open_any(dir.path()).unwrap();
+        assert_eq!(any.rules_key(), Some("5x5"));
+        assert_eq!(any.rules_hash(), rules_hash(b"5x5"));
+        drop(any);
+        let again = Database::create(dir.path(), "connect4", "5x5").unwrap();
+        assert_eq!(again.rules_key(), Some("5x5"));
+        assert_eq!(again.lookup(0, 0).unwrap(), Some(Value::DRAW));
+        // A key that is not UTF-8 is kept (its hash checked) but not given
+        // out as text.
+        let other = tempfile::tempdir().unwrap();
+        let db = Database::create(other.path(), "g", b"\xff5x5").unwrap();
+        assert_eq!(db.rules_key(), None);
+        drop(db);
+        assert_eq!(Database::open_any(other.path()).unwrap().rules_key(), None);
+        assert!(Database::open(other.path(), "g", b"\xff5x5").is_ok());
+    }
+
+    /// A manifest as this library wrote it before it kept the key: it
+    /// opens, keyless to `open_any`; opened with its key it learns it and
+    /// records it with the next finished tier.
+    #[test]
+    fn a_database_written_before_keys_still_opens_and_learns_its_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut text = format!(
+            "gamesolve-db manifest 1\ngame g\nrules {:016x}\n",
+            rules_hash(b"r")
+        );
+        text += &format!("crc32 {:08x}\n", crc32fast::hash(text.as_bytes()));
+        std::fs::write(dir.path().join(MANIFEST_FILE), &text).unwrap();
+        assert_eq!(Database::open_any(dir.path()).unwrap().rules_key(), None);
+        assert!(matches!(
+            Database::open(dir.path(), "g", "s"),
+            Err(Error::WrongRules { .. })
+        ));
+        let db = Database::open(dir.path(), "g", "r").unwrap();
+        assert_eq!(db.rules_key(), Some("r"));
+        db.write_tier(3, [Some(Value::win(1))]).unwrap();
+        drop(db);
+        let any = Database::open_any(dir.path()).unwrap();
+        assert_eq!(any.rules_key(), Some("r"));
+        assert_eq!(any.lookup(3, 0).unwrap(), Some(Value::win(1)));
+    }
+
+    /// A manifest whose key text is not the rules its hash names (the
+    /// checksum made right) is refused as damaged, by every opener.
+    #[test]
+    fn a_manifest_whose_key_contradicts_its_hash_is_damaged() {
+        let dir = tempfile::tempdir().unwrap();
+        drop(Database::create(dir.path(), "connect4", "5x5").unwrap());
+        let path = dir.path().join(MANIFEST_FILE);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let body = text.replace("rules-key 5x5", "rules-key 4x4");
+        let body = &body[..body.trim_end().rfind('\n').unwrap() + 1];
+        let forged = format!("{body}crc32 {:08x}\n", crc32fast::hash(body.as_bytes()));
+        std::fs::write(&path, forged).unwrap();
+        for e in [
+            Database::open_any(dir.path()).unwrap_err(),
+            Database::open(dir.path(), "connect4", "5x5").unwrap_err(),
+            Database::open(dir.path(), "connect4", "4x4").unwrap_err(),
+            Database::create(dir.path(), "connect4", "5x5").unwrap_err(),
+        ] {
+            assert!(
+                matches!(&e, Error::Corrupt { fault, .. } if fault.contains("rules key")),
+                "{e}"
+            );
+        }
     }
 }

@@ -14,7 +14,10 @@ pub const FORMAT_VERSION: u32 = 1;
 /// adds tiers stored as shards (several files, each a contiguous range of
 /// the tier's indices); a manifest that lists no sharded tier is still
 /// written as version 1, so that databases of whole tiers stay readable by
-/// older versions of this library and byte-identical to what they wrote.
+/// older versions of this library. The `rules-key` line (the rules key's
+/// text, after the `rules` line of its hash) is optional in every version:
+/// manifests written before it still open; a version of this library older
+/// than the line refuses a manifest holding it as damaged.
 pub const MANIFEST_VERSION: u32 = 2;
 
 /// The first eight bytes of every tier file.
@@ -251,6 +254,9 @@ pub(crate) struct Entry {
 pub(crate) struct Manifest {
     pub game: String,
     pub rules_hash: u64,
+    /// The rules key itself (the bytes `rules_hash` hashes), on its
+    /// `rules-key` line; `None` in a manifest written before the line was.
+    pub rules_key: Option<Vec<u8>>,
     pub tiers: std::collections::BTreeMap<Tier, Vec<Entry>>,
 }
 
@@ -302,6 +308,9 @@ impl Manifest {
         let mut s = format!("{MANIFEST_FIRST_LINE} {version}\n");
         let _ = writeln!(s, "game {}", self.game);
         let _ = writeln!(s, "rules {:016x}", self.rules_hash);
+        if let Some(key) = &self.rules_key {
+            let _ = writeln!(s, "rules-key {}", escape_key(key));
+        }
         for e in self.tiers.values().flatten() {
             let _ = write!(s, "tier {} ", e.tier);
             if let Some(k) = e.shard {
@@ -371,6 +380,21 @@ impl Manifest {
             .and_then(|l| l.strip_prefix("rules "))
             .and_then(|s| hex(s, 16))
             .ok_or_else(|| bad("no rules line"))?;
+        let mut lines = lines.peekable();
+        let rules_key = match lines.peek().and_then(|l| l.strip_prefix("rules-key ")) {
+            Some(escaped) => {
+                let key = unescape_key(escaped).ok_or_else(|| bad("bad rules-key line"))?;
+                lines.next();
+                if self::rules_hash(&key) != rules_hash {
+                    return Err(bad(&format!(
+                        "the rules key hashes to {:016x}, not to the rules line's {rules_hash:016x}",
+                        self::rules_hash(&key)
+                    )));
+                }
+                Some(key)
+            }
+            None => None,
+        };
         let mut tiers: std::collections::BTreeMap<Tier, Vec<Entry>> = Default::default();
         for line in lines {
             let e = parse_entry(line)
@@ -384,9 +408,55 @@ impl Manifest {
         Ok(Manifest {
             game,
             rules_hash,
+            rules_key,
             tiers,
         })
     }
+}
+
+/// The rules key on one line: printable ASCII but `\` as it is, `\` as
+/// `\\` and every other byte (line breaks, control characters, each byte
+/// of a non-ASCII character) as `\xNN` in lower-case hexadecimal.
+fn escape_key(key: &[u8]) -> String {
+    let mut s = String::with_capacity(key.len());
+    for &b in key {
+        match b {
+            b'\\' => s.push_str("\\\\"),
+            b' '..=b'~' => s.push(char::from(b)),
+            _ => {
+                let _ = write!(s, "\\x{b:02x}");
+            }
+        }
+    }
+    s
+}
+
+/// The bytes [`escape_key`] wrote as `s`; `None` for any other spelling
+/// (so that one key has one line).
+fn unescape_key(s: &str) -> Option<Vec<u8>> {
+    let mut key = Vec::with_capacity(s.len());
+    let mut bytes = s.bytes();
+    while let Some(b) = bytes.next() {
+        match b {
+            b'\\' => match bytes.next()? {
+                b'\\' => key.push(b'\\'),
+                b'x' => {
+                    let digits = [bytes.next()?, bytes.next()?];
+                    let x = hex(std::str::from_utf8(&digits).ok()?, 2)?;
+                    let x = u8::try_from(x).ok()?;
+                    // Printable ASCII is written as it is, never escaped.
+                    if (b' '..=b'~').contains(&x) {
+                        return None;
+                    }
+                    key.push(x);
+                }
+                _ => return None,
+            },
+            b' '..=b'~' => key.push(b),
+            _ => return None,
+        }
+    }
+    Some(key)
 }
 
 fn parse_entry(line: &str) -> Option<Entry> {
@@ -488,6 +558,7 @@ mod tests {
         let mut m = Manifest {
             game: "Tic tac toe".into(),
             rules_hash: 42,
+            rules_key: None,
             tiers: Default::default(),
         };
         for t in [3u64, 1] {
@@ -530,6 +601,7 @@ mod tests {
         let mut m = Manifest {
             game: "g".into(),
             rules_hash: 1,
+            rules_key: None,
             tiers: Default::default(),
         };
         m.tiers
@@ -575,12 +647,118 @@ mod tests {
             let m = Manifest {
                 game: name,
                 rules_hash: 1,
+                rules_key: None,
                 tiers: Default::default(),
             };
             let e = Manifest::parse(Path::new("m"), m.to_text().as_bytes()).unwrap_err();
             assert!(
                 matches!(&e, Error::Corrupt { fault, .. } if fault.contains(why)),
                 "{e}"
+            );
+        }
+    }
+
+    /// Rewrites `text`'s checksum line for its (altered) body.
+    fn fix_checksum(text: &str) -> String {
+        let body = &text[..text.trim_end().rfind('\n').unwrap() + 1];
+        format!("{body}crc32 {:08x}\n", crc32fast::hash(body.as_bytes()))
+    }
+
+    #[test]
+    fn the_rules_key_round_trips_on_one_line() {
+        for key in [
+            &b""[..],
+            b"7x6",
+            b"width 5 height 5 \\ two\nlines\r\x00",
+            "misère ≠ normal".as_bytes(),
+            b"\xff\xfe not UTF-8",
+            b"trailing space ",
+        ] {
+            let m = Manifest {
+                game: "g".into(),
+                rules_hash: rules_hash(key),
+                rules_key: Some(key.to_vec()),
+                tiers: Default::default(),
+            };
+            let text = m.to_text();
+            // The game, the hash, the key, the checksum: four lines after
+            // the first, whatever bytes the key holds.
+            assert_eq!(text.lines().count(), 5, "{text:?}");
+            let line = text.lines().nth(3).unwrap();
+            assert!(line.starts_with("rules-key "), "{text:?}");
+            assert!(line.bytes().all(|b| (b' '..=b'~').contains(&b)), "{line:?}");
+            assert_eq!(Manifest::parse(Path::new("m"), text.as_bytes()).unwrap(), m);
+        }
+        let m = Manifest {
+            game: "g".into(),
+            rules_hash: rules_hash(b"a\\b\n"),
+            rules_key: Some(b"a\\b\n".to_vec()),
+            tiers: Default::default(),
+        };
+        assert!(
+            m.to_text().contains("\nrules-key a\\\\b\\x0a\n"),
+            "{}",
+            m.to_text()
+        );
+    }
+
+    /// A manifest written before the key was recorded (as faults.rs and
+    /// older versions of this library write it) still parses, keyless.
+    #[test]
+    fn a_manifest_without_a_rules_key_still_parses() {
+        let body = format!(
+            "gamesolve-db manifest 1\ngame g\nrules {:016x}\n\
+             tier 0 records 1 bytes 99 header-crc32 00000001 file-crc32 00000002\n",
+            rules_hash(b"r")
+        );
+        let m = Manifest::parse(
+            Path::new("m"),
+            fix_checksum(&format!("{body}x\n")).as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(m.rules_key, None);
+        assert_eq!(m.rules_hash, rules_hash(b"r"));
+        assert_eq!(m.tiers.len(), 1);
+    }
+
+    /// A key line (checksum right) whose text is not what the rules line
+    /// hashes, or spelled other than the writer spells it, is damage.
+    #[test]
+    fn a_rules_key_contradicting_its_hash_or_misspelled_is_refused() {
+        let m = Manifest {
+            game: "g".into(),
+            rules_hash: rules_hash(b"5x5"),
+            rules_key: Some(b"5x5".to_vec()),
+            tiers: Default::default(),
+        };
+        let text = m.to_text();
+        for (bad, why) in [
+            (text.replace("rules-key 5x5", "rules-key 4x4"), "hashes to"),
+            (
+                text.replace("rules-key 5x5", "rules-key 5\\x785"),
+                "bad rules-key",
+            ),
+            (
+                text.replace("rules-key 5x5", "rules-key 5x5\\"),
+                "bad rules-key",
+            ),
+            (
+                text.replace("rules-key 5x5", "rules-key 5x5\\x0"),
+                "bad rules-key",
+            ),
+            (
+                text.replace("rules-key 5x5", "rules-key 5x5\\X0a"),
+                "bad rules-key",
+            ),
+            (
+                text.replace("rules-key 5x5", "rules-key 5x5\t"),
+                "bad rules-key",
+            ),
+        ] {
+            let e = Manifest::parse(Path::new("m"), fix_checksum(&bad).as_bytes()).unwrap_err();
+            assert!(
+                matches!(&e, Error::Corrupt { fault, .. } if fault.contains(why)),
+                "{bad:?}: {e}"
             );
         }
     }
