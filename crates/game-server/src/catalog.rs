@@ -7,7 +7,9 @@ use game_core::Canonical;
 use game_db::Database;
 use games::{ConnectFour, Fingers, FingersRules, Subtraction};
 
-use crate::notation::{ConnectFourNotation, FingersNotation, SubtractionNotation};
+use crate::notation::{
+    ConnectFourNotation, DobutsuNotation, FingersNotation, SubtractionNotation, TeekoNotation,
+};
 use crate::values::{CanonicalSolution, Solution, TieredDatabase};
 use crate::{Error, Served, ServedGame};
 
@@ -19,6 +21,27 @@ pub const CONNECT4: &str = "connect4";
 #[must_use]
 pub fn connect4_rules(width: u32, height: u32) -> String {
     format!("{width}x{height}, mirror-canonical, tiers by pieces, v1")
+}
+
+/// Teeko's database name and rules key, as `teeko solve --db` writes them.
+pub const TEEKO: (&str, &str) = (
+    "teeko",
+    "Teeko 5x5, 4 men, lines and 2x2 squares win, 8 symmetries, GamesmanOne tiers, v1",
+);
+
+/// Dobutsu shogi's database name and rules key, as `dobutsu solve --db`
+/// writes them.
+pub const DOBUTSU: (&str, &str) = (
+    "dobutsu",
+    "Dobutsu shogi, GamesmanOne's try rule, mirror-canonical, v1",
+);
+
+/// The board of a Connect Four rules key (`5x4, mirror-canonical, …`).
+fn connect4_board(key: &str) -> Option<(u32, u32)> {
+    let (w, rest) = key.split_once('x')?;
+    let (h, _) = rest.split_once(',')?;
+    let (w, h) = (w.parse().ok()?, h.parse().ok()?);
+    (connect4_rules(w, h) == key).then_some((w, h))
 }
 
 /// The largest pile of the embedded subtraction game.
@@ -83,8 +106,8 @@ fn rules_of<'a>(db: &Database, candidates: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// Opens the database in `dir` read-only and serves it as the game it was
-/// written for, with the rules its manifest names. Connect Four's
-/// databases of every board are known.
+/// written for, with the rules its manifest names: Connect Four of any
+/// board, Teeko and Dobutsu shogi.
 ///
 /// # Errors
 /// [`Error::Unservable`] for a game or rules not known here, or a tier
@@ -97,15 +120,28 @@ pub fn open_database(dir: &Path) -> Result<Box<dyn ServedGame>, Error> {
     };
     match db.game() {
         CONNECT4 => {
-            let keys: Vec<(u32, u32, String)> = (1..=32)
-                .flat_map(|w| (1..=32).map(move |h| (w, h, connect4_rules(w, h))))
-                .collect();
-            let key = rules_of(&db, keys.iter().map(|(_, _, k)| k.as_str()))
-                .ok_or_else(|| unservable("Connect Four of a board not known here".into()))?;
-            let &(w, h, _) = keys
-                .iter()
-                .find(|(_, _, k)| k == key)
-                .ok_or_else(|| unservable("no board".into()))?;
+            let (w, h) = match db.rules_key() {
+                Some(key) => connect4_board(key).ok_or_else(|| {
+                    unservable(format!(
+                        "Connect Four of rules '{}', which the server does not know",
+                        game_core::echo(key)
+                    ))
+                })?,
+                // Written before manifests recorded the key: the board
+                // whose key hashes to the manifest's hash.
+                None => {
+                    let keys: Vec<(u32, u32, String)> = (1..=32)
+                        .flat_map(|w| (1..=32).map(move |h| (w, h, connect4_rules(w, h))))
+                        .collect();
+                    let key = rules_of(&db, keys.iter().map(|(_, _, k)| k.as_str())).ok_or_else(
+                        || unservable("Connect Four of a board not known here".into()),
+                    )?;
+                    keys.iter()
+                        .find(|(_, _, k)| k == key)
+                        .map(|&(w, h, _)| (w, h))
+                        .ok_or_else(|| unservable("no board".into()))?
+                }
+            };
             let game = ConnectFour::new(w, h)?;
             let name = dir
                 .file_name()
@@ -118,6 +154,37 @@ pub fn open_database(dir: &Path) -> Result<Box<dyn ServedGame>, Error> {
                 TieredDatabase::new(game, db)?,
                 true,
             )))
+        }
+        name @ ("teeko" | "dobutsu") => {
+            let key = if name == TEEKO.0 { TEEKO.1 } else { DOBUTSU.1 };
+            if rules_of(&db, [key]).is_none() {
+                return Err(unservable(format!(
+                    "{name} of other rules than this version's ({key})"
+                )));
+            }
+            let dir_name = dir
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            let id = format!("{name}-{}", slug(&dir_name));
+            Ok(if name == TEEKO.0 {
+                Box::new(Served::new(
+                    id,
+                    format!("Teeko (database {dir_name})"),
+                    key,
+                    TeekoNotation(games::Teeko::new()),
+                    TieredDatabase::new(games::Teeko::new(), db)?,
+                    true,
+                ))
+            } else {
+                Box::new(Served::new(
+                    id,
+                    format!("Dobutsu shogi (database {dir_name})"),
+                    key,
+                    DobutsuNotation(games::Dobutsu::new()),
+                    TieredDatabase::new(games::Dobutsu::new(), db)?,
+                    true,
+                ))
+            })
         }
         other => Err(unservable(format!(
             "a database of '{}', which the server does not know how to serve",
@@ -212,5 +279,20 @@ mod tests {
             games.answer("chess", "").expect_err("unknown").status(),
             404
         );
+    }
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    #[test]
+    fn a_connect4_rules_key_names_its_board() {
+        assert_eq!(connect4_board(&connect4_rules(5, 4)), Some((5, 4)));
+        assert_eq!(
+            connect4_board("5x4, mirror-canonical, tiers by pieces, v2"),
+            None
+        );
+        assert_eq!(connect4_board("5x"), None);
     }
 }

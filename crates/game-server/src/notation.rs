@@ -174,3 +174,140 @@ impl Notation for SubtractionNotation {
         format!("{}{more}\n{pos} coins", "●".repeat(shown))
     }
 }
+
+/// Teeko: a position is a line of moves from the start (as `teeko value`
+/// reads it) or a board, `25 squares` and the side to move
+/// (`b....r.... b`); children are written as boards.
+pub struct TeekoNotation(pub games::Teeko);
+
+impl Notation for TeekoNotation {
+    type Game = games::Teeko;
+    fn game(&self) -> &games::Teeko {
+        &self.0
+    }
+    fn start(&self) -> String {
+        games::TeekoPosition::START.to_string()
+    }
+    fn board(&self) -> Board {
+        Board::Text
+    }
+    fn parse(&self, text: &str) -> Result<games::TeekoPosition, String> {
+        let text = text.trim();
+        // As the CLI reads it: a first word of 25 squares is a board.
+        if text
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.len() >= 25)
+        {
+            return text.parse().map_err(|e: games::Error| e.to_string());
+        }
+        self.0.play_line(text).map_err(|e| e.to_string())
+    }
+    fn child(&self, _text: &str, pos: &games::TeekoPosition, mv: &games::TeekoMove) -> String {
+        self.0.play(pos, mv).to_string()
+    }
+    fn move_name(&self, _pos: &games::TeekoPosition, mv: &games::TeekoMove) -> String {
+        mv.to_string()
+    }
+    fn picture(&self, pos: &games::TeekoPosition) -> String {
+        let s = pos.to_string();
+        let (board, side) = s.split_at(25.min(s.len()));
+        let mut out = String::new();
+        for rank in (0..5).rev() {
+            out += &format!("{}", rank + 1);
+            for c in board.chars().skip(rank * 5).take(5) {
+                out.push(' ');
+                out.push(c);
+            }
+            out.push('\n');
+        }
+        out += &format!("  a b c d e\nto move:{side}");
+        out
+    }
+}
+
+/// Dobutsu shogi: a position is a line of moves from the start (as
+/// `dobutsu value` reads it) or a board with ranks between slashes;
+/// children are written as boards, seen by the player to move.
+pub struct DobutsuNotation(pub games::Dobutsu);
+
+impl Notation for DobutsuNotation {
+    type Game = games::Dobutsu;
+    fn game(&self) -> &games::Dobutsu {
+        &self.0
+    }
+    fn start(&self) -> String {
+        games::DobutsuPosition::START.to_string()
+    }
+    fn board(&self) -> Board {
+        Board::Text
+    }
+    fn parse(&self, text: &str) -> Result<games::DobutsuPosition, String> {
+        let text = text.trim();
+        if text.contains('/') {
+            return games::DobutsuPosition::parse_with_side(text)
+                .map(|(p, _)| p)
+                .map_err(|e| e.to_string());
+        }
+        self.0
+            .play_line(text)
+            .map(|(p, _)| p)
+            .map_err(|e| e.to_string())
+    }
+    fn child(&self, _text: &str, pos: &games::DobutsuPosition, mv: &games::DobutsuMove) -> String {
+        self.0.play(pos, mv).to_string()
+    }
+    fn move_name(&self, _pos: &games::DobutsuPosition, mv: &games::DobutsuMove) -> String {
+        mv.to_string()
+    }
+    fn picture(&self, pos: &games::DobutsuPosition) -> String {
+        format!("{pos} (seen by the player to move)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every child's text reads back as the child, two plies deep.
+    fn children_read_back<N: Notation>(n: &N)
+    where
+        <N::Game as Game>::Position: std::fmt::Debug,
+    {
+        let g = n.game();
+        let start = n.parse(&n.start()).expect("the start reads");
+        let mut level = vec![(n.start(), start)];
+        for _ in 0..2 {
+            let mut next = Vec::new();
+            for (text, pos) in &level {
+                let mut mv = Vec::new();
+                g.moves(pos, &mut mv);
+                for m in &mv {
+                    let child = n.child(text, pos, m);
+                    assert_eq!(n.parse(&child), Ok(g.play(pos, m)), "{child}");
+                    next.push((child, g.play(pos, m)));
+                }
+            }
+            level = next;
+        }
+        assert!(!level.is_empty());
+    }
+
+    #[test]
+    fn every_notation_reads_its_own_children() {
+        children_read_back(&ConnectFourNotation(
+            ConnectFour::new(5, 4).expect("a board"),
+        ));
+        children_read_back(&FingersNotation(
+            Fingers::new(games::FingersRules::default()).expect("rules"),
+        ));
+        children_read_back(&SubtractionNotation::new(
+            Subtraction::finite([1, 3, 4])
+                .expect("a set")
+                .with_limit(20),
+            20,
+        ));
+        children_read_back(&TeekoNotation(games::Teeko::new()));
+        children_read_back(&DobutsuNotation(games::Dobutsu::new()));
+    }
+}
