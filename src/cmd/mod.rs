@@ -11,6 +11,7 @@ mod play;
 mod play_tiered;
 mod power_game;
 mod progress;
+mod serve;
 mod solve_db;
 mod stones;
 mod subtraction;
@@ -38,6 +39,8 @@ pub enum Error {
     Cluster(#[from] solver_cluster::Error),
     #[error(transparent)]
     TooLarge(#[from] game_core::TooLarge),
+    #[error(transparent)]
+    Server(#[from] game_server::Error),
     #[error("{0}")]
     Usage(String),
     #[error("the certificate check failed: {0}")]
@@ -219,6 +222,8 @@ enum Command {
     /// Play against the perfect player in the terminal.
     #[command(subcommand)]
     Play(play::PlayCmd),
+    /// A JSON API and a web explorer of solved games, on localhost.
+    Serve(serve::Args),
 }
 
 /// What a command prints: text for people, an object for `--json`.
@@ -413,6 +418,7 @@ fn run_in_pool(cli: Cli) -> Result<(), Error> {
         Command::Nim(a) => grundy::nim(&a, &ctx)?,
         Command::Knights(a) => grundy::knights(&a, &ctx)?,
         Command::Play(p) => return play::run(p, &ctx),
+        Command::Serve(a) => return serve::run(a, &ctx),
     };
     use std::io::Write;
     let mut out = std::io::stdout().lock();

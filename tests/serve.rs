@@ -1,0 +1,152 @@
+//! `gamesolve serve` from outside: the default games, databases answered
+//! as `connect4 value --db` answers them, and Ctrl-C.
+
+mod serve_support;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value as Json;
+use serve_support::{encode, Server};
+
+fn gamesolve(args: &[&str]) -> Json {
+    let out = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
+        .env("RUST_BACKTRACE", "0")
+        .arg("--json")
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn serve_without_arguments_serves_the_embedded_games_and_stops_on_ctrl_c() {
+    let mut server = Server::start(&[]);
+    let list = server.json("/api/games");
+    let ids: Vec<&str> = list["games"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|g| g["id"].as_str().expect("an id"))
+        .collect();
+    for id in [
+        "fingers",
+        "connect4-4x4",
+        "connect4-5x4",
+        "subtraction-1-3-4",
+    ] {
+        assert!(ids.contains(&id), "{id} in {ids:?}");
+    }
+    // Magic Fingers from the start, as `fingers value 1,1 1,1` says it
+    // (the solver's answer through the CLI, against the server's).
+    let cli = gamesolve(&["fingers", "value", "1,1", "1,1"]);
+    let api = server.json(&format!(
+        "/api/games/fingers/positions?p={}",
+        encode("1,1 1,1")
+    ));
+    same_answer(&cli, &api, "fingers 1,1 1,1");
+    // The page is served.
+    let (status, page) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(page.contains("<title>gamesolve"), "the explorer page");
+    assert!(server.interrupt(), "Ctrl-C stops the server cleanly");
+}
+
+/// The CLI's `value --json` and the server's answer agree: the value, the
+/// remoteness, and every move's value seen by the mover.
+fn same_answer(cli: &Json, api: &Json, what: &str) {
+    assert_eq!(cli["outcome"], api["positionValue"], "{what}");
+    assert_eq!(cli["remoteness"], api["remoteness"], "{what}");
+    let cli_moves = cli["moves"].as_array().expect("moves");
+    let api_moves = api["moves"].as_array().expect("moves");
+    assert_eq!(cli_moves.len(), api_moves.len(), "{what}: {api}");
+    for c in cli_moves {
+        let a = api_moves
+            .iter()
+            .find(|a| a["move"] == c["move"])
+            .unwrap_or_else(|| panic!("{what}: {} not served", c["move"]));
+        assert_eq!(c["outcome"], a["moveValue"], "{what} {}", c["move"]);
+        // The CLI gives the mover's remoteness, one more than the child's.
+        let child = a["remoteness"].as_u64();
+        assert_eq!(
+            c["remoteness"].as_u64(),
+            child.map(|r| r + 1),
+            "{what} {}",
+            c["move"]
+        );
+    }
+}
+
+#[test]
+fn databases_are_served_with_the_values_of_value_db() {
+    let mut dbs = Vec::new();
+    for (w, h) in [("4", "4"), ("5", "4")] {
+        let dir = scratch(&format!("serve-c4-{w}x{h}"));
+        let d = dir.to_str().expect("a UTF-8 path").to_string();
+        gamesolve(&[
+            "connect4",
+            "solve",
+            "--width",
+            w,
+            "--height",
+            h,
+            "--no-certify",
+            "--db",
+            &d,
+        ]);
+        dbs.push((w, h, d));
+    }
+    let server = Server::start(&["--db", &dbs[0].2, "--db", &dbs[1].2]);
+    let list = server.json("/api/games");
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    for (w, h, d) in &dbs {
+        let id = list["games"]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .find(|g| {
+                g["board"]["width"].as_str().is_none()
+                    && g["board"]["width"] == w.parse::<u64>().expect("a width")
+            })
+            .map(|g| g["id"].as_str().expect("an id").to_string())
+            .expect("the database is served");
+        // Random games from the start: every position on the way.
+        let mut checked = 0;
+        for _ in 0..4 {
+            let mut seq = String::new();
+            loop {
+                let api = server.json(&format!("/api/games/{id}/positions?p={seq}"));
+                let cli = gamesolve(&[
+                    "connect4", "value", &seq, "--width", w, "--height", h, "--db", d,
+                ]);
+                same_answer(&cli, &api, &format!("{w}x{h} {seq}"));
+                checked += 1;
+                let moves = api["moves"].as_array().expect("moves");
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let m = &moves[(seed >> 33) as usize % moves.len()];
+                seq = m["position"].as_str().expect("a position").to_string();
+            }
+        }
+        assert!(checked >= 20, "{checked} positions of {w}x{h}");
+    }
+    // An unknown game is a 404 with a JSON error.
+    let (status, body) = server.get("/api/games/nonesuch/positions?p=1");
+    assert_eq!(status, 404, "{body}");
+    assert!(serde_json::from_str::<Json>(&body).is_ok_and(|j| j["error"].is_string()));
+}
