@@ -1,7 +1,7 @@
 //! Where a served game's values come from: a solution held in memory or a
 //! database on disk, opened read-only and shared by every connection.
 
-use game_core::{Canonical, Symmetric, Tiered, Value};
+use game_core::{Canonical, Symmetric, Tiered, TieredSymmetric, Value};
 use game_db::Database;
 use solver_retro::Solved;
 
@@ -57,7 +57,7 @@ pub struct TieredDatabase<G> {
     records: u64,
 }
 
-impl<G: Tiered + Symmetric> TieredDatabase<G> {
+impl<G: TieredSymmetric> TieredDatabase<G> {
     /// Serves `db`, written for `game`: every tier of the game must be
     /// finished and hold the game's number of records.
     ///
@@ -91,7 +91,7 @@ impl<G: Tiered + Symmetric> TieredDatabase<G> {
 
 impl<G> Values<G::Position> for TieredDatabase<G>
 where
-    G: Tiered + Symmetric + Send + Sync,
+    G: TieredSymmetric + Send + Sync,
 {
     fn value(&self, pos: &G::Position) -> Result<Option<Value>, Error> {
         let c = self.game.0.canonical(pos);
