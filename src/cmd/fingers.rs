@@ -746,14 +746,14 @@ fn solve_cluster(
     let leader = config.process() == 0;
     super::tiered::check_cluster_work(&config, 1, ctx)?;
     check_cluster_memory(game, &config, ctx)?;
-    let db = match db {
-        Some(dir) => Some(std::sync::Arc::new(super::analyze::open_cluster_db(
-            dir,
-            DB_NAME,
-            &db_rules(game),
-            leader,
-        )?)),
-        None => None,
+    let rules = db_rules(game);
+    let key = super::analyze::cluster_key(config.processes(), &rules.key, flags);
+    let (db, _lock) = match db {
+        Some(dir) => {
+            let (db, lock) = super::analyze::open_cluster_db(dir, DB_NAME, &rules, leader, &key)?;
+            (Some(std::sync::Arc::new(db)), lock)
+        }
+        None => (None, None),
     };
     let finished = db.as_ref().is_some_and(|db| db.is_finished(0));
     let t = Instant::now();

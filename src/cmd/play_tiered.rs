@@ -67,6 +67,10 @@ where
     let lookup: Lookup<'_, G::Position> = match &seat.db {
         Some(dir) => {
             db = open_db(dir, G::NAME, &game.0.rules().into(), false)?;
+            // The start's record is checked against its children's before
+            // anything is printed (the game's first line says its value).
+            let start = game.0.canonical(&game.0.start());
+            super::analyze::checked_lookup(&game, &db, &start, "")?;
             let (g, db) = (&game, &db);
             Box::new(move |p| {
                 let c = g.0.canonical(p);
