@@ -22,7 +22,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use game_core::{Budget, Canonical, SearchHints, SearchKey, Symmetric, Tiered, Value};
+use game_core::{
+    Budget, Canonical, EndgameTable, SearchHints, SearchKey, Symmetric, Tier, Tiered, Value,
+};
+use game_db::Database;
 use solver_retro::{NoStore, Solved};
 use solver_search::Searcher;
 
@@ -157,5 +160,105 @@ where
                 nodes: a.nodes,
             })
         }
+    }
+}
+
+/// Endgame tables from a retrograde solution held in memory (of the game
+/// seen through [`Canonical`]): the exact value of every position of the
+/// tiers it holds, from tier `from` on, read by the search instead of
+/// searched below.
+///
+/// ```
+/// use gamesolve::answer::SolvedTiers;
+/// use gamesolve::core::{Canonical, Tiered};
+/// use gamesolve::games::ConnectFour;
+/// use gamesolve::search::{Config, Searcher};
+///
+/// let game = ConnectFour::new(4, 4)?;
+/// let canonical = Canonical(game.clone());
+/// let sol = gamesolve::retro::solve_tiers(&canonical)?;
+/// let pos = game.position_from_moves("1234")?;
+/// let config = Config::new().with_table_bytes(1 << 16);
+/// let plain = Searcher::new(&game, config.clone())?.value(&pos)?;
+/// // Tiers of 10 pieces and more read from the table.
+/// let tables = SolvedTiers::new(&sol).from_tier(10);
+/// let helped = Searcher::with_tables(&game, tables, config)?.value(&pos)?;
+/// assert_eq!(helped.value, plain.value);
+/// assert!(helped.nodes < plain.nodes);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct SolvedTiers<'s, S> {
+    sol: &'s S,
+    from: Tier,
+}
+
+impl<S> Clone for SolvedTiers<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for SolvedTiers<'_, S> {}
+
+impl<'s, S> SolvedTiers<'s, S> {
+    /// Every tier `sol` holds.
+    pub fn new(sol: &'s S) -> Self {
+        SolvedTiers { sol, from: 0 }
+    }
+
+    /// Only the tiers from `from` on (with Connect Four: the positions of
+    /// `from` pieces and more).
+    #[must_use]
+    pub fn from_tier(self, from: Tier) -> Self {
+        SolvedTiers { from, ..self }
+    }
+}
+
+impl<G, S> EndgameTable<G> for SolvedTiers<'_, S>
+where
+    G: Tiered + Symmetric,
+    S: Solved<Game = Canonical<G>>,
+{
+    #[inline]
+    fn table_value(&self, game: &G, pos: &G::Position) -> Option<Value> {
+        if game.tier(pos) < self.from {
+            return None;
+        }
+        self.sol.value(&game.canonical(pos))
+    }
+}
+
+/// Endgame tables read from a database of solved tiers (written by a
+/// tiered `solve --db`, of the game seen through [`Canonical`]): the exact
+/// value of every position of its finished tiers. A record that cannot be
+/// read (a damaged block) is searched instead: the answer stays exact.
+pub struct DbTiers<'d> {
+    db: &'d Database,
+    finished: Vec<Tier>,
+}
+
+impl<'d> DbTiers<'d> {
+    /// The finished tiers of `db`.
+    pub fn new(db: &'d Database) -> Self {
+        let mut finished = db.finished_tiers();
+        finished.sort_unstable();
+        DbTiers { db, finished }
+    }
+
+    /// The tiers read.
+    pub fn tiers(&self) -> &[Tier] {
+        &self.finished
+    }
+}
+
+impl<G: Tiered + Symmetric> EndgameTable<G> for DbTiers<'_> {
+    fn table_value(&self, game: &G, pos: &G::Position) -> Option<Value> {
+        let t = game.tier(pos);
+        if self.finished.binary_search(&t).is_err() {
+            return None;
+        }
+        let c = game.canonical(pos);
+        self.db.lookup(t, game.tier_index(&c)).ok().flatten()
     }
 }
