@@ -9,9 +9,13 @@
 //! | [`core`] | `game-core` | the [`Game`] trait, [`Outcome`], [`Value`], capabilities, [`Misere`] |
 //! | [`dp`] | `solver-dp` | backward induction for acyclic games; periods |
 //! | [`retro`] | `solver-retro` | retrograde analysis for cyclic games; certificates; DOT |
+//! | [`search`] | `solver-search` | exact search of one position (acyclic games), endgame tables beneath |
 //! | [`grundy`] | `sprague-grundy` | mex, nim-sums, sums of impartial games, heap games with proven periods |
 //! | [`games`] | `games` | Stones, subtraction games, PowerGame, Magic Fingers, Nim, knights, octal games, Connect Four, Teeko, Dobutsu shogi |
 //! | [`store`] | `game-db` | solved tables kept in a compressed, crash-safe database |
+//!
+//! [`answer`] answers one position by the engine that fits: a table of the
+//! whole game when it fits the budget, an exact search otherwise.
 //!
 //! ```
 //! use gamesolve::{Game, Outcome};
@@ -37,8 +41,10 @@ pub use game_core::{Budget, Game, Impartial, Indexed, Misere, Outcome, TooLarge,
 pub use games;
 pub use solver_dp as dp;
 pub use solver_retro as retro;
+pub use solver_search as search;
 pub use sprague_grundy as grundy;
 
+pub mod answer;
 pub mod store;
 
 /// The README's examples, run as doctests.

@@ -1131,6 +1131,7 @@ fn crc32(bytes: &[u8]) -> u32 {
         }
     }
     !crc
+}
 
 /// Issue 46's matrix: a plain or a cluster solve (`--cluster -w 1`, a
 /// cluster of one process) into a directory that a plain or a cluster
