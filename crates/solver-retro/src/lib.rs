@@ -51,11 +51,10 @@
 //! cannot fit) and a progress callback. Symmetric games are solved through
 //! [`Canonical`], which stores one position of each class.
 //!
-//! Solutions own their cells ([`Table`]): a table can be saved
-//! ([`Table::write_to`], with a checksum) and loaded ([`Table::read_from`],
-//! which refuses a damaged file), shared across threads, handed to a
-//! [`TierStore`] (a database, which also lets a crashed tiered solve resume)
-//! and read back through the game ([`IndexedSolution::from_table`]). A
+//! Solutions own their cells ([`Table`]): a table can be shared across
+//! threads, handed to a [`TierStore`] (a database, which also lets a
+//! crashed tiered solve resume) and read back through the game
+//! ([`IndexedSolution::from_table`]). A
 //! tiered solution is the game and its [`TierTables`]; any type holding
 //! both is [`Solved`] through [`HoldsTiers`] (solver-cluster's solution
 //! is). An executor of its own (solver-cluster is one) seeds with the
@@ -192,7 +191,6 @@ mod fast;
 pub mod fixtures;
 mod raw;
 mod reach_first;
-mod saved;
 mod seed;
 mod solution;
 mod stored;
