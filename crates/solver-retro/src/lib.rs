@@ -26,7 +26,8 @@
 //! assert_eq!(sol.value(&2), Some(Value::lose(2)));  // both steps give a win away
 //! assert_eq!(sol.best_move(&1), Some((1, Value::win(3))));
 //! let cert = certify(&sol).expect("the solution is consistent");
-//! assert_eq!(cert.positions, 5);
+//! // 5 positions; the trap has no child, each other square 2 distinct ones.
+//! assert_eq!((cert.positions, cert.children), (5, 8));
 //! # Ok::<(), solver_retro::Error>(())
 //! ```
 //!
@@ -171,7 +172,9 @@
 //!
 //! * [`certify`] checks a solution position by position with forward moves
 //!   only, sharing no code with the solvers; see [`check`] for why a
-//!   solution that passes is correct. [`check_position`] is its rule for
+//!   solution that passes is correct. [`certify_indexed`] and
+//!   [`certify_tiers`] are the same check by index and by tier index: one
+//!   [`Certificate`] of positions and distinct children for one table. [`check_position`] is its rule for
 //!   one position, for values read from elsewhere (a database's answer
 //!   against its children's records).
 //! * [`to_dot`] draws the solved graph with petgraph, coloured by value.
