@@ -998,7 +998,7 @@ fn one_of_a_thing_is_singular() {
     let text = String::from_utf8(out.stdout).unwrap();
     // The 1×1 board: one move from the start, then the board is full.
     assert!(
-        text.contains("checked against its 1 child —") && text.contains(" on 1 thread "),
+        text.contains("checked against its 1 distinct child —") && text.contains(" on 1 thread "),
         "{text}"
     );
     let out = gamesolve(&["grundy", "subtraction", "--set", "1", "--period"]);

@@ -672,8 +672,8 @@ where
             None if no_certify => "Certificate: skipped (--no-certify).".to_string(),
             None => "Certificate: skipped (the tiers are not all in memory; the database holds them).".to_string(),
             Some(Ok(c)) => format!(
-                "Certificate: every one of the {} {set_words} (up to symmetry) checked against their {} distinct children — consistent.",
-                c.positions, c.children
+                "Certificate: every one of the {} {set_words} (up to symmetry) checked against its {} — consistent.",
+                c.positions, plural(c.children, "distinct child")
             ),
             Some(Err(e)) => format!("Certificate: FAILED — {e}"),
         },
