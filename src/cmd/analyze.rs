@@ -436,6 +436,9 @@ pub fn checked_lookup<G: Tiered>(
     Ok(Some(v))
 }
 
+/// A database's value of a position, read by a command.
+pub type ValueOf<'a, P> = dyn Fn(&P) -> Result<Option<Value>, Error> + 'a;
+
 /// Checks each child of `pos` that `lookup` gives a value, against its
 /// own children's values, by the certificate's rule for one position: a
 /// command that prints every move's value from a database (`value`)
@@ -449,7 +452,7 @@ pub fn checked_lookup<G: Tiered>(
 pub fn check_children<G: game_core::Game>(
     game: &G,
     pos: &G::Position,
-    lookup: &dyn Fn(&G::Position) -> Result<Option<Value>, Error>,
+    lookup: &ValueOf<'_, G::Position>,
     dir: &Path,
     name: &dyn Fn(&G::Position) -> String,
 ) -> Result<(), Error> {
