@@ -1285,3 +1285,64 @@ fn records_forged_with_valid_checksums_are_refused_by_every_reader() {
     refused(&[&["play", "connect4", "--second", "--db", &d][..], &board].concat());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `fingers value … --db` prints every move's value: each is checked
+/// against its own children's records too (issue 46: the position alone
+/// was checked, and the move values printed from children never
+/// checked). Every position two touches from the start, and no nearer,
+/// is given a remoteness of 0 (its outcome kept): the start's record and
+/// its children's are untouched and agree, but each child's win or loss
+/// now has no child one ply closer. Untouched, the same line answers.
+#[test]
+fn fingers_value_checks_the_move_values_it_prints() {
+    use game_core::{Game, Indexed, Value};
+    let near = |g: &games::Fingers| {
+        let start = games::FingersPosition::START;
+        let mut moves = Vec::new();
+        g.moves(&start, &mut moves);
+        let kids: Vec<_> = moves.iter().map(|m| g.play(&start, m)).collect();
+        let mut two = Vec::new();
+        for k in &kids {
+            let mut mv = Vec::new();
+            g.moves(k, &mut mv);
+            two.extend(mv.iter().map(|m| g.index(&g.play(k, m))));
+        }
+        let keep: Vec<u64> = kids
+            .iter()
+            .map(|k| g.index(k))
+            .chain([g.index(&start)])
+            .collect();
+        two.retain(|i| !keep.contains(i));
+        two
+    };
+    let forged = forged_fingers_with("forged-grandchildren", |g, i, v| {
+        if near(g).contains(&i) {
+            v.map(|v| match v.remoteness() {
+                Some(_) => Value::new(v.outcome(), 0),
+                None => v,
+            })
+        } else {
+            v
+        }
+    });
+    let out = run(&["fingers", "value", "1,1", "1,1", "--db", &forged]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "answered: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(out.stdout.is_empty());
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("the database is damaged"), "{err}");
+    let whole = forged_fingers_with("forged-grandchildren-none", |_, _, v| v);
+    let v = json(&["fingers", "value", "1,1", "1,1", "--db", &whole]);
+    assert_eq!(
+        (v["outcome"].as_str(), v["remoteness"].as_u64()),
+        (Some("lose"), Some(26))
+    );
+    for dir in [forged, whole] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -436,6 +436,48 @@ pub fn checked_lookup<G: Tiered>(
     Ok(Some(v))
 }
 
+/// A database's value of a position, read by a command.
+pub type ValueOf<'a, P> = dyn Fn(&P) -> Result<Option<Value>, Error> + 'a;
+
+/// Checks each child of `pos` that `lookup` gives a value, against its
+/// own children's values, by the certificate's rule for one position: a
+/// command that prints every move's value from a database (`value`)
+/// reports the children's records too, and checked only the position's
+/// (issue 46: `fingers value … --db` printed move values from children it
+/// never checked). `name` says a child in the refusal.
+///
+/// # Errors
+/// `lookup`'s; [`contradicted`] for the first child whose records break
+/// the rule.
+pub fn check_children<G: game_core::Game>(
+    game: &G,
+    pos: &G::Position,
+    lookup: &ValueOf<'_, G::Position>,
+    dir: &Path,
+    name: &dyn Fn(&G::Position) -> String,
+) -> Result<(), Error> {
+    if game.outcome(pos).is_some() {
+        return Ok(());
+    }
+    let (mut moves, mut grand) = (Vec::new(), Vec::new());
+    game.moves(pos, &mut moves);
+    for m in &moves {
+        let c = game.play(pos, m);
+        let Some(cv) = lookup(&c)? else { continue };
+        let mut values = Vec::new();
+        if game.outcome(&c).is_none() {
+            grand.clear();
+            game.moves(&c, &mut grand);
+            for g in &grand {
+                values.push(lookup(&game.play(&c, g))?.ok_or(Flaw::UnknownChild));
+            }
+        }
+        solver_retro::check_position(game, &c, cv, values)
+            .map_err(|flaw| contradicted(dir, &name(&c), cv, flaw))?;
+    }
+    Ok(())
+}
+
 /// The refusal of a database that lacks a tier a command reads: a solve
 /// into it was killed (rerun it to resume) or is still running.
 fn not_finished(dir: &Path, tier: &str) -> Error {

@@ -520,6 +520,8 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
                     .map(|c| c.ok_or(solver_retro::Flaw::UnknownChild));
                 solver_retro::check_position(&game, &pos, v, children)
                     .map_err(|flaw| super::analyze::contradicted(dir, &pos.to_string(), v, flaw))?;
+                // And each move's value printed, against its own children.
+                super::analyze::check_children(&game, &pos, &*values, dir, &|c| c.to_string())?;
             }
             let best =
                 game_core::best_move(&game, &pos, |c| values(c).ok().flatten(), &mut Vec::new())

@@ -807,6 +807,8 @@ where
         let children = children.iter().map(|c| c.ok_or(Flaw::UnknownChild));
         solver_retro::check_position(&game.0, &pos, v, children)
             .map_err(|flaw| super::analyze::contradicted(dir, text, v, flaw))?;
+        // And each move's value printed, against its own children.
+        super::analyze::check_children(&game.0, &pos, &*lookup, dir, &|c| game.0.line(c))?;
     }
     let best = best_move(&game.0, &pos, |c| lookup(c).ok().flatten(), &mut Vec::new())
         .map(|(m, _)| game.0.show_move(&pos, &m));
