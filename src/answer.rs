@@ -90,12 +90,21 @@ pub fn choose<G: Tiered>(game: &G, budget: &Budget, steps_an_index: u64) -> Engi
     }
 }
 
-/// The search's configuration under `budget` on `threads`: a
-/// transposition table of a quarter of the memory, at most 1 GiB.
-pub fn search_config(budget: &Budget, threads: usize) -> solver_search::Config {
+/// The search's configuration under `budget` on `threads`, for positions
+/// at most `plies_left` plies from the end (`None`: unknown): a
+/// transposition table of 64 bytes for each of 2^`plies_left` nodes, at
+/// least 1 MiB and at most a quarter of the memory and 1 GiB (a table
+/// larger than a short search needs costs more to clear than the search).
+pub fn search_config(
+    budget: &Budget,
+    threads: usize,
+    plies_left: Option<u32>,
+) -> solver_search::Config {
+    let most = (budget.memory() / 4).min(1 << 30);
+    let wanted = plies_left.map_or(most, |p| 64u64 << p.min(40));
     solver_search::Config::new()
         .with_threads(threads)
-        .with_table_bytes((budget.memory() / 4).min(1 << 30))
+        .with_table_bytes(wanted.max(1 << 20).min(most))
         .with_budget(budget.clone())
 }
 
@@ -152,7 +161,8 @@ where
             })
         }
         Engine::Search => {
-            let search = Searcher::new(game, search_config(budget, threads))?;
+            let config = search_config(budget, threads, game.plies_left(pos));
+            let search = Searcher::new(game, config)?;
             let a = search.analyze(pos)?;
             Ok(Answer {
                 value: a.value,

@@ -316,8 +316,9 @@ pub fn play(board: &Board, seat: &Seat, ctx: &Ctx) -> Result<(), Error> {
         return play_tiered::run(game, seat, ctx);
     }
     let threads = rayon::current_num_threads();
-    let search = solver_search::Searcher::new(&game, answer::search_config(&ctx.budget, threads))
-        .map_err(|e| search_error(e.into()))?;
+    // The whole game's length: the first search is from the start.
+    let config = answer::search_config(&ctx.budget, threads, Some(game.cells()));
+    let search = solver_search::Searcher::new(&game, config).map_err(|e| search_error(e.into()))?;
     let lookup: play_tiered::Lookup<'_, ConnectFourPosition> = Box::new(|p| {
         let found = search.value(p).map_err(|e| search_error(e.into()))?;
         Ok(Some(found.value))
