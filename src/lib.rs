@@ -12,6 +12,7 @@
 //! | [`grundy`] | `sprague-grundy` | mex, nim-sums, sums of impartial games, heap games with proven periods |
 //! | [`games`] | `games` | Stones, subtraction games, PowerGame, Magic Fingers, Nim, knights, octal games, Connect Four, Teeko, Dobutsu shogi |
 //! | [`store`] | `game-db` | solved tables kept in a compressed, crash-safe database |
+//! | [`cli`] | (this crate) | the command line: `gamesolve`'s commands, and every command of a game declared once ([`cli::CliGame`]) for a user's own binary |
 //!
 //! ```
 //! use gamesolve::{Game, Outcome};
@@ -40,6 +41,12 @@ pub use solver_retro as retro;
 pub use sprague_grundy as grundy;
 
 pub mod store;
+
+// The command line's code names the facade's modules as a user's would.
+extern crate self as gamesolve;
+
+#[path = "cmd/mod.rs"]
+pub mod cli;
 
 /// The README's examples, run as doctests.
 #[doc = include_str!("../README.md")]
