@@ -45,7 +45,6 @@ pub mod store;
 // The command line's code names the facade's modules as a user's would.
 extern crate self as gamesolve;
 
-#[path = "cmd/mod.rs"]
 pub mod cli;
 
 /// The README's examples, run as doctests.
