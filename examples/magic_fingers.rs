@@ -130,8 +130,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reachable = gamesolve::retro::solve(&game, start)?;
     let counts = reachable.counts();
     println!(
-        "\nReachable from the start: {} positions and {} moves (mover's hands, opponent's hands, \
-         each pair unordered);",
+        "\nReachable from the start: {} positions and {} distinct children (mover's hands, \
+         opponent's hands, each pair unordered);",
         reachable.len(),
         reachable.moves()
     );

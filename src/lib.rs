@@ -9,10 +9,14 @@
 //! | [`core`] | `game-core` | the [`Game`] trait, [`Outcome`], [`Value`], capabilities, [`Misere`] |
 //! | [`dp`] | `solver-dp` | backward induction for acyclic games; periods |
 //! | [`retro`] | `solver-retro` | retrograde analysis for cyclic games; certificates; DOT |
+//! | [`search`] | `solver-search` | exact search of one position (acyclic games), endgame tables beneath |
 //! | [`grundy`] | `sprague-grundy` | mex, nim-sums, sums of impartial games, heap games with proven periods |
 //! | [`games`] | `games` | Stones, subtraction games, PowerGame, Magic Fingers, Nim, knights, octal games, Connect Four, Teeko, Dobutsu shogi |
 //! | [`store`] | `game-db` | solved tables kept in a compressed, crash-safe database |
 //! | [`cli`] | (this crate) | the command line: `gamesolve`'s commands, and every command of a game declared once ([`cli::CliGame`]) for a user's own binary |
+//!
+//! [`answer`] answers one position by the engine that fits: a table of the
+//! whole game when it fits the budget, an exact search otherwise.
 //!
 //! ```
 //! use gamesolve::{Game, Outcome};
@@ -38,8 +42,10 @@ pub use game_core::{Budget, Game, Impartial, Indexed, Misere, Outcome, TooLarge,
 pub use games;
 pub use solver_dp as dp;
 pub use solver_retro as retro;
+pub use solver_search as search;
 pub use sprague_grundy as grundy;
 
+pub mod answer;
 pub mod store;
 
 // The command line's code names the facade's modules as a user's would.

@@ -850,13 +850,25 @@ fn the_largest_budgets_are_taken_and_no_budget_is_advised_past_them() {
     // Work between 10^19 steps and u64::MAX: the round budget advised was
     // 2e19, which --max-work refuses; the largest it takes is named, and
     // taken.
-    let board = ["connect4", "value", "--width", "1", "--height", "63"];
+    // (A solve: `value` on a board whose tables fit no budget is answered
+    // by search.)
+    let board = [
+        "connect4",
+        "solve",
+        "--no-certify",
+        "--width",
+        "1",
+        "--height",
+        "62",
+    ];
     let err = fails(&board);
     assert!(
         err.contains("--max-work 18446744073709551615") && !err.contains("2e19"),
         "{err}"
     );
-    let mut most = vec!["--max-work", "18446744073709551615"];
+    // (Within 1G the solve stops at once, on memory; in all the machine
+    // has it solves the first tiers before it does.)
+    let mut most = vec!["--max-work", "18446744073709551615", "--memory", "1G"];
     most.extend(board);
     let err = fails(&most);
     assert!(!err.contains("--max-work"), "{err}");
@@ -986,7 +998,7 @@ fn one_of_a_thing_is_singular() {
     let text = String::from_utf8(out.stdout).unwrap();
     // The 1×1 board: one move from the start, then the board is full.
     assert!(
-        text.contains("checked against its 1 child —") && text.contains(" on 1 thread "),
+        text.contains("checked against its 1 distinct child —") && text.contains(" on 1 thread "),
         "{text}"
     );
     let out = gamesolve(&["grundy", "subtraction", "--set", "1", "--period"]);
@@ -1076,25 +1088,37 @@ fn an_illegal_move_in_a_line_is_named_by_the_moves_before_it() {
 }
 
 /// A tiered game's whole solve past `--memory` is refused in human units
-/// with advice the command can follow: `value` and `play` take a database
-/// that `solve --db` wrote (they said "needs 11243878 bytes … over the
-/// limit of 10485760: solve with --db DIR").
+/// with advice the command can follow (it said "needs 11243878 bytes …
+/// over the limit of 10485760: solve with --db DIR"). Connect Four's
+/// `value` there is answered by search instead, as the table answers it.
 #[test]
 fn a_whole_solve_past_memory_is_refused_in_human_units_with_advice_that_applies() {
     let board = ["--width", "5", "--height", "4"];
-    let answer = "solve it to disk once with `connect4 solve --width 5 --height 4 --db DIR`";
-    for (cmd, says) in [
-        (&["connect4", "value", "44"][..], answer),
-        (&["play", "connect4"], answer),
-        (&["connect4", "solve"], "solve with --db DIR"),
-    ] {
-        let mut args = vec!["--memory", "10M"];
+    let table = json(&["connect4", "value", "44", "--width", "5", "--height", "4"]);
+    let searched = json(&[
+        "--memory", "10M", "connect4", "value", "44", "--width", "5", "--height", "4",
+    ]);
+    assert_eq!(searched["engine"], "search");
+    for key in ["outcome", "remoteness", "best", "moves"] {
+        assert_eq!(searched[key], table[key], "{key}");
+    }
+    let mut args = vec!["--memory", "10M", "connect4", "solve"];
+    args.extend_from_slice(&board);
+    let err = fails(&args);
+    assert!(
+        err.contains("needs 10.7 MiB of tables in memory, over the limit of 10.0 MiB")
+            && err.contains("solve with --db DIR"),
+        "{args:?}: {err}"
+    );
+    // A game the search cannot answer (Teeko, whose positions repeat) is
+    // still told to solve to disk.
+    for cmd in [&["teeko", "value", ""][..], &["play", "teeko"]] {
+        let mut args = vec!["--memory", "10M", "--max-work", "1e10"];
         args.extend_from_slice(cmd);
-        args.extend_from_slice(&board);
         let err = fails(&args);
         assert!(
-            err.contains("needs 10.7 MiB of tables in memory, over the limit of 10.0 MiB")
-                && err.contains(says),
+            err.contains("of tables in memory, over the limit of 10.0 MiB")
+                && err.contains("solve it to disk once with `teeko solve --db DIR`"),
             "{args:?}: {err}"
         );
     }

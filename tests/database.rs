@@ -1132,3 +1132,156 @@ fn crc32(bytes: &[u8]) -> u32 {
     }
     !crc
 }
+
+/// Issue 46's matrix: a plain or a cluster solve (`--cluster -w 1`, a
+/// cluster of one process) into a directory that a plain or a cluster
+/// solve is writing, as the issue started them (`gamesolve --json
+/// connect4 solve --width 5 --height 4 --db x & …; gamesolve … --db x
+/// --cluster -w 1`, the second started once the first has made its
+/// manifest). The second is refused in one line; the first completes
+/// with the verdict (a tie, and a tie in Connect Four fills the board:
+/// 20 plies) and leaves its own files only: tier files from a plain
+/// solve, shard files (and the cluster's lock file) from a cluster, never
+/// both. Without the lock on cluster solves the second failed with
+/// "x/manifest.gsdb: No such file or directory", or the first did, or
+/// both "succeeded" with stray shard files beside a plain manifest.
+#[cfg(unix)]
+#[test]
+fn every_writer_locks_the_directory_plain_or_cluster_in_either_order() {
+    let cluster = ["--cluster", "-w", "1"];
+    for first_cluster in [false, true] {
+        for second_cluster in [false, true] {
+            let name = format!("matrix-{first_cluster}-{second_cluster}");
+            let dir = scratch(&name);
+            let _ = std::fs::remove_dir(&dir);
+            let d = dir.display().to_string();
+            let args = |on_cluster: bool| {
+                let mut a = vec![
+                    "--json", "connect4", "solve", "--width", "5", "--height", "4",
+                ];
+                a.extend(["--db", &d]);
+                if on_cluster {
+                    a.extend(cluster);
+                }
+                a
+            };
+            let first = bin()
+                .args(args(first_cluster))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("the binary runs");
+            let t = Instant::now();
+            while !dir.join(game_db::MANIFEST_FILE).exists() {
+                assert!(t.elapsed() < Duration::from_secs(60), "{name}: no manifest");
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let second = run(&args(second_cluster));
+            let first = first.wait_with_output().expect("the first ends");
+            let err = String::from_utf8_lossy(&second.stderr);
+            assert_eq!(second.status.code(), Some(1), "{name}: {err}");
+            assert!(second.stdout.is_empty(), "{name}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err}");
+            let said: serde_json::Value = serde_json::from_str(&err).expect("one object");
+            let said = said["error"].as_str().expect("a message");
+            assert!(
+                said.contains(&format!("the database in {d} is being written by")),
+                "{name}: {said}"
+            );
+            assert!(
+                first.status.success(),
+                "{name}: the first failed: {}",
+                String::from_utf8_lossy(&first.stderr)
+            );
+            let v: serde_json::Value = serde_json::from_slice(&first.stdout).expect("one object");
+            assert_eq!(v["start"]["outcome"], "tie", "{name}: {v}");
+            assert_eq!(v["start"]["remoteness"], 20, "{name}: {v}");
+            let names: Vec<String> = files(&dir).into_iter().map(|(n, _)| n).collect();
+            let shards = names.iter().filter(|n| n.contains(".shard-")).count();
+            let plain = names
+                .iter()
+                .filter(|n| n.starts_with("tier-") && !n.contains(".shard-"))
+                .count();
+            // 5×4 Connect Four has tiers 0 to 20, one a ply.
+            let (want_plain, want_shards) = if first_cluster { (0, 21) } else { (21, 0) };
+            assert_eq!(
+                (plain, shards),
+                (want_plain, want_shards),
+                "{name}: {names:?}"
+            );
+            let extra = usize::from(first_cluster); // cluster.lock
+            assert_eq!(names.len(), 1 + 21 + extra, "{name}: {names:?}");
+            // The database answers: the start, as the first solve said.
+            let start = json(&[
+                "connect4", "value", "", "--db", &d, "--width", "5", "--height", "4",
+            ]);
+            assert_eq!(start["outcome"], "tie", "{name}: {start}");
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
+
+/// Issue 46's forged database: Connect Four 4×4 solved, then the record
+/// of tier 0 (the start) given a remoteness 2 plies longer and the tier
+/// written again with every checksum valid. `solve --db` said
+/// `{"already_solved": true, "start": {"outcome": "tie", "remoteness":
+/// 18}}` (a tie fills the 4×4 board: 16 plies), `analyze` "tie in 18",
+/// and `play connect4` "ties in 18 plies" before refusing. Each now
+/// checks what it reports against the children's records by the
+/// certificate's rule for one position first, and refuses in one line,
+/// printing nothing on stdout; the database as solved is answered.
+#[test]
+fn records_forged_with_valid_checksums_are_refused_by_every_reader() {
+    use game_core::Value;
+    let dir = scratch("forged-tier-0");
+    let d = dir.display().to_string();
+    let board = ["--width", "4", "--height", "4"];
+    let solve = [
+        &["connect4", "solve", "--no-certify", "--db", &d][..],
+        &board,
+    ]
+    .concat();
+    let v = json(&solve);
+    assert_eq!(v["start"]["remoteness"], 16, "{v}");
+    // Solved and untouched: answered from the database.
+    let again = json(&solve);
+    assert_eq!(again["already_solved"], true, "{again}");
+    assert_eq!(again["start"]["remoteness"], 16, "{again}");
+    let analyze = [&["connect4", "analyze", "--db", &d][..], &board].concat();
+    assert_eq!(json(&analyze)["start"]["remoteness"], 16);
+    let db = game_db::Database::open_any(&dir).unwrap();
+    let mut records = Vec::new();
+    db.for_each_block(0, |_, r| records.extend_from_slice(r))
+        .unwrap();
+    assert_eq!(records.len(), 1, "tier 0 is the start alone");
+    let start = records[0].expect("the start's record");
+    let r = start.remoteness().expect("a tie has a remoteness");
+    records[0] = Some(Value::new(start.outcome(), r + 2));
+    db.write_tier(0, records).unwrap();
+    drop(db);
+    let refused = |args: &[&str]| {
+        let out = bin()
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?} answered: {err}");
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?} printed: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("the database is damaged"), "{args:?}: {err}");
+        assert!(err.contains("the start position"), "{args:?}: {err}");
+    };
+    for args in [solve.clone(), analyze.clone()] {
+        refused(&args);
+        refused(&[&["--json"][..], &args].concat());
+    }
+    refused(&[&["connect4", "value", "--db", &d][..], &board].concat());
+    refused(&[&["play", "connect4", "--first", "--db", &d][..], &board].concat());
+    refused(&[&["play", "connect4", "--second", "--db", &d][..], &board].concat());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -690,3 +690,44 @@ fn json_help_and_version_are_one_object() {
         }
     }
 }
+
+/// More address space never turns an answer into a refusal: `ulimit -v
+/// 150000; gamesolve connect4 solve --width 5 --height 4` was refused
+/// ("needs 10.7 MiB … over the limit of 2.6 MiB": the allocator's
+/// 128 MiB arena counted as used) while 110,000–130,000 KB and 160,000 up
+/// solved it. Every limit from 110,000 to 200,000 KB (step 10,000, and
+/// 150,000 itself) answers with the one verdict (a tie, and a tie in
+/// Connect Four lasts until the board is full: 5 × 4 = 20 plies), or,
+/// below some limit only, refuses in one line.
+#[test]
+fn more_address_space_never_turns_an_answer_into_a_refusal() {
+    let mut answered_at: Option<u64> = None;
+    for kib in (110_000..=200_000).step_by(10_000) {
+        let args = [
+            "--json",
+            "connect4",
+            "solve",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--no-certify",
+        ];
+        let out = bash(&format!("ulimit -v {kib}; exec \"$0\" \"$@\""), &args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        if out.status.success() {
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one object");
+            assert_eq!(v["start"]["outcome"], "tie", "{kib}: {v}");
+            assert_eq!(v["start"]["remoteness"], 5 * 4, "{kib}: {v}");
+            answered_at.get_or_insert(kib);
+        } else {
+            assert_eq!(out.status.code(), Some(1), "{kib}: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{kib}: {err}");
+            assert!(
+                answered_at.is_none(),
+                "ulimit -v {kib} refused what {answered_at:?} answered: {err}"
+            );
+        }
+    }
+    assert_eq!(answered_at, Some(110_000), "the issue's limits all answer");
+}

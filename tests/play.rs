@@ -154,3 +154,25 @@ fn connect4_text_play_re_asks_and_lists_values() {
     assert!(text.contains("1 2 3 4\n"), "{text}");
     assert!(text.contains("I play "), "{text}");
 }
+
+/// 5×4 is a tie in 20 (Tromp): where its tables do not fit (`--memory
+/// 10M`), the game is played against the exact search, and perfect play on
+/// both sides still fills the board in a tie.
+#[test]
+fn connect4_5x4_by_search_ties_in_20() {
+    for seat in ["--first", "--second"] {
+        let args = [
+            "connect4", "--width", "5", "--height", "4", "--memory", "10M", seat,
+        ];
+        let lines = perfect_game(&args);
+        assert_eq!(lines[0]["value"]["outcome"], "tie", "{}", lines[0]);
+        assert_eq!(lines[0]["value"]["remoteness"], 20, "{}", lines[0]);
+        let last = lines.last().unwrap();
+        assert_eq!(
+            (&last["over"], &last["winner"]),
+            (&Json::Bool(true), &Json::Null)
+        );
+        let plies = lines.iter().filter(|l| l.get("position").is_some()).count() - 1;
+        assert_eq!(plies, 20);
+    }
+}

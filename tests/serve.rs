@@ -59,7 +59,10 @@ fn serve_without_arguments_serves_the_embedded_games_and_stops_on_ctrl_c() {
     // The page is served.
     let (status, page) = server.get("/");
     assert_eq!(status, 200);
-    assert!(page.contains("<title>gamesolve"), "the explorer page");
+    assert!(
+        page.contains("<title>gamesolve") && page.contains("<svg"),
+        "the explorer page"
+    );
     assert!(server.interrupt(), "Ctrl-C stops the server cleanly");
 }
 

@@ -231,9 +231,23 @@ where
         .iter()
         .map(|(&(c, r), &n)| json!({ "outcome": name(c), "remoteness": r, "positions": n }))
         .collect();
-    let start_value: Option<Value> = db
-        .lookup(game.tier(start), game.tier_index(start))
-        .map_err(db_error)?;
+    // What the report names is checked by the certificate's local rule
+    // first: the start and the longest win's and loss's examples (the
+    // counts are the stored records', each block's checksum checked).
+    let start_value: Option<Value> = checked_lookup(game, db, start, "")?;
+    for (r, t, i) in [total.longest_win, total.longest_loss]
+        .into_iter()
+        .flatten()
+    {
+        if let Some(p) = game.tier_position(t, i) {
+            checked_lookup(
+                game,
+                db,
+                &p,
+                &format!("the example of {r} plies, tier {t} index {i}"),
+            )?;
+        }
+    }
     let mut text = format!(
         "{title}: database {} ({}, {} bytes on disk)\n\
          From the start: {}\n\
@@ -298,28 +312,49 @@ where
     ))
 }
 
-/// The database of a cluster process: process 0 creates (or opens) it,
-/// the others open it once process 0 has created it (the directory is
-/// shared by all processes), waiting up to a minute for its manifest.
+/// The database of a cluster process, and its share of the directory's
+/// lock ([`game_db::DirLock::cluster`], taken before anything else is
+/// done in the directory): process 0 creates (or opens) the database, the
+/// others open it once process 0 has created it (the directory is shared
+/// by all processes), waiting up to a minute for it. `key` names the
+/// solve ([`cluster_key`]): a plain solve, or a process of another
+/// cluster solve, writing the directory is refused.
 pub fn open_cluster_db(
     dir: &Path,
     game: &str,
     rules: &Rules,
     leader: bool,
-) -> Result<Database, Error> {
-    if leader {
-        return open_db(dir, game, rules, true);
-    }
+    key: &str,
+) -> Result<(Database, Option<game_db::DirLock>), Error> {
+    let wait = std::time::Duration::from_secs(60);
     let t = std::time::Instant::now();
+    let made = leader && !dir.exists() && std::fs::create_dir_all(dir).is_ok();
+    // The others wait for process 0 to make the directory.
+    while !leader && !dir.exists() && t.elapsed() < wait {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let lock = match game_db::DirLock::cluster(dir, key) {
+        Ok(lock) => lock,
+        // A directory that is not there (or no directory) is left for the
+        // database to report.
+        Err(game_db::Error::Io { .. }) => None,
+        Err(e) => {
+            if made {
+                let _ = std::fs::remove_dir(dir);
+            }
+            return Err(db_error(e));
+        }
+    };
+    if leader {
+        return Ok((open_db(dir, game, rules, true)?, lock));
+    }
     loop {
         match Database::open(dir, game, &rules.key) {
-            Err(game_db::Error::NoDatabase { .. })
-                if t.elapsed() < std::time::Duration::from_secs(60) =>
-            {
+            Err(game_db::Error::NoDatabase { .. }) if t.elapsed() < wait => {
                 std::thread::sleep(std::time::Duration::from_millis(50));
             }
             r => {
-                return r.map_err(|e| {
+                return r.map(|db| (db, lock)).map_err(|e| {
                     Error::Usage(format!(
                         "database {} (created by process 0, shared by every process): {e}",
                         dir.display()
@@ -328,6 +363,77 @@ pub fn open_cluster_db(
             }
         }
     }
+}
+
+/// The name of a cluster solve that all its processes compute alike: its
+/// rules and its cluster flags less the process's own id (`-p K`), as
+/// `scripts/cluster-local.sh` starts them. A cluster of one process is
+/// named by its process id and the time, its own alone: two such solves
+/// into one directory are two solves.
+pub fn cluster_key(processes: usize, rules: &str, flags: &[String]) -> String {
+    if processes <= 1 {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        return format!("one process {} at {now}", std::process::id());
+    }
+    let mut words = Vec::with_capacity(flags.len());
+    let mut skip = false;
+    for f in flags {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        match f.as_str() {
+            "-p" | "--process" => skip = true,
+            f if f.starts_with("--process=") || (f.starts_with("-p") && f.len() > 2) => {}
+            f => words.push(f),
+        }
+    }
+    format!(
+        "{processes} processes, rules {rules}, flags {}",
+        words.join(" ")
+    )
+}
+
+/// The value `db` holds for `pos` (a position as the solve stored it: a
+/// canonical one of a [`game_core::Canonical`] game), checked first
+/// against its children's records by the certificate's rule for one
+/// position ([`solver_retro::check_position`], as `value` checks): records
+/// whose checksums hold can still be wrong (issue 46: tier 0's remoteness
+/// raised by 2, every checksum recomputed, was reported by `solve --db`
+/// and `analyze`). `None` without a record; `what` names the position in
+/// the refusal ("" for the start).
+///
+/// # Errors
+/// The database's error; [`contradicted`] when the records break the
+/// rule.
+pub fn checked_lookup<G: Tiered>(
+    game: &G,
+    db: &Database,
+    pos: &G::Position,
+    what: &str,
+) -> Result<Option<Value>, Error> {
+    let Some(v) = db
+        .lookup(game.tier(pos), game.tier_index(pos))
+        .map_err(db_error)?
+    else {
+        return Ok(None);
+    };
+    let mut moves = Vec::new();
+    let mut children = Vec::new();
+    if game.outcome(pos).is_none() {
+        game.moves(pos, &mut moves);
+        for m in &moves {
+            let c = game.play(pos, m);
+            let cv = db
+                .lookup(game.tier(&c), game.tier_index(&c))
+                .map_err(db_error)?;
+            children.push(cv.ok_or(Flaw::UnknownChild));
+        }
+    }
+    solver_retro::check_position(game, pos, v, children)
+        .map_err(|flaw| contradicted(db.dir(), what, v, flaw))?;
+    Ok(Some(v))
 }
 
 /// The refusal of a database that lacks a tier a command reads: a solve

@@ -1,13 +1,19 @@
 //! `gamesolve connect4 …`: Connect Four on any board that fits 64 bits,
 //! solved tier by tier (a tier = the pieces on the board), one position of
-//! each mirror pair stored.
+//! each mirror pair stored; `value` and `play` on a board whose tables do
+//! not fit are answered by exact search ([`gamesolve::answer`] chooses).
 
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 use games::connect4::{ConnectFour, ConnectFourPosition};
 
+use gamesolve::answer::{self, Engine};
+use serde_json::json;
+
 use super::args::{ClusterFlags, Samples};
+use super::fingers::verdict_words;
+use super::play_tiered::{self, Seat};
 use super::register::CliGame;
 use super::tiered;
 use super::{Ctx, Error, Report};
@@ -188,7 +194,11 @@ pub fn run(cmd: Connect4Cmd, ctx: &Ctx) -> Result<Report, Error> {
             tiered::value(game, &moves, Some(&db), ctx)
         }
         Connect4Cmd::Value { moves, board, db } => {
-            tiered::value(board.game()?, &moves, db.as_deref(), ctx)
+            let game = board.game()?;
+            match (&db, engine(&game, ctx)) {
+                (None, Engine::Search) => searched_value(&game, &moves, ctx),
+                _ => tiered::value(game, &moves, db.as_deref(), ctx),
+            }
         }
         Connect4Cmd::Analyze { board, db } => {
             tiered::analyze_db(board.game_in_db(&db, "connect4 analyze")?, &db, ctx)
@@ -209,4 +219,100 @@ pub fn run(cmd: Connect4Cmd, ctx: &Ctx) -> Result<Report, Error> {
             Ok(report)
         }
     }
+}
+
+/// The engine that answers on this board without a database: the table
+/// when it fits the budget, else the search.
+fn engine(game: &ConnectFour, ctx: &Ctx) -> Engine {
+    answer::choose(game, &ctx.budget, ConnectFour::SOLVE_STEPS)
+}
+
+/// The search's failures in the command's terms: a refusal stays a typed
+/// refusal (its advice names `--max-work`).
+fn search_error(e: answer::Error) -> Error {
+    match e {
+        answer::Error::Search(solver_search::Error::TooLarge(t)) => Error::TooLarge(t),
+        answer::Error::Retro(e) => Error::Retro(e),
+        e => Error::Usage(e.to_string()),
+    }
+}
+
+/// `connect4 value` by search: the position's value and every move's, as
+/// the table's answer gives them.
+fn searched_value(game: &ConnectFour, text: &str, ctx: &Ctx) -> Result<Report, Error> {
+    let pos = game.position_from_moves(text)?;
+    let threads = rayon::current_num_threads();
+    let a = answer::answer(game, &pos, &ctx.budget, threads, ConnectFour::SOLVE_STEPS)
+        .map_err(search_error)?;
+    let options: Vec<(String, _)> = a
+        .moves
+        .iter()
+        .map(|(m, v)| (game.show_move(&pos, m), *v))
+        .collect();
+    // The first best move in column order, as from a table.
+    let best = options
+        .iter()
+        .fold(None::<&(String, _)>, |b, o| match b {
+            Some(b) if b.1 >= o.1 => Some(b),
+            _ => Some(o),
+        })
+        .map(|(m, _)| m.clone());
+    let v = a.value;
+    Ok(ctx.report(
+        || {
+            let mut text = format!(
+                "{}\nThe player to move {}{}.",
+                CliGame::show(game, &pos),
+                verdict_words(v),
+                best.as_ref()
+                    .map_or(" (the game is over)".to_string(), |m| format!(
+                        "; best move: {m}"
+                    ))
+            );
+            for (m, ov) in &options {
+                text += &format!("\n  {m}: {}", verdict_words(*ov));
+            }
+            text += &format!(
+                "\n(by search: {} nodes on {})",
+                a.nodes,
+                game_core::plural(threads as u64, "thread")
+            );
+            text
+        },
+        || {
+            json!({
+                "outcome": v.outcome().name(),
+                "remoteness": v.remoteness(),
+                "best": best,
+                "moves": options.iter().map(|(m, ov)| json!({
+                    "move": m,
+                    "outcome": ov.outcome().name(),
+                    "remoteness": ov.remoteness(),
+                })).collect::<Vec<_>>(),
+                "engine": a.engine.name(),
+                "nodes": a.nodes,
+            })
+        },
+    ))
+}
+
+/// `play connect4`: from a database or a table solved first where one
+/// fits, else against the search (every value the player is shown or
+/// plays by searched exactly, the table of the search kept between moves).
+pub fn play(board: &Board, seat: &Seat, ctx: &Ctx) -> Result<(), Error> {
+    let game = match seat.db() {
+        Some(dir) => board.game_in_db(dir, "play connect4")?,
+        None => board.game()?,
+    };
+    if seat.db().is_some() || engine(&game, ctx) == Engine::Table {
+        return play_tiered::run(game, seat, ctx);
+    }
+    let threads = rayon::current_num_threads();
+    let search = solver_search::Searcher::new(&game, answer::search_config(&ctx.budget, threads))
+        .map_err(|e| search_error(e.into()))?;
+    let lookup: play_tiered::Lookup<'_, ConnectFourPosition> = Box::new(|p| {
+        let found = search.value(p).map_err(|e| search_error(e.into()))?;
+        Ok(Some(found.value))
+    });
+    play_tiered::run_with(&game, seat, ctx, &lookup)
 }

@@ -7,16 +7,19 @@ use std::process::ExitCode;
 
 use super::Error;
 
-/// Parses the command line by `command`, runs `run` on it, and returns
-/// the exit code: 0, 2 for a command line refused, 1 for a command that
-/// failed; every refusal one line on stderr ([`fail`]).
+/// Parses the command line by the command `command` makes, runs `run` on
+/// it, and returns the exit code: 0, 2 for a command line refused, 1 for a
+/// command that failed; every refusal one line on stderr ([`fail`]). The
+/// command is made again only to name a missing subcommand's choices (it
+/// is not kept while `run` runs: memory may be short, as under `ulimit -v`).
 pub fn main_with(
-    command: clap::Command,
+    command: impl Fn() -> clap::Command,
     run: impl FnOnce(clap::ArgMatches) -> Result<(), Error>,
 ) -> ExitCode {
-    let name = command.get_name().to_string();
+    let parser = command();
+    let name = parser.get_name().to_string();
     let fail = |message: &str, code| fail(&name, message, code);
-    let matches = match command.clone().try_get_matches() {
+    let matches = match parser.try_get_matches() {
         Ok(matches) => matches,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -25,7 +28,7 @@ pub fn main_with(
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 // One line: which command needs a subcommand, and the choices.
-                let mut cmd = command;
+                let mut cmd = command();
                 let mut path = vec![name.clone()];
                 for a in std::env::args().skip(1) {
                     if let Some(sub) = cmd.find_subcommand(&a).cloned() {

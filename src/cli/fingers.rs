@@ -746,14 +746,14 @@ fn solve_cluster(
     let leader = config.process() == 0;
     super::tiered::check_cluster_work(&config, 1, ctx)?;
     check_cluster_memory(game, &config, ctx)?;
-    let db = match db {
-        Some(dir) => Some(std::sync::Arc::new(super::analyze::open_cluster_db(
-            dir,
-            DB_NAME,
-            &db_rules(game),
-            leader,
-        )?)),
-        None => None,
+    let rules = db_rules(game);
+    let key = super::analyze::cluster_key(config.processes(), &rules.key, flags);
+    let (db, _lock) = match db {
+        Some(dir) => {
+            let (db, lock) = super::analyze::open_cluster_db(dir, DB_NAME, &rules, leader, &key)?;
+            (Some(std::sync::Arc::new(db)), lock)
+        }
+        None => (None, None),
     };
     let finished = db.as_ref().is_some_and(|db| db.is_finished(0));
     let t = Instant::now();
@@ -837,19 +837,19 @@ fn report_solve<'g>(
     let mut text = format!(
         "Magic Fingers ({})\n\
          From the start (1,1 vs 1,1) the first player {} with perfect play.\n\
-         Reachable from the start: {} positions and {} distinct children; for the player to move {} are won, {} lost and {} drawn.\n",
+         Reachable from the start: {} positions and {}; for the player to move {} are won, {} lost and {} drawn.\n",
         describe(game.rules()),
         verdict_words(start),
         reach.count(),
-        moves,
+        plural(moves, "distinct child"),
         counts.win,
         counts.lose,
         counts.draw + counts.tie,
     );
     match &cert {
         Some(Ok(c)) => text += &format!(
-            "Certificate: every one of the {} positions of the table checked against their {} distinct children — consistent.\n",
-            c.positions, c.children
+            "Certificate: every one of the {} positions of the table checked against its {} — consistent.\n",
+            c.positions, plural(c.children, "distinct child")
         ),
         Some(Err(e)) => text += &format!("Certificate: FAILED — {e}\n"),
         None => text += "Certificate: skipped (--no-certify).\n",

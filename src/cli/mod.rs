@@ -357,7 +357,7 @@ const MAX_THREADS: usize = solver_retro::Config::MAX_THREADS;
 /// the exit code (see the binary).
 pub fn main() -> std::process::ExitCode {
     use clap::{CommandFactory, FromArgMatches};
-    exit::main_with(Cli::command(), |matches| {
+    exit::main_with(Cli::command, |matches| {
         let cli = Cli::from_arg_matches(&matches).map_err(|e| Error::Usage(e.to_string()))?;
         run(cli)
     })
@@ -432,8 +432,10 @@ fn run_commands(
 /// The pool a command runs in: `--threads` threads, else
 /// `RAYON_NUM_THREADS`, else one a core. A count asked for (the flag or
 /// the variable) that cannot start is refused ([`Error::Threads`]); the
-/// default count falls back to fewer threads, down to one, before it is
-/// refused (results are the same for any number).
+/// default count falls back to fewer threads, down to one, and at last
+/// to this thread alone (results are the same for any number). Under
+/// `ulimit -v 145000` (KB) the allocator's arena left no room for a
+/// second thread's stack.
 fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Error> {
     let env = std::env::var("RAYON_NUM_THREADS")
         .ok()
@@ -464,8 +466,21 @@ fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Error> {
             .build()
             .map_err(|source| Error::Threads { threads: n, source })
     };
+    // One thread is this one, when no other can start: a pool of the
+    // current thread starts none (its registry is left to the process's
+    // end, as rayon does with a pool that uses the current thread).
+    let alone = |e: Error| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .use_current_thread()
+            .build()
+            .map_err(|_| e)
+    };
     if let Some(n) = asked {
-        return build(n);
+        return match build(n) {
+            Err(e) if n == 1 => alone(e),
+            r => r,
+        };
     }
     let cores = std::thread::available_parallelism()
         .map_or(1, std::num::NonZeroUsize::get)
@@ -477,7 +492,7 @@ fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Error> {
             Err(_) if n > 1 => n /= 2,
             // Refused as the count the default asked for.
             Err(Error::Threads { source, .. }) => {
-                return Err(Error::Threads {
+                return alone(Error::Threads {
                     threads: cores,
                     source,
                 })

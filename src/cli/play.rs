@@ -180,13 +180,7 @@ pub fn run(cmd: PlayCmd, ctx: &Ctx) -> Result<(), Error> {
             second,
             db,
         } => (rules, first, second, db),
-        PlayCmd::Connect4 { board, seat } => {
-            let game = match seat.db() {
-                Some(dir) => board.game_in_db(dir, "play connect4")?,
-                None => board.game()?,
-            };
-            return super::play_tiered::run(game, &seat, ctx);
-        }
+        PlayCmd::Connect4 { board, seat } => return super::connect4::play(&board, &seat, ctx),
         PlayCmd::Teeko { seat } => return super::play_tiered::run(games::Teeko::new(), &seat, ctx),
         PlayCmd::Dobutsu { seat } => {
             return super::play_tiered::run(games::Dobutsu::new(), &seat, ctx)

@@ -43,8 +43,9 @@ impl Seat {
     }
 }
 
-/// A position's value, from the database or a solve held in memory.
-type Lookup<'a, P> = Box<dyn Fn(&P) -> Result<Option<Value>, Error> + 'a>;
+/// A position's value, from the database, a solve held in memory or a
+/// search.
+pub(super) type Lookup<'a, P> = Box<dyn Fn(&P) -> Result<Option<Value>, Error> + 'a>;
 
 /// Plays `game` against the human on stdin and stdout.
 pub fn run<G>(game: G, seat: &Seat, ctx: &Ctx) -> Result<(), Error>
@@ -67,6 +68,10 @@ where
     let lookup: Lookup<'_, G::Position> = match &seat.db {
         Some(dir) => {
             db = open_db(dir, G::NAME, &game.0.rules().into(), false)?;
+            // The start's record is checked against its children's before
+            // anything is printed (the game's first line says its value).
+            let start = game.0.canonical(&game.0.start());
+            super::analyze::checked_lookup(&game, &db, &start, "")?;
             let (g, db) = (&game, &db);
             Box::new(move |p| {
                 let c = g.0.canonical(p);
@@ -93,6 +98,32 @@ where
     };
     match play(&game.0, &lookup, ctx.json, seat, &mut input, &mut out) {
         // A reader that went away is the end of the game, not an error.
+        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// Plays `game` against the human with the values `lookup` gives (an
+/// exact search's, where no table fits).
+pub(super) fn run_with<G>(
+    game: &G,
+    seat: &Seat,
+    ctx: &Ctx,
+    lookup: &Lookup<'_, G::Position>,
+) -> Result<(), Error>
+where
+    G: CliGame,
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    if ctx.json && !seat.first && !seat.second {
+        return Err(Error::Usage(
+            "play --json needs --first or --second (it asks no questions but moves)".into(),
+        ));
+    }
+    let mut input = std::io::stdin().lock();
+    let mut out = std::io::stdout().lock();
+    match play(game, lookup, ctx.json, seat, &mut input, &mut out) {
         Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
     }

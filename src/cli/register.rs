@@ -354,7 +354,7 @@ where
     // The program's name in its messages and usage (`PROGRAM: …`); clap
     // keeps it for the process's life.
     let name: &'static str = Box::leak(tiered::program().into_boxed_str());
-    let command = GameCli::<G::Options>::command().name(name);
+    let command = || GameCli::<G::Options>::command().name(name);
     super::exit::main_with(command, |matches| {
         let cli = GameCli::<G::Options>::from_arg_matches(&matches)
             .map_err(|e| Error::Usage(e.to_string()))?;

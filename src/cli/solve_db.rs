@@ -12,15 +12,16 @@
 //! Two solves into one directory at once would each find the other's
 //! half-written tier files and both fail, leaving an unfinished
 //! database: a solve holds an exclusive lock on the directory
-//! (`flock`, released by the system when the process ends, however it
-//! ends) from before it looks at the database until it is done, and a
-//! second solve is refused at once. Readers (`value`, `analyze`, `play`)
-//! take no lock: they read finished tiers only.
+//! ([`game_db::DirLock`], `flock`, released by the system when the
+//! process ends, however it ends) from before it looks at the database
+//! until it is done, and a second solve, plain or cluster, is refused at
+//! once (each process of a cluster solve holds it shared:
+//! [`super::analyze::open_cluster_db`]). Readers (`value`, `analyze`,
+//! `play`) take no lock: they read finished tiers only.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use game_db::{Database, MANIFEST_FILE};
+use game_db::{Database, DirLock, MANIFEST_FILE};
 
 use super::analyze::{open_db, Rules};
 use super::Error;
@@ -33,7 +34,7 @@ pub struct SolveDb {
     made: Option<Made>,
     /// The lock on the directory, held while this value lives (none
     /// where the system has no locks).
-    _lock: Option<File>,
+    _lock: Option<DirLock>,
 }
 
 /// What [`SolveDb::open`] created for a new database.
@@ -135,47 +136,12 @@ impl Made {
     }
 }
 
-/// Takes the exclusive lock on the directory `dir` for a solve: `None`
-/// where this system or file system has no such locks.
+/// Takes the exclusive lock on the directory `dir` for a solve
+/// ([`game_db::DirLock::exclusive`]): `None` where this system or file
+/// system has no such locks.
 ///
 /// # Errors
-/// [`Error::Usage`] when another process holds it (or the directory was
-/// replaced while it was being locked).
-#[cfg(unix)]
-fn lock_dir(dir: &Path) -> Result<Option<File>, Error> {
-    use std::os::unix::fs::MetadataExt;
-    let busy = || {
-        Error::Usage(format!(
-            "the database in {} is being written by another solve (solve --db); \
-             wait for it to finish",
-            dir.display()
-        ))
-    };
-    let Ok(file) = File::open(dir) else {
-        return Ok(None);
-    };
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => return Err(busy()),
-        // No locks here (some network file systems): solve unlocked.
-        Err(std::fs::TryLockError::Error(_)) => return Ok(None),
-    }
-    // The directory locked is still the one at `dir` (one removed by a
-    // failed solve and made again would be another, unlocked).
-    let same = match (file.metadata(), std::fs::metadata(dir)) {
-        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
-        _ => false,
-    };
-    if same {
-        Ok(Some(file))
-    } else {
-        Err(busy())
-    }
-}
-
-/// Takes no lock where directories cannot be opened as files.
-#[cfg(not(unix))]
-#[allow(clippy::unnecessary_wraps)]
-fn lock_dir(_dir: &Path) -> Result<Option<File>, Error> {
-    Ok(None)
+/// [`Error::Usage`] when another solve, plain or cluster, holds it.
+fn lock_dir(dir: &Path) -> Result<Option<DirLock>, Error> {
+    DirLock::exclusive(dir).map_err(super::analyze::db_error)
 }

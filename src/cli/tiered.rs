@@ -265,10 +265,9 @@ where
         gamesolve::store::check_records(db, t, game.tier_size(t))?;
         db.verify(t).map_err(db_err)?;
     }
-    let start = game.0.start();
-    let v = db
-        .lookup(game.tier(&start), game.tier_index(&start))
-        .map_err(db_err)?;
+    let start = game.0.canonical(&game.0.start());
+    // Checked against its children's records before it is reported.
+    let v = super::analyze::checked_lookup(game, db, &start, "")?;
     let v = v.ok_or_else(|| Error::Usage("the start is not stored".into()))?;
     Ok(Some(Report::new(
         format!(
@@ -409,14 +408,19 @@ where
     )?;
     check_cluster_work(&config, game.tiers().len(), ctx)?;
     check_cluster(&game, &config, ctx)?;
-    let db = match db {
-        Some(dir) => Some(Arc::new(super::analyze::open_cluster_db(
-            dir,
-            G::NAME,
-            &game.0.rules().into(),
-            leader,
-        )?)),
-        None => None,
+    let key = super::analyze::cluster_key(config.processes(), &game.0.rules(), flags);
+    let (db, _lock) = match db {
+        Some(dir) => {
+            let (db, lock) = super::analyze::open_cluster_db(
+                dir,
+                G::NAME,
+                &game.0.rules().into(),
+                leader,
+                &key,
+            )?;
+            (Some(Arc::new(db)), lock)
+        }
+        None => (None, None),
     };
     let before = match &db {
         Some(db) if leader => already_solved(&game, db)?,
@@ -590,8 +594,8 @@ where
             None if no_certify => "Certificate: skipped (--no-certify).".to_string(),
             None => "Certificate: skipped (the tiers are not all in memory; the database holds them).".to_string(),
             Some(Ok(c)) => format!(
-                "Certificate: every one of the {} {set_words} (up to symmetry) checked against their {} distinct children — consistent.",
-                c.positions, c.children
+                "Certificate: every one of the {} {set_words} (up to symmetry) checked against its {} — consistent.",
+                c.positions, plural(c.children, "distinct child")
             ),
             Some(Err(e)) => format!("Certificate: FAILED — {e}"),
         },

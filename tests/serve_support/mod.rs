@@ -72,8 +72,9 @@ impl Drop for Server {
     }
 }
 
-/// Sends `bytes` on a fresh connection and reads until the server closes
-/// it (bounded: 10 s of silence fails the test).
+/// Sends `bytes` on a fresh connection and reads one response: to its
+/// `Content-Length`, else until the peer closes (bounded: 10 s of silence
+/// fails the read).
 pub fn request(addr: &str, bytes: &[u8]) -> Vec<u8> {
     let mut s = TcpStream::connect(addr).expect("the server accepts");
     s.set_read_timeout(Some(Duration::from_secs(10)))
@@ -82,8 +83,23 @@ pub fn request(addr: &str, bytes: &[u8]) -> Vec<u8> {
     // request: what it answered is what counts.
     let _ = s.write_all(bytes);
     let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out);
-    out
+    let mut buf = [0u8; 16 * 1024];
+    loop {
+        if let Some(end) = out.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&out[..end]).to_ascii_lowercase();
+            let len = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if len.is_some_and(|n| out.len() >= end + 4 + n) {
+                return out;
+            }
+        }
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => return out,
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+        }
+    }
 }
 
 /// A response's status and body.

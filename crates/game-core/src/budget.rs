@@ -585,7 +585,9 @@ pub struct MemoryLimits {
     /// memory.usage_in_bytes`).
     pub cgroup: Option<u64>,
     /// The address-space limit (`ulimit -v`, `RLIMIT_AS`) less the
-    /// process's current virtual size.
+    /// address space the process holds and cannot give to a new table
+    /// ([`address_space_free`]: an allocator's reservation counts by what
+    /// it has touched, not its size).
     pub address_space: Option<u64>,
 }
 
@@ -597,11 +599,15 @@ impl MemoryLimits {
         let machine = read("/proc/meminfo").and_then(|s| meminfo_available(&s));
         let address_space = read("/proc/self/limits")
             .and_then(|s| address_space_limit(&s))
-            .map(|limit| {
-                let used = read("/proc/self/status")
-                    .and_then(|s| status_vm_size(&s))
-                    .unwrap_or(0);
-                limit.saturating_sub(used)
+            .map(|limit| match read("/proc/self/smaps") {
+                Some(smaps) => address_space_free(limit, smaps_mappings(&smaps)),
+                // Without smaps, the whole virtual size counts as held.
+                None => {
+                    let used = read("/proc/self/status")
+                        .and_then(|s| status_vm_size(&s))
+                        .unwrap_or(0);
+                    limit.saturating_sub(used)
+                }
             });
         MemoryLimits {
             machine,
@@ -628,6 +634,15 @@ pub fn available_memory() -> Option<u64> {
     MemoryLimits::current().least()
 }
 
+/// This process's address-space limit (`ulimit -v`, the soft
+/// `RLIMIT_AS`) in bytes: `None` when unlimited or unknown (off Linux).
+#[must_use]
+pub fn address_space_limit_now() -> Option<u64> {
+    std::fs::read_to_string("/proc/self/limits")
+        .ok()
+        .and_then(|s| address_space_limit(&s))
+}
+
 /// `MemAvailable` from the text of `/proc/meminfo`, in bytes.
 fn meminfo_available(text: &str) -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
@@ -643,6 +658,93 @@ fn address_space_limit(text: &str) -> Option<u64> {
         .split_whitespace()
         .next()?;
     soft.parse().ok()
+}
+
+/// One mapping of the process's address space, as `/proc/self/smaps`
+/// describes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Mapping {
+    /// Its size in bytes.
+    pub size: u64,
+    /// The bytes of it in memory (`Rss`): the pages touched.
+    pub resident: u64,
+    /// Whether it is anonymous, private and writable: memory an
+    /// allocator took from the system.
+    pub anonymous: bool,
+}
+
+/// The least size of an anonymous mapping counted by what is resident
+/// ([`address_space_free`]): 16 MiB, past a thread's stack (2 MiB, the
+/// main thread's 8 MiB) and below an allocator's reservation (mimalloc
+/// reserves an arena of 128 MiB or more, and serves tables from it).
+pub const RESERVATION_BYTES: u64 = 16 << 20;
+
+/// The address space left for new tables under an address-space limit of
+/// `limit` bytes, with the process's `mappings`: the limit less each
+/// mapping's size, except that an anonymous mapping of at least
+/// [`RESERVATION_BYTES`] (an allocator's reservation: the rest of it is
+/// where the allocator puts the next table) counts only the bytes it has
+/// in memory.
+///
+/// Design note (issue 46): the whole virtual size was subtracted, and the
+/// binary's allocator reserves an arena of 128 MiB whenever the limit
+/// leaves room for one: under `ulimit -v 150000` (KB) the arena left
+/// 2.6 MiB "available" and a Connect Four 5×4 solve was refused, while
+/// under 140,000 (no arena) and 160,000 it ran. Counted by what it holds,
+/// the arena no longer hides the memory it serves, and the estimate grows
+/// with the limit.
+///
+/// ```
+/// use game_core::budget::{address_space_free, Mapping};
+/// let code = Mapping { size: 6 << 20, resident: 4 << 20, anonymous: false };
+/// let arena = Mapping { size: 128 << 20, resident: 4 << 20, anonymous: true };
+/// assert_eq!(address_space_free(150 << 20, [code]), 144 << 20);
+/// assert_eq!(address_space_free(150 << 20, [code, arena]), 140 << 20);
+/// ```
+#[must_use]
+pub fn address_space_free(limit: u64, mappings: impl IntoIterator<Item = Mapping>) -> u64 {
+    let held = mappings.into_iter().fold(0u64, |held, m| {
+        let counted = if m.anonymous && m.size >= RESERVATION_BYTES {
+            m.resident.min(m.size)
+        } else {
+            m.size
+        };
+        held.saturating_add(counted)
+    });
+    limit.saturating_sub(held)
+}
+
+/// The mappings of the text of `/proc/self/smaps`: each header line
+/// (`START-END PERMS OFFSET DEV INODE [PATH]`) and its `Rss:` line.
+fn smaps_mappings(text: &str) -> Vec<Mapping> {
+    let mut out: Vec<Mapping> = Vec::new();
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        let Some(first) = words.next() else { continue };
+        if let Some((lo, hi)) = first.split_once('-') {
+            let (Ok(lo), Ok(hi)) = (u64::from_str_radix(lo, 16), u64::from_str_radix(hi, 16))
+            else {
+                continue;
+            };
+            let perms = words.next().unwrap_or("");
+            let inode = words.nth(2).unwrap_or("");
+            let path = words.next();
+            out.push(Mapping {
+                size: hi.saturating_sub(lo),
+                resident: 0,
+                anonymous: perms.starts_with("rw")
+                    && perms.ends_with('p')
+                    && inode == "0"
+                    && path.is_none(),
+            });
+        } else if first == "Rss:" {
+            let kib: u64 = words.next().and_then(|w| w.parse().ok()).unwrap_or(0);
+            if let Some(m) = out.last_mut() {
+                m.resident = kib.saturating_mul(1024);
+            }
+        }
+    }
+    out
 }
 
 /// `VmSize` of `/proc/self/status`, in bytes.
@@ -709,6 +811,7 @@ fn cgroup_free() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn parses_the_proc_files() {
@@ -729,6 +832,125 @@ mod tests {
         assert_eq!(limit_value("max\n"), None);
         assert_eq!(limit_value("9223372036854771712\n"), None);
         assert_eq!(limit_value("1073741824\n"), Some(1 << 30));
+    }
+
+    /// The header and `Rss` lines of smaps make the mappings: the arena
+    /// (anonymous, no path), a thread's stack, the binary's code.
+    #[test]
+    fn parses_smaps() {
+        let smaps = "\
+7f0000000000-7f0008000000 rw-p 00000000 00:00 0 \n\
+Size:             131072 kB\n\
+Rss:                4096 kB\n\
+7f0008000000-7f0008200000 rw-p 00000000 00:00 0 \n\
+Rss:                  16 kB\n\
+55a52f400000-55a52f8fe000 r-xp 00200000 08:01 1234   /work/gamesolve\n\
+Rss:                3268 kB\n\
+7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0      [stack]\n\
+Rss:                  24 kB\n";
+        let m = smaps_mappings(smaps);
+        assert_eq!(
+            m,
+            [
+                Mapping {
+                    size: 128 << 20,
+                    resident: 4 << 20,
+                    anonymous: true
+                },
+                Mapping {
+                    size: 2 << 20,
+                    resident: 16 << 10,
+                    anonymous: true
+                },
+                Mapping {
+                    size: 0x4fe000,
+                    resident: 3268 << 10,
+                    anonymous: false
+                },
+                Mapping {
+                    size: 0x21000,
+                    resident: 24 << 10,
+                    anonymous: false
+                },
+            ]
+        );
+        // The arena counts 4 MiB, the rest whole.
+        let held = (4 << 20) + (2 << 20) + 0x4fe000 + 0x21000;
+        assert_eq!(address_space_free(1 << 30, m), (1 << 30) - held);
+    }
+
+    /// Issue 46's case, from the mappings measured under `ulimit -v
+    /// 150000` (KB): the allocator's 128 MiB arena, 4 MiB of it touched,
+    /// beside some 19 MB of code, stacks and small maps. The whole virtual
+    /// size (147,352 KB) left 2.6 MiB, and a 10.7 MiB solve was refused;
+    /// the memory really free is the arena's untouched 124 MiB and more.
+    #[test]
+    fn an_allocators_arena_is_counted_by_what_it_holds() {
+        let limit = 150_000 << 10;
+        let arena = Mapping {
+            size: 128 << 20,
+            resident: 4 << 20,
+            anonymous: true,
+        };
+        let rest = Mapping {
+            size: (147_352 << 10) - (128 << 20),
+            resident: 8 << 20,
+            anonymous: false,
+        };
+        let free = address_space_free(limit, [arena, rest]);
+        assert!(free > 120 << 20, "{free}");
+        assert!(free < limit - (147_352 << 10) + (128 << 20), "{free}");
+        // Under 140,000 KB no arena was reserved: 19,096 KB of mappings.
+        let small = Mapping {
+            size: 19_096 << 10,
+            resident: 6 << 20,
+            anonymous: false,
+        };
+        let before = address_space_free(140_000 << 10, [small]);
+        assert!(free >= before - (4 << 20), "{free} < {before}");
+    }
+
+    fn mapping() -> impl Strategy<Value = Mapping> {
+        (0u64..1 << 34, 0u64..=100, any::<bool>()).prop_map(|(size, pct, anonymous)| Mapping {
+            size,
+            resident: size / 100 * pct,
+            anonymous,
+        })
+    }
+
+    proptest! {
+        /// More address space never makes less available, whatever the
+        /// process holds.
+        #[test]
+        fn the_estimate_grows_with_the_limit(
+            a in any::<u64>(),
+            b in any::<u64>(),
+            maps in proptest::collection::vec(mapping(), 0..12),
+        ) {
+            let (lo, hi) = (a.min(b), a.max(b));
+            prop_assert!(address_space_free(lo, maps.clone()) <= address_space_free(hi, maps));
+        }
+
+        /// A limit that leaves room for an allocator's reservation (which
+        /// it then makes) never leaves less available than a smaller
+        /// limit without it, by more than what the reservation holds in
+        /// memory: the case of issue 46, where 150,000 KB reported 2.6 MiB
+        /// and 140,000 KB several times as much.
+        #[test]
+        fn a_reservation_costs_only_what_it_holds(
+            limit in 0u64..1 << 40,
+            more in 0u64..1 << 32,
+            size in RESERVATION_BYTES..1 << 34,
+            touched in 0u64..1 << 26,
+            maps in proptest::collection::vec(mapping(), 0..12),
+        ) {
+            let arena = Mapping { size, resident: touched.min(size), anonymous: true };
+            let without = address_space_free(limit, maps.clone());
+            let mut with_arena = maps;
+            with_arena.push(arena);
+            let with = address_space_free(limit + more, with_arena);
+            prop_assert!(with.saturating_add(arena.resident) >= without);
+        }
     }
 
     /// The memo counts at least the buckets a map made for `n` entries

@@ -45,6 +45,16 @@ pub enum Error {
         /// What it holds: the number of entries and the first few names.
         found: String,
     },
+    /// Another solve is writing the database's directory (it holds the
+    /// directory's lock, [`crate::DirLock`]).
+    #[error("the database in {} is being written by {by} (solve --db); wait for it to finish", path.display())]
+    Busy {
+        /// The directory.
+        path: PathBuf,
+        /// Who holds it: "another solve", "a plain solve", "another
+        /// cluster solve".
+        by: &'static str,
+    },
     /// The file does not start like a database file or manifest.
     #[error("{}: not a gamesolve database file (bad magic)", path.display())]
     BadMagic {

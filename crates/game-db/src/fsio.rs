@@ -60,7 +60,8 @@ pub(crate) fn other_entries(dir: &Path, manifest: &Path) -> std::io::Result<Opti
     let (mut count, mut first) = (0u64, Vec::with_capacity(SHOWN + 1));
     for entry in entries {
         let name = entry?.file_name();
-        if name == temp {
+        // A cluster solve's lock file is no part of a database.
+        if name == temp || name == crate::LOCK_FILE {
             continue;
         }
         count += 1;

@@ -192,6 +192,7 @@ mod db;
 mod error;
 mod format;
 mod fsio;
+mod lock;
 mod record;
 mod tierfile;
 mod writer;
@@ -202,5 +203,6 @@ pub use db::{
 };
 pub use error::{Error, Result};
 pub use format::{rules_hash, FORMAT_VERSION, MANIFEST_VERSION, MAX_NAME_BYTES};
+pub use lock::{DirLock, LOCK_FILE};
 pub use record::{decode16, decode32, encode16, encode32, RecordWidth, MAX_NARROW_REMOTENESS};
 pub use writer::{ShardWriter, TierWriter};

@@ -31,6 +31,10 @@ pub enum Error {
         /// The rule the records break.
         flaw: solver_retro::Flaw,
     },
+    /// A query that ended without an answer (its thread panicked): a
+    /// fault of the server's, 500.
+    #[error("the query stopped without an answer: {0}")]
+    Stopped(String),
     /// A database that cannot be read.
     #[error(transparent)]
     Db(#[from] game_db::Error),

@@ -37,7 +37,7 @@
 //! * [`notation`] — each game's positions and moves in text.
 //! * [`values`] — solutions in memory and databases on disk.
 //! * [`catalog`] — the embedded default games and opening a database.
-//! * [`router`] — routes, limits, the explorer page, the run loop.
+//! * [`mod@router`] — routes, limits, the explorer page, the run loop.
 
 mod error;
 mod served;

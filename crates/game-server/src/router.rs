@@ -111,7 +111,7 @@ async fn position(
     // A database lookup reads files: off the sockets' threads.
     let answer = tokio::task::spawn_blocking(move || games.answer(&id, &p))
         .await
-        .map_err(|e| Error::BadRequest(format!("the query stopped: {e}")))??;
+        .map_err(|e| Error::Stopped(e.to_string()))??;
     Ok(Json(answer))
 }
 

@@ -327,9 +327,9 @@ impl<C: Cell> std::ops::DerefMut for Cells<C> {
 
 /// A solved table that owns its cells: one cell an index, 2 bytes (or 4
 /// when remoteness or child counts outgrow 16 bits). It needs no game to
-/// be kept, shared across threads ([`Send`] + [`Sync`]), saved and loaded
-/// ([`Table::write_to`], [`Table::read_from`]); a solution reads positions
-/// through it with the game's index.
+/// be kept, shared across threads ([`Send`] + [`Sync`]) and saved by a
+/// [`TierStore`](crate::TierStore) (a database, which checks what it
+/// reads); a solution reads positions through it with the game's index.
 pub struct Table(pub(crate) Inner);
 
 /// The cells of a [`Table`] of either width.

@@ -70,7 +70,7 @@ pub enum Flaw {
     /// A draw with a lost or tied child, or without a drawn child.
     Draw,
     /// The position has a value in the solution, but the game's
-    /// [`Tiered::visit_tier`](game_core::Tiered::visit_tier) did not give
+    /// [`Tiered::visit_tier`] did not give
     /// it where it was asked to (it left it out, or gave indices out of
     /// order): its value would go unchecked.
     Unvisited,
@@ -606,10 +606,10 @@ enum Ahead {
 
 /// Checks every position held by a tiered solution — a [`TieredSolution`],
 /// the cluster's, any [`HoldsTiers`] — like [`certify`], tier by tier: each position's children come from
-/// [`Tiered::child_tier_indices`](game_core::Tiered::child_tier_indices)
+/// [`Tiered::child_tier_indices`]
 /// and their values from the tables of their tiers; each position's own
 /// tier index is checked to be the one it was visited at, and an index
-/// with a value that [`Tiered::visit_tier`](game_core::Tiered::visit_tier)
+/// with a value that [`Tiered::visit_tier`]
 /// passes over is decoded and rejected ([`Flaw::Unvisited`]) when it is a
 /// position. Blocks of each tier run on the current thread pool. The
 /// children are the distinct (tier, index) pairs of each position's moves:

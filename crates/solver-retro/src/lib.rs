@@ -26,7 +26,8 @@
 //! assert_eq!(sol.value(&2), Some(Value::lose(2)));  // both steps give a win away
 //! assert_eq!(sol.best_move(&1), Some((1, Value::win(3))));
 //! let cert = certify(&sol).expect("the solution is consistent");
-//! assert_eq!(cert.positions, 5);
+//! // 5 positions; the trap has no child, each other square 2 distinct ones.
+//! assert_eq!((cert.positions, cert.children), (5, 8));
 //! # Ok::<(), solver_retro::Error>(())
 //! ```
 //!
@@ -51,11 +52,10 @@
 //! cannot fit) and a progress callback. Symmetric games are solved through
 //! [`Canonical`], which stores one position of each class.
 //!
-//! Solutions own their cells ([`Table`]): a table can be saved
-//! ([`Table::write_to`], with a checksum) and loaded ([`Table::read_from`],
-//! which refuses a damaged file), shared across threads, handed to a
-//! [`TierStore`] (a database, which also lets a crashed tiered solve resume)
-//! and read back through the game ([`IndexedSolution::from_table`]). A
+//! Solutions own their cells ([`Table`]): a table can be shared across
+//! threads, handed to a [`TierStore`] (a database, which also lets a
+//! crashed tiered solve resume) and read back through the game
+//! ([`IndexedSolution::from_table`]). A
 //! tiered solution is the game and its [`TierTables`]; any type holding
 //! both is [`Solved`] through [`HoldsTiers`] (solver-cluster's solution
 //! is). An executor of its own (solver-cluster is one) seeds with the
@@ -172,7 +172,9 @@
 //!
 //! * [`certify`] checks a solution position by position with forward moves
 //!   only, sharing no code with the solvers; see [`check`] for why a
-//!   solution that passes is correct. [`check_position`] is its rule for
+//!   solution that passes is correct. [`certify_indexed`] and
+//!   [`certify_tiers`] are the same check by index and by tier index: one
+//!   [`Certificate`] of positions and distinct children for one table. [`check_position`] is its rule for
 //!   one position, for values read from elsewhere (a database's answer
 //!   against its children's records).
 //! * [`to_dot`] draws the solved graph with petgraph, coloured by value.
@@ -192,7 +194,6 @@ mod fast;
 pub mod fixtures;
 mod raw;
 mod reach_first;
-mod saved;
 mod seed;
 mod solution;
 mod stored;

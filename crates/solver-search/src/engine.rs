@@ -130,7 +130,7 @@ where
         }
         if self.s.stop.load(Ordering::Relaxed) {
             return Err(self.s.budget.work_error(
-                "the search of this position",
+                "the search of this position, stopped unfinished,",
                 total
                     .saturating_mul(STEPS_A_NODE)
                     .max(self.s.budget.work().saturating_add(1)),

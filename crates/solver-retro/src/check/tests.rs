@@ -1,7 +1,8 @@
-//! Tests of the certificate checkers: tampered and broken tables rejected at the first broken position, and one count from every checker.
+//! Tests of the certificate checkers: tampered and broken tables rejected at
+//! the first broken position, and one count from every checker.
 
 use crate::fixtures::testing::{
-    chain, graph, stops_short_forged, Countdowns, Strides, TieredPile, SWAPPED,
+    chain, graph, stops_short_forged, Capable, Countdowns, Strides, TieredPile, SWAPPED,
 };
 use crate::{certify, solve_indexed, solve_unmoves, Config, Error, Solved};
 use game_core::fixtures::Graph;
@@ -390,4 +391,56 @@ fn the_certificate_judges_the_value_the_solution_answers() {
         let r = pool.install(|| crate::certify_tiers(&sol)).unwrap_err();
         assert_eq!((r.position, r.flaw), (63, crate::Flaw::Index));
     }
+}
+
+/// A plain count of a graph's distinct children: each node not over, its
+/// different targets (repeated edges once).
+fn distinct_children(g: &Graph) -> u64 {
+    (0..g.edges.len())
+        .filter(|&p| g.ends[p].is_none())
+        .map(|p| {
+            let targets: std::collections::HashSet<_> = g.edges[p].iter().collect();
+            targets.len() as u64
+        })
+        .sum()
+}
+
+proptest! {
+    /// One table, one certificate: by moves (any solution), by index and
+    /// by tier index, the same positions and distinct children — a node's
+    /// repeated edges counted once — as a plain count of the graph.
+    #[test]
+    fn every_checker_gives_one_certificate(g in graph(false)) {
+        let flat = solve_indexed(&g).unwrap();
+        let capable = Capable { graph: g.clone(), bulk: true };
+        let indexed = solve_unmoves(&capable).unwrap();
+        let one_tier = game_core::OneTier(g.clone());
+        let tiered = crate::solve_tiers(&one_tier).unwrap();
+        let by_moves = certify(&flat).unwrap();
+        prop_assert_eq!(crate::certify_indexed(&indexed).unwrap(), by_moves);
+        prop_assert_eq!(certify(&indexed).unwrap(), by_moves);
+        prop_assert_eq!(crate::certify_tiers(&tiered).unwrap(), by_moves);
+        prop_assert_eq!(certify(&tiered).unwrap(), by_moves);
+        prop_assert_eq!(by_moves.positions, g.edges.len() as u64);
+        prop_assert_eq!(by_moves.children, distinct_children(&g));
+        prop_assert_eq!(by_moves.counts, flat.counts());
+    }
+}
+
+/// A position with more moves than are compared one by one (40, to 5
+/// children): each child is counted once, by moves as by tier index.
+#[test]
+fn many_moves_to_few_children_count_each_child_once() {
+    // 0 moves to 1, 2, 3, 4, 5, 1, 2, …; 1 to 5 have no move.
+    let mut edges = vec![(0..40).map(|k| 1 + k % 5).collect::<Vec<usize>>()];
+    edges.extend(std::iter::repeat_n(Vec::new(), 5));
+    let g = Graph {
+        edges,
+        ends: vec![None; 6],
+    };
+    let c = certify(&solve_indexed(&g).unwrap()).unwrap();
+    assert_eq!((c.positions, c.children), (6, 5));
+    let one_tier = game_core::OneTier(g);
+    let tiered = crate::solve_tiers(&one_tier).unwrap();
+    assert_eq!(crate::certify_tiers(&tiered).unwrap(), c);
 }

@@ -1,4 +1,6 @@
-//! Tests of the level engine on every preset against the reference solver, on any number of threads, and its refusals of games that break their promises.
+//! Tests of the level engine on every preset against the reference solver,
+//! on any number of threads, and its refusals of games that break their
+//! promises.
 
 use game_core::{Outcome, ParentVisitor};
 
@@ -95,100 +97,13 @@ fn only_inboxes_posted_to_or_holding_room_are_cleared_and_room_goes_back() {
     assert!(watch.is_empty());
 }
 
-use crate::fixtures::testing::{big_graph, graph, reference, Fan};
+use crate::fixtures::testing::{big_graph, graph, reference, Capable, Fan};
 use crate::fixtures::{Liar, Lie};
 use crate::Solved;
 use crate::{certify, solve, solve_indexed, solve_unmoves, solve_with, Config};
 use game_core::fixtures::Graph;
 use game_core::{Game, Indexed, IndexedUnmoves, ParentIndices, Unmoves, Value};
 use proptest::prelude::*;
-
-impl game_core::IndexedChildren for Capable {}
-
-/// The same graph with the optional capabilities switched on: terminals
-/// listed (each twice: the solver must queue a terminal once), and with
-/// `bulk` also children counted in bulk and parents given as runs of
-/// consecutive indices where they are consecutive.
-#[derive(Debug, Clone)]
-struct Capable {
-    graph: Graph,
-    bulk: bool,
-}
-
-impl Game for Capable {
-    type Position = usize;
-    type Move = usize;
-    fn moves(&self, p: &usize, out: &mut Vec<usize>) {
-        self.graph.moves(p, out);
-    }
-    fn play(&self, p: &usize, to: &usize) -> usize {
-        self.graph.play(p, to)
-    }
-    fn outcome(&self, p: &usize) -> Option<Outcome> {
-        self.graph.outcome(p)
-    }
-}
-
-impl Indexed for Capable {
-    fn size(&self) -> u64 {
-        self.graph.size()
-    }
-    fn index(&self, p: &usize) -> u64 {
-        *p as u64
-    }
-    fn position(&self, i: u64) -> Option<usize> {
-        Some(i as usize)
-    }
-}
-
-impl Unmoves for Capable {
-    fn unmoves(&self, c: &usize, out: &mut Vec<usize>) {
-        self.graph.unmoves(c, out);
-    }
-}
-
-impl IndexedUnmoves for Capable {
-    fn terminal_indices(&self, out: &mut Vec<u64>) -> bool {
-        let g = &self.graph;
-        let ends = (0..g.edges.len()).filter(|&p| g.ends[p].is_some() || g.edges[p].is_empty());
-        out.extend(ends.flat_map(|p| [p as u64, p as u64]));
-        true
-    }
-    fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
-        if !self.bulk {
-            return false;
-        }
-        for (k, o) in out.iter_mut().enumerate() {
-            let mut kids = self.graph.edges[first as usize + k].clone();
-            kids.sort_unstable();
-            kids.dedup();
-            *o = kids.len() as u32;
-        }
-        true
-    }
-    fn unmove_indices(&self, index: u64, out: &mut ParentIndices, scratch: &mut Vec<usize>) {
-        if !self.bulk {
-            out.singles.extend(self.graph.parents(index as usize));
-            return;
-        }
-        scratch.clear();
-        self.unmoves(&(index as usize), scratch);
-        scratch.sort_unstable();
-        let mut i = 0;
-        while i < scratch.len() {
-            let mut j = i + 1;
-            while j < scratch.len() && scratch[j] == scratch[j - 1] + 1 {
-                j += 1;
-            }
-            if j - i == 1 {
-                out.singles.push(scratch[i] as u64);
-            } else {
-                out.runs.push(scratch[i] as u64..scratch[j - 1] as u64 + 1);
-            }
-            i = j;
-        }
-    }
-}
 
 proptest! {
     #[test]

@@ -1,4 +1,5 @@
-//! Tests of the tier solver: tiers against the whole graph, stores, the memory limit, and games that break their promises.
+//! Tests of the tier solver: tiers against the whole graph, stores, the
+//! memory limit, and games that break their promises.
 
 use crate::fixtures::testing::{
     reference, tiered_graph, Countdowns, Skip, TieredGraph, TieredPile,
