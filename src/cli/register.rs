@@ -128,7 +128,8 @@ where
     /// Steps of work (see `--max-work`) a solve takes an index of the
     /// game's tiers, on all cores of the 2-core reference machine; the
     /// walk of the positions reachable from the start takes half as much
-    /// again, the certificate three quarters ([`check_work`]).
+    /// again, the certificate three quarters (the budget's check before a
+    /// solve).
     const SOLVE_STEPS: u64;
     /// How many positions the canonical `pos` stands for; by default
     /// [`game_core::orbit_size`] (a game whose walks are long computes it
@@ -332,8 +333,8 @@ struct GameCli<O: clap::Args> {
     command: GameCmd<O>,
 }
 
-/// The whole program of a user's game, for their `main`: parses the
-/// command line of [`GameCmd`] (with `gamesolve`'s `--json`, `--threads`,
+/// The whole program of a user's game, for their `main`: parses
+/// `PROGRAM solve|value|analyze|check|play …` (with `gamesolve`'s `--json`, `--threads`,
 /// `--memory` and `--max-work`), runs it, prints the report, and returns
 /// the exit code (an error is one line on stderr, `{"error": …}` with
 /// `--json`).
