@@ -13,6 +13,7 @@
 //! | [`grundy`] | `sprague-grundy` | mex, nim-sums, sums of impartial games, heap games with proven periods |
 //! | [`games`] | `games` | Stones, subtraction games, PowerGame, Magic Fingers, Nim, knights, octal games, Connect Four, Teeko, Dobutsu shogi |
 //! | [`store`] | `game-db` | solved tables kept in a compressed, crash-safe database |
+//! | [`cli`] | (this crate) | the command line: `gamesolve`'s commands, and every command of a game declared once ([`cli::CliGame`]) for a user's own binary |
 //!
 //! [`answer`] answers one position by the engine that fits: a table of the
 //! whole game when it fits the budget, an exact search otherwise.
@@ -46,6 +47,11 @@ pub use sprague_grundy as grundy;
 
 pub mod answer;
 pub mod store;
+
+// The command line's code names the facade's modules as a user's would.
+extern crate self as gamesolve;
+
+pub mod cli;
 
 /// The README's examples, run as doctests.
 #[doc = include_str!("../README.md")]

@@ -1,16 +1,30 @@
-//! Command-line parsing and dispatch.
+//! The command line: `gamesolve`'s commands, and every shared command of
+//! a game declared once ([`CliGame`]) for a user's own binary
+//! ([`main_for`]).
+//!
+//! A tiered game of your own, with `solve [--db DIR] [--cluster …]`,
+//! `value`, `analyze`, `check` and `play`, is one `impl CliGame` and a
+//! `main`; `examples/tiered_tic_tac_toe.rs` is one in full:
+//!
+//! ```text
+//! fn main() -> std::process::ExitCode {
+//!     gamesolve::cli::main_for::<TicTacToe>()
+//! }
+//! ```
 
 mod analyze;
 mod args;
 mod connect4;
 mod dobutsu;
 mod dot;
+mod exit;
 mod fingers;
 mod grundy;
 mod play;
 mod play_tiered;
 mod power_game;
 mod progress;
+mod register;
 mod serve;
 mod solve_db;
 mod stones;
@@ -22,31 +36,53 @@ use clap::{Parser, Subcommand};
 use game_core::{echo, plural, Budget};
 use serde_json::Value as Json;
 
+pub use register::{check_indexed_unmoves, main_for, CliGame, NoOptions};
+
+/// What [`solve_with_unmoves!`](crate::solve_with_unmoves) names.
+#[doc(hidden)]
+pub mod macro_support {
+    pub use game_db::Database;
+    pub use solver_cluster::{solve_tiers_unmoves, ClusterConfig, ClusterSolution, Error};
+}
+
 /// What a command can fail with: a one-line message.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
+    /// A game's.
     #[error(transparent)]
     Games(#[from] games::Error),
+    /// Backward induction's.
     #[error(transparent)]
     Dp(#[from] solver_dp::Error),
+    /// A game's promises or rules.
     #[error(transparent)]
     Core(#[from] game_core::Error),
+    /// Retrograde analysis's.
     #[error(transparent)]
     Retro(#[from] solver_retro::Error),
+    /// Grundy values'.
     #[error(transparent)]
     Grundy(#[from] sprague_grundy::Error),
+    /// The cluster's.
     #[error(transparent)]
     Cluster(#[from] solver_cluster::Error),
+    /// Past the memory or work budget.
     #[error(transparent)]
     TooLarge(#[from] game_core::TooLarge),
+    /// The server's (`serve`).
     #[error(transparent)]
     Server(#[from] game_server::Error),
+    /// A command line, position or database refused, in words.
     #[error("{0}")]
     Usage(String),
+    /// A certificate that did not check.
     #[error("the certificate check failed: {0}")]
     Certificate(String),
+    /// Output that could not be written.
     #[error("cannot write output: {0}")]
     Io(#[from] std::io::Error),
+    /// Input that could not be read.
     #[error("cannot read input: {0}")]
     Input(std::io::Error),
     /// The command's thread pool could not start (the system refused the
@@ -63,7 +99,16 @@ pub enum Error {
 /// Solve two-player games of perfect information.
 #[derive(Debug, Parser)]
 #[command(name = "gamesolve", version, about, long_about = None)]
-pub struct Cli {
+struct Cli {
+    #[command(flatten)]
+    globals: Globals,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The flags every command takes: the output's form, threads and budget.
+#[derive(Debug, clap::Args)]
+struct Globals {
     /// Print exactly one JSON object instead of text; an error is the
     /// object {"error": MESSAGE} on stderr, with a non-zero exit.
     #[arg(long, global = true)]
@@ -84,8 +129,6 @@ pub struct Cli {
     /// work first and refuse beyond it; searches stop when it is spent.
     #[arg(long, global = true, value_name = "STEPS", value_parser = parse_steps)]
     max_work: Option<u64>,
-    #[command(subcommand)]
-    command: Command,
 }
 
 /// The default work budget, in steps: about ten seconds of work in a
@@ -310,9 +353,52 @@ const RAISE_WORK_MOST: &str =
 /// the most a solve runs on.
 const MAX_THREADS: usize = solver_retro::Config::MAX_THREADS;
 
+/// The `gamesolve` program: parses its command line, runs it, and returns
+/// the exit code (see the binary).
+pub fn main() -> std::process::ExitCode {
+    use clap::{CommandFactory, FromArgMatches};
+    exit::main_with(Cli::command, |matches| {
+        let cli = Cli::from_arg_matches(&matches).map_err(|e| Error::Usage(e.to_string()))?;
+        run(cli)
+    })
+}
+
 /// Runs a parsed command line.
-pub fn run(cli: Cli) -> Result<(), Error> {
-    run_commands(cli).map_err(|mut e| {
+fn run(cli: Cli) -> Result<(), Error> {
+    run_with(&cli.globals, |ctx| run_command(cli.command, ctx))
+}
+
+/// The report of `command`, or `None` when it printed as it went (`play`).
+fn run_command(command: Command, ctx: &Ctx) -> Result<Option<Report>, Error> {
+    Ok(Some(match command {
+        Command::Stones(s) => stones::run(s, ctx)?,
+        Command::PowerGame(a) => power_game::run(&a, ctx)?,
+        Command::Subtraction(a) => subtraction::run(&a, ctx)?,
+        Command::Fingers(f) => fingers::run(f, ctx)?,
+        Command::Connect4(c) => connect4::run(c, ctx)?,
+        Command::Teeko(c) => teeko::run(c, ctx)?,
+        Command::Dobutsu(c) => dobutsu::run(c, ctx)?,
+        Command::Grundy(g) => grundy::run(g, ctx)?,
+        Command::Nim(a) => grundy::nim(&a, ctx)?,
+        Command::Knights(a) => grundy::knights(&a, ctx)?,
+        Command::Play(p) => {
+            play::run(p, ctx)?;
+            return Ok(None);
+        }
+        Command::Serve(a) => {
+            serve::run(a, ctx)?;
+            return Ok(None);
+        }
+    }))
+}
+
+/// Runs `command` under the flags `globals` (threads, budget), prints its
+/// report, and makes the refusals' advice the command line's.
+fn run_with(
+    globals: &Globals,
+    command: impl FnOnce(&Ctx) -> Result<Option<Report>, Error> + Send,
+) -> Result<(), Error> {
+    run_commands(globals, command).map_err(|mut e| {
         if let Some(t) = e.too_large_mut() {
             use game_core::budget::Resource;
             match t.resource {
@@ -329,15 +415,18 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     })
 }
 
-/// [`run`], before the refusals' advice is made the command line's: the
+/// [`run_with`], before the refusals' advice is made the command line's: the
 /// command runs inside its own thread pool ([`thread_pool`]), and every
 /// parallel loop in it, and every `rayon::current_num_threads()`, sees
 /// that pool. Rayon's global pool is never used: its lazy start panicked
 /// ("The global thread pool has not been initialized") where the system
 /// refused its threads, as under some `ulimit -v`.
-fn run_commands(cli: Cli) -> Result<(), Error> {
+fn run_commands(
+    cli: &Globals,
+    command: impl FnOnce(&Ctx) -> Result<Option<Report>, Error> + Send,
+) -> Result<(), Error> {
     let pool = thread_pool(cli.threads)?;
-    pool.install(|| run_in_pool(cli))
+    pool.install(|| run_in_pool(cli, command))
 }
 
 /// The pool a command runs in: `--threads` threads, else
@@ -414,26 +503,18 @@ fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Error> {
 }
 
 /// [`run_commands`] inside the command's pool.
-fn run_in_pool(cli: Cli) -> Result<(), Error> {
+fn run_in_pool(
+    cli: &Globals,
+    command: impl FnOnce(&Ctx) -> Result<Option<Report>, Error>,
+) -> Result<(), Error> {
     let ctx = Ctx::new(
         cli.json,
         cli.memory,
         cli.max_work,
         rayon::current_num_threads(),
     )?;
-    let report = match cli.command {
-        Command::Stones(s) => stones::run(s, &ctx)?,
-        Command::PowerGame(a) => power_game::run(&a, &ctx)?,
-        Command::Subtraction(a) => subtraction::run(&a, &ctx)?,
-        Command::Fingers(f) => fingers::run(f, &ctx)?,
-        Command::Connect4(c) => connect4::run(c, &ctx)?,
-        Command::Teeko(c) => teeko::run(c, &ctx)?,
-        Command::Dobutsu(c) => dobutsu::run(c, &ctx)?,
-        Command::Grundy(g) => grundy::run(g, &ctx)?,
-        Command::Nim(a) => grundy::nim(&a, &ctx)?,
-        Command::Knights(a) => grundy::knights(&a, &ctx)?,
-        Command::Play(p) => return play::run(p, &ctx),
-        Command::Serve(a) => return serve::run(a, &ctx),
+    let Some(report) = command(&ctx)? else {
+        return Ok(());
     };
     use std::io::Write;
     let mut out = std::io::stdout().lock();

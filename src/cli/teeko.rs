@@ -2,11 +2,10 @@
 //! moving phase by retrograde analysis with unmoves), one position of each
 //! class of the square's 8 symmetries stored.
 
-use game_core::Canonical;
 use games::{Teeko, TeekoColor, TeekoMove, TeekoPosition};
-use solver_retro::{Config, TierStore, TieredSolution};
 
-use super::tiered::{self, CliGame, FixedCmd};
+use super::register::{CliGame, NoOptions};
+use super::tiered::{self, FixedCmd};
 use super::{Ctx, Error, Report};
 
 impl CliGame for Teeko {
@@ -14,6 +13,11 @@ impl CliGame for Teeko {
     /// Measured: 172,401,726 indices solved in 8.3–16 s, walked in 6.4–7
     /// s, certified in 11–12 s, from day to day.
     const SOLVE_STEPS: u64 = 28;
+    type Options = NoOptions;
+
+    fn from_options(_: &NoOptions, _: Option<&Self>) -> Result<Self, Error> {
+        Ok(Teeko::new())
+    }
 
     fn title(&self) -> String {
         "Teeko".into()
@@ -83,21 +87,7 @@ impl CliGame for Teeko {
         Teeko::orbit_size(self, pos)
     }
 
-    fn solve_cluster(
-        game: Canonical<Self>,
-        config: &solver_cluster::ClusterConfig,
-        db: Option<std::sync::Arc<game_db::Database>>,
-    ) -> Result<solver_cluster::ClusterSolution<Canonical<Self>>, solver_cluster::Error> {
-        solver_cluster::solve_tiers_unmoves(game, config, db)
-    }
-
-    fn solve<'g>(
-        game: &'g Canonical<Self>,
-        config: &Config,
-        store: &mut dyn TierStore,
-    ) -> Result<TieredSolution<'g, Canonical<Self>>, solver_retro::Error> {
-        solver_retro::solve_tiers_unmoves(game, config, store)
-    }
+    gamesolve::solve_with_unmoves!();
 }
 
 pub fn run(cmd: FixedCmd, ctx: &Ctx) -> Result<Report, Error> {

@@ -7,98 +7,20 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use game_core::{best_move, Canonical, Tier, Tiered, TieredSymmetric, Value};
+use game_core::{best_move, Canonical, Tier, Tiered, Value};
 use game_db::Database;
 use serde_json::json;
-use solver_cluster::{ClusterConfig, ClusterSolution};
-use solver_retro::{Config, Flaw, Held, Keep, NoStore, Solved, Table, TierStore, TieredSolution};
+use solver_cluster::ClusterConfig;
+use solver_retro::{Flaw, Held, Keep, NoStore, Solved, Table};
 
 use super::analyze::{analyze, open_db};
 use super::args::{ClusterFlags, Samples};
 use super::fingers::verdict_words;
+use super::register::CliGame;
 use super::solve_db::SolveDb;
 use super::{Ctx, Error, Report};
 use game_core::budget::human_bytes_apart;
 use game_core::plural;
-
-/// What the shared commands need to know of a game.
-pub trait CliGame: TieredSymmetric + Sync + Sized
-where
-    Self::Position: Send + Sync + Debug,
-    Self::Move: Send,
-{
-    /// The game's name in a database.
-    const NAME: &'static str;
-    /// The game and its rules in words.
-    fn title(&self) -> String;
-    /// What tells one database's rules from another's: the rules key a
-    /// database records ([`Database::rules_key`]), which
-    /// [`from_rules_key`](Self::from_rules_key) reads back.
-    fn rules(&self) -> String;
-    /// The game whose [`rules`](Self::rules) are `key` (from a database's
-    /// manifest); `None` for a key no game of this kind writes.
-    fn from_rules_key(key: &str) -> Option<Self>;
-    /// The options that choose this game's rules on the command line
-    /// (` --width 5 --height 4`), for advice to type; by default none.
-    fn options(&self) -> String {
-        String::new()
-    }
-    /// The start position.
-    fn start(&self) -> Self::Position;
-    /// A position from the command line.
-    ///
-    /// # Errors
-    /// A one-line description of what is wrong.
-    fn parse(&self, text: &str) -> Result<Self::Position, Error>;
-    /// A position for people (may span lines).
-    fn show(&self, pos: &Self::Position) -> String;
-    /// A position on one line.
-    fn line(&self, pos: &Self::Position) -> String {
-        self.show(pos).replace('\n', " / ")
-    }
-    /// A move for people.
-    fn show_move(&self, pos: &Self::Position, mv: &Self::Move) -> String;
-    /// The board drawn for someone playing, the first player to move when
-    /// `first_to_move` (for games whose positions are seen by the player
-    /// to move); by default [`show`](Self::show).
-    fn picture(&self, pos: &Self::Position, first_to_move: bool) -> String {
-        let _ = first_to_move;
-        self.show(pos)
-    }
-    /// A move as a player types it, made by the first player when
-    /// `first_to_move`; by default [`show_move`](Self::show_move).
-    fn move_text(&self, pos: &Self::Position, mv: &Self::Move, first_to_move: bool) -> String {
-        let _ = first_to_move;
-        self.show_move(pos, mv)
-    }
-    /// Solves the canonical game into `store`.
-    ///
-    /// # Errors
-    /// The solver's.
-    fn solve<'g>(
-        game: &'g Canonical<Self>,
-        config: &Config,
-        store: &mut dyn TierStore,
-    ) -> Result<TieredSolution<'g, Canonical<Self>>, solver_retro::Error>;
-    /// Solves the canonical game on a cluster of timely workers.
-    ///
-    /// # Errors
-    /// The cluster's.
-    fn solve_cluster(
-        game: Canonical<Self>,
-        config: &ClusterConfig,
-        db: Option<Arc<Database>>,
-    ) -> Result<ClusterSolution<Canonical<Self>>, solver_cluster::Error>;
-    /// Steps of work (see `--max-work`) a solve takes an index of the
-    /// game's tiers, on all cores of the 2-core reference machine; the
-    /// walk of the positions reachable from the start takes half as much
-    /// again, the certificate three quarters ([`check_work`]).
-    const SOLVE_STEPS: u64;
-    /// How many positions the canonical `pos` stands for
-    /// ([`game_core::orbit_size`], computed without a buffer: it is called
-    /// for every position reached).
-    fn weight(&self, pos: &Self::Position) -> u64;
-}
 
 /// The game a command reading the database in `dir` answers for: the one
 /// its manifest's rules key names (so that no option need be repeated),
@@ -152,7 +74,7 @@ pub fn command_line(words: &[&str]) -> String {
 }
 
 /// The name this program was run by (`gamesolve`, or a user's binary).
-fn program() -> String {
+pub(super) fn program() -> String {
     std::env::args_os()
         .next()
         .as_deref()
@@ -456,7 +378,7 @@ where
 /// `G solve --cluster FLAGS…`: the same solve on timely workers across
 /// processes and hosts (see `solver_cluster`); process 0 reports, the
 /// others print nothing.
-pub fn solve_cluster<G: CliGame + Clone + Send + 'static>(
+pub fn solve_cluster<G: CliGame>(
     game: G,
     no_certify: bool,
     db: Option<&Path>,
@@ -932,7 +854,7 @@ pub enum FixedCmd {
 /// Runs a [`FixedCmd`] for a game with an index and unmoves.
 pub fn run_fixed<G>(game: G, cmd: FixedCmd, ctx: &Ctx) -> Result<Report, Error>
 where
-    G: CliGame + game_core::Indexed + game_core::Unmoves + Clone + Send + 'static,
+    G: CliGame,
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
@@ -948,12 +870,7 @@ where
         FixedCmd::Check { samples } => {
             samples.check_work(ctx, &game.title(), indices(&game), 4, CHECK_STEPS)?;
             let samples = samples.samples;
-            let mut check = solver_retro::GameCheck::new(&game, samples);
-            check
-                .indexed()
-                .and_then(|c| c.unmoves())
-                .map_err(|e| Error::Usage(e.to_string()))?;
-            let first = check.positions();
+            let first = game.check_capabilities(samples)?;
             let mut report = self::check(game, samples)?;
             report.add_positions(first);
             Ok(report)

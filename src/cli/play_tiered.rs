@@ -18,7 +18,7 @@ use solver_retro::{NoStore, Solved};
 use super::analyze::open_db;
 use super::fingers::verdict_words;
 use super::play::{ask, promise, refuse};
-use super::tiered::CliGame;
+use super::register::CliGame;
 use super::{plies, Ctx, Error};
 
 /// Who moves first, and where the values come from.

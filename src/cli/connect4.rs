@@ -6,9 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
-use game_core::Canonical;
 use games::connect4::{ConnectFour, ConnectFourPosition};
-use solver_retro::{Config, TierStore, TieredSolution};
 
 use gamesolve::answer::{self, Engine};
 use serde_json::json;
@@ -16,7 +14,8 @@ use serde_json::json;
 use super::args::{ClusterFlags, Samples};
 use super::fingers::verdict_words;
 use super::play_tiered::{self, Seat};
-use super::tiered::{self, CliGame};
+use super::register::CliGame;
+use super::tiered;
 use super::{Ctx, Error, Report};
 
 /// The board.
@@ -110,6 +109,11 @@ impl CliGame for ConnectFour {
     /// reachable positions as it goes, 5.1 s (12 steps an index with the walk);
     /// the certificate 2.7 s.
     const SOLVE_STEPS: u64 = 8;
+    type Options = Board;
+
+    fn from_options(board: &Board, base: Option<&Self>) -> Result<Self, Error> {
+        board.game_over(base)
+    }
 
     fn title(&self) -> String {
         format!("Connect Four {}×{}", self.width(), self.height())
@@ -159,20 +163,10 @@ impl CliGame for ConnectFour {
         1 + u64::from(self.mirror(pos) != *pos)
     }
 
-    fn solve_cluster(
-        game: Canonical<Self>,
-        config: &solver_cluster::ClusterConfig,
-        db: Option<std::sync::Arc<game_db::Database>>,
-    ) -> Result<solver_cluster::ClusterSolution<Canonical<Self>>, solver_cluster::Error> {
-        solver_cluster::solve_tiers(game, config, db)
-    }
-
-    fn solve<'g>(
-        game: &'g Canonical<Self>,
-        config: &Config,
-        store: &mut dyn TierStore,
-    ) -> Result<TieredSolution<'g, Canonical<Self>>, solver_retro::Error> {
-        solver_retro::solve_tiers_with(game, config, store)
+    fn check_capabilities(&self, samples: u64) -> Result<u64, Error> {
+        let mut check = solver_retro::GameCheck::new(self, samples);
+        check.indexed().map_err(|e| Error::Usage(e.to_string()))?;
+        Ok(check.positions())
     }
 }
 
@@ -219,9 +213,7 @@ pub fn run(cmd: Connect4Cmd, ctx: &Ctx) -> Result<Report, Error> {
                 tiered::CHECK_STEPS,
             )?;
             let samples = samples.samples;
-            let mut check = solver_retro::GameCheck::new(&game, samples);
-            check.indexed().map_err(|e| Error::Usage(e.to_string()))?;
-            let first = check.positions();
+            let first = game.check_capabilities(samples)?;
             let mut report = tiered::check(game, samples)?;
             report.add_positions(first);
             Ok(report)

@@ -2,17 +2,21 @@
 //! retrograde analysis with unmoves, one position of each mirror pair
 //! stored. Positions are seen by the player to move.
 
-use game_core::Canonical;
 use games::{Dobutsu, DobutsuMove, DobutsuPosition, DobutsuSide};
-use solver_retro::{Config, TierStore, TieredSolution};
 
-use super::tiered::{self, CliGame, FixedCmd};
+use super::register::{CliGame, NoOptions};
+use super::tiered::{self, FixedCmd};
 use super::{Ctx, Error, Report};
 
 impl CliGame for Dobutsu {
     const NAME: &'static str = "dobutsu";
     /// Measured: 1,450,708,605 indices solved in 486 s, walked in 245 s.
     const SOLVE_STEPS: u64 = 134;
+    type Options = NoOptions;
+
+    fn from_options(_: &NoOptions, _: Option<&Self>) -> Result<Self, Error> {
+        Ok(Dobutsu::new())
+    }
 
     fn weight(&self, pos: &DobutsuPosition) -> u64 {
         Dobutsu::orbit_size(self, pos)
@@ -64,21 +68,7 @@ impl CliGame for Dobutsu {
         mv.notation(side(first_to_move))
     }
 
-    fn solve_cluster(
-        game: Canonical<Self>,
-        config: &solver_cluster::ClusterConfig,
-        db: Option<std::sync::Arc<game_db::Database>>,
-    ) -> Result<solver_cluster::ClusterSolution<Canonical<Self>>, solver_cluster::Error> {
-        solver_cluster::solve_tiers_unmoves(game, config, db)
-    }
-
-    fn solve<'g>(
-        game: &'g Canonical<Self>,
-        config: &Config,
-        store: &mut dyn TierStore,
-    ) -> Result<TieredSolution<'g, Canonical<Self>>, solver_retro::Error> {
-        solver_retro::solve_tiers_unmoves(game, config, store)
-    }
+    gamesolve::solve_with_unmoves!();
 }
 
 fn side(first_to_move: bool) -> DobutsuSide {
