@@ -1243,3 +1243,33 @@ fn json_keeps_notes_off_stderr() {
     let out = gamesolve(&["fingers", "dot", "--depth", "1"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("are pictured"));
 }
+
+/// A mistyped command or flag is answered with clap's suggestion on the
+/// one line (issue 45: `gamesolve conect4 solve` said only "unrecognized
+/// subcommand 'conect4'"); with `--json` the suggestion is in the error
+/// object.
+#[test]
+fn a_mistyped_command_or_flag_gets_a_suggestion() {
+    for (args, similar) in [
+        (&["conect4", "solve"][..], "did you mean `connect4`?"),
+        (&["connect4", "slove"], "did you mean `solve`?"),
+        (
+            &["fingers", "solve", "--fingrs", "3"],
+            "did you mean `--fingers`?",
+        ),
+    ] {
+        let err = fails(args);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(similar), "{args:?}: {err}");
+    }
+    let out = gamesolve(&["--json", "conect4", "solve"]);
+    assert!(!out.status.success() && out.stdout.is_empty());
+    let err: serde_json::Value = serde_json::from_slice(&out.stderr).expect("one JSON object");
+    assert!(
+        err["error"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `connect4`?"),
+        "{err}"
+    );
+}

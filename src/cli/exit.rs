@@ -68,6 +68,9 @@ pub fn main_with(
                 line.push(' ');
                 line.push_str(more.trim());
             }
+            if let Some(similar) = suggestion(&e) {
+                line.push_str(&similar);
+            }
             return fail(line.trim_start_matches("error: "), ExitCode::from(2));
         }
     };
@@ -75,6 +78,23 @@ pub fn main_with(
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e.to_string(), ExitCode::FAILURE),
     }
+}
+
+/// What clap suggests for a mistyped command or flag, as the end of the
+/// one line: "; did you mean `connect4`?" (clap's tip is on a line of its
+/// own, which the one-line error dropped, so `gamesolve conect4` got no
+/// word of `connect4`).
+fn suggestion(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let names = [ContextKind::SuggestedSubcommand, ContextKind::SuggestedArg]
+        .into_iter()
+        .find_map(|kind| match e.get(kind)? {
+            ContextValue::String(s) => Some(vec![s.clone()]),
+            ContextValue::Strings(v) if !v.is_empty() => Some(v.clone()),
+            _ => None,
+        })?;
+    let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    Some(format!("; did you mean {}?", names.join(" or ")))
 }
 
 /// The word typed, if clap refused it as an unknown flag but it is a
