@@ -260,4 +260,15 @@ fn the_explorer_plays_connect_four_by_clicks_with_every_move_coloured_by_its_val
     browser.wait_for(&pos[..pos.len() - 2]);
     browser.click("#chart circle[data-ply='0']");
     browser.wait_for("");
+    // The perfect player takes the second side: after a click on column
+    // 1 it answers with the API's best move.
+    browser.script(
+        "const s = document.getElementById('ai'); s.value = '1'; s.dispatchEvent(new Event('change'));",
+    );
+    browser.click("rect.col[data-col='1']");
+    let best = server.json(&format!("/api/games/{game}/positions?p=1"))["moves"][0]["position"]
+        .as_str()
+        .expect("a best move")
+        .to_string();
+    browser.wait_for(&best);
 }
