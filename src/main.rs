@@ -10,7 +10,7 @@ use std::process::ExitCode;
 /// pages, a page fault each: a fresh `fingers solve --fingers 128
 /// --no-certify` on two threads took ~20,000 page faults with it and
 /// ~800 with mimalloc, and its solve 93–101 ms instead of 100–168 ms
-/// (BENCHMARKS.md). Only the binary chooses: the libraries leave the
+/// (docs/benchmark-history.md, the s15 rows). Only the binary chooses: the libraries leave the
 /// allocator to whoever links them (`--no-default-features` builds the
 /// binary with the system's).
 #[cfg(feature = "mimalloc")]

@@ -198,7 +198,7 @@
 //! with [`Error::Start`] naming what differs; so does a process that
 //! finds something else than a process of a cluster at a peer's address.
 //!
-//! # Scaling (measured; details in BENCHMARKS.md, issue 11)
+//! # Scaling (measured; figures in BENCHMARKS.md, "Cluster"; what changed in docs/benchmark-history.md)
 //!
 //! * **Bytes.** A parent update is 8 bytes (16 for a run of parents); a
 //!   level also sends every worker a 24-byte summary across processes

@@ -30,7 +30,7 @@
 //! starts. The same shape carries over to owners on other machines: one
 //! exchange per level.
 //!
-//! What the posts cost (Fingers F = 128, measured; BENCHMARKS.md, seventh
+//! What the posts cost (Fingers F = 128, measured; docs/benchmark-history.md, seventh
 //! session): the 17 owners of two threads run on one thread take ~12 %
 //! more than one owner, and on two threads their tasks take another ~15 %
 //! of thread time, while two independent solves side by side lose
