@@ -12,7 +12,6 @@ use gamesolve::answer::{self, Engine};
 use serde_json::json;
 
 use super::args::{ClusterFlags, Samples};
-use super::fingers::verdict_words;
 use super::play_tiered::{self, Seat};
 use super::register::CliGame;
 use super::tiered;
@@ -257,43 +256,19 @@ fn searched_value(game: &ConnectFour, text: &str, ctx: &Ctx) -> Result<Report, E
             _ => Some(o),
         })
         .map(|(m, _)| m.clone());
-    let v = a.value;
-    Ok(ctx.report(
-        || {
-            let mut text = format!(
-                "{}\nThe player to move {}{}.",
-                CliGame::show(game, &pos),
-                verdict_words(v),
-                best.as_ref()
-                    .map_or(" (the game is over)".to_string(), |m| format!(
-                        "; best move: {m}"
-                    ))
-            );
-            for (m, ov) in &options {
-                text += &format!("\n  {m}: {}", verdict_words(*ov));
-            }
-            text += &format!(
-                "\n(by search: {} nodes on {})",
-                a.nodes,
-                game_core::plural(threads as u64, "thread")
-            );
-            text
-        },
-        || {
-            json!({
-                "outcome": v.outcome().name(),
-                "remoteness": v.remoteness(),
-                "best": best,
-                "moves": options.iter().map(|(m, ov)| json!({
-                    "move": m,
-                    "outcome": ov.outcome().name(),
-                    "remoteness": ov.remoteness(),
-                })).collect::<Vec<_>>(),
-                "engine": a.engine.name(),
-                "nodes": a.nodes,
-            })
-        },
-    ))
+    let (mut text, mut json) =
+        super::tiered::value_report(&CliGame::show(game, &pos), a.value, best.as_ref(), &options);
+    if ctx.json {
+        json["engine"] = json!(a.engine.name());
+        json["nodes"] = json!(a.nodes);
+        return Ok(Report::new(String::new(), json));
+    }
+    text += &format!(
+        "\n(by search: {} nodes on {})",
+        a.nodes,
+        game_core::plural(threads as u64, "thread")
+    );
+    Ok(Report::new(text, serde_json::Value::Null))
 }
 
 /// `play connect4`: from a database or a table solved first where one

@@ -734,31 +734,40 @@ where
     }
     let best = best_move(&game.0, &pos, |c| lookup(c).ok().flatten(), &mut Vec::new())
         .map(|(m, _)| game.0.show_move(&pos, &m));
+    let (text, json) = value_report(&game.0.show(&pos), v, best.as_ref(), &options);
+    Ok(Report::new(text, json))
+}
+
+/// What `value` prints of a position, in text and JSON: its picture
+/// `shown`, its value `v`, the best move and every move's value (from a
+/// table, a database or a search alike).
+pub fn value_report(
+    shown: &str,
+    v: Value,
+    best: Option<&String>,
+    options: &[(String, Value)],
+) -> (String, serde_json::Value) {
     let mut text = format!(
-        "{}\nThe player to move {}{}.",
-        game.0.show(&pos),
+        "{shown}\nThe player to move {}{}.",
         verdict_words(v),
-        best.as_ref()
-            .map_or(" (the game is over)".to_string(), |m| format!(
-                "; best move: {m}"
-            ))
+        best.map_or(" (the game is over)".to_string(), |m| format!(
+            "; best move: {m}"
+        ))
     );
-    for (m, ov) in &options {
+    for (m, ov) in options {
         text += &format!("\n  {m}: {}", verdict_words(*ov));
     }
-    Ok(Report::new(
-        text,
-        json!({
-            "outcome": v.outcome().name(),
-            "remoteness": v.remoteness(),
-            "best": best,
-            "moves": options.iter().map(|(m, ov)| json!({
-                "move": m,
-                "outcome": ov.outcome().name(),
-                "remoteness": ov.remoteness(),
-            })).collect::<Vec<_>>(),
-        }),
-    ))
+    let json = json!({
+        "outcome": v.outcome().name(),
+        "remoteness": v.remoteness(),
+        "best": best,
+        "moves": options.iter().map(|(m, ov)| json!({
+            "move": m,
+            "outcome": ov.outcome().name(),
+            "remoteness": ov.remoteness(),
+        })).collect::<Vec<_>>(),
+    });
+    (text, json)
 }
 
 /// `G analyze --db DIR`.
