@@ -54,15 +54,8 @@ where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
-    if ctx.json && !seat.first && !seat.second {
-        return Err(Error::Usage(
-            "play --json needs --first or --second (it asks no questions but moves)".into(),
-        ));
-    }
+    check_seat(seat, ctx)?;
     let game = Canonical(game);
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let mut out = std::io::stdout().lock();
     let sol;
     let db;
     let lookup: Lookup<'_, G::Position> = match &seat.db {
@@ -84,7 +77,7 @@ where
             super::tiered::check_whole(&game, super::tiered::WholeFor::Answer, ctx)?;
             if !ctx.json {
                 writeln!(
-                    out,
+                    std::io::stdout().lock(),
                     "Solving {} first (give --db DIR to play from a solved database)…",
                     game.0.title()
                 )?;
@@ -96,15 +89,21 @@ where
             Box::new(move |p| Ok(sol.value(&g.0.canonical(p))))
         }
     };
-    match play(&game.0, &lookup, ctx.json, seat, &mut input, &mut out) {
-        // A reader that went away is the end of the game, not an error.
-        Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other,
-    }
+    run_with(&game.0, seat, ctx, &lookup)
 }
 
-/// Plays `game` against the human with the values `lookup` gives (an
-/// exact search's, where no table fits).
+/// Refuses `play --json` without a seat: it asks no questions.
+fn check_seat(seat: &Seat, ctx: &Ctx) -> Result<(), Error> {
+    if ctx.json && !seat.first && !seat.second {
+        return Err(Error::Usage(
+            "play --json needs --first or --second (it asks no questions but moves)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Plays `game` against the human with the values `lookup` gives (a
+/// database's, a table's, or an exact search's where no table fits).
 pub(super) fn run_with<G>(
     game: &G,
     seat: &Seat,
@@ -116,14 +115,11 @@ where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
-    if ctx.json && !seat.first && !seat.second {
-        return Err(Error::Usage(
-            "play --json needs --first or --second (it asks no questions but moves)".into(),
-        ));
-    }
+    check_seat(seat, ctx)?;
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     match play(game, lookup, ctx.json, seat, &mut input, &mut out) {
+        // A reader that went away is the end of the game, not an error.
         Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
     }
