@@ -1273,3 +1273,37 @@ fn a_mistyped_command_or_flag_gets_a_suggestion() {
         "{err}"
     );
 }
+
+/// `fingers table` prints its legend under the table (issue 45: it was only
+/// in `--help`), and the legend covers every cell: a sign (+, - or none)
+/// and a move as `aTb` or `Cab`, which the thread's own table reads
+/// (04 against 01 is "+4T1").
+#[test]
+fn fingers_table_prints_its_legend() {
+    let out = gamesolve(&["fingers", "table"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for words in [
+        "Rows: your hands; columns: the opponent's",
+        "+ you win, - you lose, no sign a draw",
+        "aTb touches your hand of a onto the opponent's hand of b",
+        "Cab claps",
+    ] {
+        assert!(text.contains(words), "{words:?} missing:\n{text}");
+    }
+    let cells = json(&["fingers", "table"])["cells"].clone();
+    let cells: Vec<&str> = cells
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row.as_array().unwrap().iter().map(|c| c.as_str().unwrap()))
+        .collect();
+    assert_eq!(cells.len(), 14 * 14);
+    for c in cells {
+        let mv = c.trim_start_matches(['+', '-']);
+        let b = mv.as_bytes();
+        let touch = b.len() == 3 && b[1] == b'T' && b[0].is_ascii_digit() && b[2].is_ascii_digit();
+        let clap = b.len() == 3 && b[0] == b'C' && b[1].is_ascii_digit() && b[2].is_ascii_digit();
+        assert!(touch || clap, "{c:?} is not in the legend");
+    }
+}

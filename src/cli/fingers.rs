@@ -904,6 +904,13 @@ fn report_solve<'g>(
     Ok((Report::new(text, j), sol))
 }
 
+/// What `fingers table` prints under the table (issue 45: the legend was
+/// only in `--help`).
+const TABLE_LEGEND: &str = "\n\nRows: your hands; columns: the opponent's (13: hands of one finger and three; 1,13 past ten).\n\
+Each cell: + you win, - you lose, no sign a draw; then the best move:\n\
+aTb touches your hand of a onto the opponent's hand of b; Cab claps your\n\
+fingers over so that your hands show a and b.";
+
 fn run_table(game: &Fingers, ctx: &Ctx) -> Result<Report, Error> {
     // Checked before solving: a cell is a sign and a move such as C12 (a
     // dozen bytes with separators, more as text and JSON strings).
@@ -961,6 +968,7 @@ fn run_table(game: &Fingers, ctx: &Ctx) -> Result<Report, Error> {
                 text += &format!(" {c:>width$}");
             }
         }
+        text.push_str(TABLE_LEGEND);
         text
     };
     Ok(ctx.report(
