@@ -176,3 +176,27 @@ fn connect4_5x4_by_search_ties_in_20() {
         assert_eq!(plies, 20);
     }
 }
+
+/// `play fingers` answers `?` with each move's value, as `play connect4`
+/// does (issue 45), and a player who always takes the best of them plays
+/// the quiz's game out as the thread settled it: the first player loses,
+/// holding out for 26 plies.
+#[test]
+fn fingers_answers_the_question_mark_and_perfect_play_lasts_26_plies() {
+    for (seat, winner) in [("--first", "me"), ("--second", "you")] {
+        let lines = perfect_game(&["fingers", seat]);
+        assert!(lines.iter().any(|l| l.get("values").is_some()), "{seat}");
+        let start = &lines[0];
+        let mover = if seat == "--first" { "lose" } else { "win" };
+        let value = start.get("value").unwrap_or(&Json::Null);
+        if seat == "--first" {
+            assert_eq!(value["outcome"], mover, "{start}");
+            assert_eq!(value["remoteness"], 26, "{start}");
+        }
+        let last = lines.last().unwrap();
+        assert_eq!(last["over"], true, "{last}");
+        assert_eq!(last["winner"], winner, "{last}");
+        let plies = lines.iter().filter(|l| l.get("position").is_some()).count() - 1;
+        assert_eq!(plies, 26, "{seat}");
+    }
+}

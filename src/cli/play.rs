@@ -221,7 +221,19 @@ fn show(game: &Fingers, out: &mut impl Write, you: [u8; 2], me: [u8; 2]) -> std:
     writeln!(out, "  me:  {}   ({},{})", game.picture(me), me[0], me[1])
 }
 
-fn value_json(v: Option<Value>) -> serde_json::Value {
+/// What a move's value means for the human who would play it.
+pub(super) fn you_words(v: Option<Value>) -> String {
+    match v.map(|v| (v.outcome(), v.remoteness())) {
+        None => "not solved".into(),
+        Some((Outcome::Win, Some(r))) => format!("you win in {}", plies(r)),
+        Some((Outcome::Lose, Some(r))) => format!("you lose in {}", plies(r)),
+        Some((Outcome::Tie, Some(r))) => format!("a tie in {}", plies(r)),
+        Some(_) => "a draw: neither can force an end".into(),
+    }
+}
+
+/// A value as JSON: outcome and remoteness, or null for none.
+pub(super) fn value_json(v: Option<Value>) -> serde_json::Value {
     v.map_or(
         serde_json::Value::Null,
         |v| json!({ "outcome": v.outcome().name(), "remoteness": v.remoteness() }),
@@ -257,7 +269,7 @@ fn play(
         None => solve_checked(game, ctx)?,
     };
     if !json {
-        writeln!(out, "Magic Fingers ({}). Type a move such as 1T1 (touch your 1 onto my 1) or C02 (clap to 0 and 2), or q to quit.", describe(game.rules()))?;
+        writeln!(out, "Magic Fingers ({}). Type a move such as 1T1 (touch your 1 onto my 1) or C02 (clap to 0 and 2), ? for every move's value, or q to quit.", describe(game.rules()))?;
     }
     let start_value = sol
         .value(&FingersPosition::START)
@@ -331,12 +343,43 @@ fn play(
                 )?;
             }
             let chosen = loop {
-                let prompt = format!("Your move ({}): ", names.join(" "));
+                let prompt = format!("Your move ({}; ? for values): ", names.join(" "));
                 let Some(a) = ask(input, out, &prompt, json)? else {
                     return Ok(());
                 };
                 if a.eq_ignore_ascii_case("q") || a.eq_ignore_ascii_case("quit") {
                     return Ok(());
+                }
+                if a == "?" {
+                    // Each move's value for the human, as `play connect4`
+                    // lists them.
+                    let values: Vec<(String, Option<Value>)> = moves
+                        .iter()
+                        .map(|m| {
+                            (
+                                m.to_string(),
+                                sol.value(&game.play(&pos, m)).map(Value::parent),
+                            )
+                        })
+                        .collect();
+                    if json {
+                        let list: Vec<_> = values
+                            .iter()
+                            .map(|(m, v)| {
+                                let mut j = value_json(*v);
+                                if let Some(o) = j.as_object_mut() {
+                                    o.insert("move".into(), json!(m));
+                                }
+                                j
+                            })
+                            .collect();
+                        writeln!(out, "{}", json!({ "values": list }))?;
+                    } else {
+                        for (m, v) in &values {
+                            writeln!(out, "  {m}: {}", you_words(*v))?;
+                        }
+                    }
+                    continue;
                 }
                 match names.iter().position(|n| n.eq_ignore_ascii_case(&a)) {
                     Some(i) => break moves[i],

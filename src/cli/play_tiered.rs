@@ -17,9 +17,9 @@ use solver_retro::{NoStore, Solved};
 
 use super::analyze::open_db;
 use super::fingers::verdict_words;
-use super::play::{ask, promise, refuse};
+use super::play::{ask, promise, refuse, value_json, you_words};
 use super::register::CliGame;
-use super::{plies, Ctx, Error};
+use super::{Ctx, Error};
 
 /// Who moves first, and where the values come from.
 #[derive(Debug, Clone, clap::Args)]
@@ -123,24 +123,6 @@ where
         Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
     }
-}
-
-/// What a move's value means for the human who would play it.
-fn you_words(v: Option<Value>) -> String {
-    match v.map(|v| (v.outcome(), v.remoteness())) {
-        None => "not solved".into(),
-        Some((Outcome::Win, Some(r))) => format!("you win in {}", plies(r)),
-        Some((Outcome::Lose, Some(r))) => format!("you lose in {}", plies(r)),
-        Some((Outcome::Tie, Some(r))) => format!("a tie in {}", plies(r)),
-        Some(_) => "a draw: neither can force an end".into(),
-    }
-}
-
-fn value_json(v: Option<Value>) -> serde_json::Value {
-    v.map_or(
-        serde_json::Value::Null,
-        |v| json!({ "outcome": v.outcome().name(), "remoteness": v.remoteness() }),
-    )
 }
 
 /// The value of each move from `pos`, for the player to move.
