@@ -82,6 +82,8 @@ mod symmetric;
 mod tiered;
 #[macro_use]
 mod unmoves;
+#[macro_use]
+mod search;
 
 mod forward;
 
@@ -96,7 +98,6 @@ mod misere;
 mod outcome;
 pub mod period;
 mod plural;
-mod search;
 mod strategy;
 
 pub use budget::{Budget, TooLarge};

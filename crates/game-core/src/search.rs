@@ -42,51 +42,57 @@
 
 use crate::{Game, Value};
 
-/// A compact key for a search's transposition table: two positions with
-/// the same key must be the same position for the search (the same value
-/// and the same moves to the same keys). Keys of symmetric positions may be
-/// equal (a key of the canonical form) when their values are equal.
-pub trait SearchKey: Game {
-    /// The key of `pos`.
-    fn search_key(&self, pos: &Self::Position) -> u64;
+capability! {
+    macro search_key_methods;
+    /// A compact key for a search's transposition table: two positions with
+    /// the same key must be the same position for the search (the same value
+    /// and the same moves to the same keys). Keys of symmetric positions may be
+    /// equal (a key of the canonical form) when their values are equal.
+    pub trait SearchKey: Game {
+        /// The key of `pos`.
+        fn search_key(&self, pos: &Self::Position) -> u64;
+    }
 }
 
-/// Optional hints that make a search faster; every default is correct,
-/// only slower. A hint must never change the answer: a move order is any
-/// order, a quick value is the exact value.
-pub trait SearchHints: Game {
-    /// Reorders `moves` (the moves of `pos`, in generation order) so that
-    /// the likely best come first. The default keeps generation order.
-    fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move]) {}
+capability! {
+    macro search_hints_methods;
+    /// Optional hints that make a search faster; every default is correct,
+    /// only slower. A hint must never change the answer: a move order is any
+    /// order, a quick value is the exact value.
+    pub trait SearchHints: Game {
+        /// Reorders `moves` (the moves of `pos`, in generation order) so that
+        /// the likely best come first. The default keeps generation order.
+        fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move]) {}
 
-    /// The exact value of `pos`, a position not over, when a cheap test
-    /// tells it ("wins now": a move wins at once, `Value::win(1)`; "can
-    /// only lose": every move lets the opponent win at once,
-    /// `Value::lose(2)`); `None` when the test does not apply.
-    fn quick_value(&self, _pos: &Self::Position) -> Option<Value> {
-        None
-    }
+        /// The exact value of `pos`, a position not over, when a cheap test
+        /// tells it ("wins now": a move wins at once, `Value::win(1)`; "can
+        /// only lose": every move lets the opponent win at once,
+        /// `Value::lose(2)`); `None` when the test does not apply.
+        fn quick_value(&self, _pos: &Self::Position) -> Option<Value> {
+            None
+        }
 
-    /// A number that grows with every move (Connect Four: the pieces on
-    /// the board): the promise that no position repeats, so the search
-    /// skips its check for repetitions (and checks the promise instead,
-    /// one comparison a move). `None` (the default): no promise.
-    fn progress(&self, _pos: &Self::Position) -> Option<u64> {
-        None
-    }
+        /// A number that grows with every move (Connect Four: the pieces on
+        /// the board): the promise that no position repeats, so the search
+        /// skips its check for repetitions (and checks the promise instead,
+        /// one comparison a move). `None` (the default): no promise.
+        fn progress(&self, _pos: &Self::Position) -> Option<u64> {
+            None
+        }
 
-    /// An upper bound on the plies left from `pos` in any line of play
-    /// (Connect Four: the empty cells), which narrows the remoteness the
-    /// search must consider. `None` (the default): no bound known.
-    fn plies_left(&self, _pos: &Self::Position) -> Option<u32> {
-        None
-    }
+        /// An upper bound on the plies left from `pos` in any line of play
+        /// (Connect Four: the empty cells), which narrows the remoteness the
+        /// search must consider. `None` (the default): no bound known.
+        fn plies_left(&self, _pos: &Self::Position) -> Option<u32> {
+            None
+        }
 
-    /// The remoteness of `pos` if it is a tie, when every line of play
-    /// from it that ends in a tie lasts as long (Connect Four: a tie is a
-    /// full board). `None` (the default): the search finds the fastest tie.
-    fn tie_remoteness(&self, _pos: &Self::Position) -> Option<u32> {
-        None
+        /// The remoteness of `pos` if it is a tie, when every line of play
+        /// from it that ends in a tie lasts as long (Connect Four: a tie is a
+        /// full board). `None` (the default): the search finds the fastest tie.
+        fn tie_remoteness(&self, _pos: &Self::Position) -> Option<u32> {
+            None
+        }
     }
 }
 
@@ -117,35 +123,9 @@ impl<G: Game + ?Sized, F: Fn(&G::Position) -> Option<Value>> EndgameTable<G> for
     }
 }
 
-impl<G: SearchKey + ?Sized> SearchKey for &G {
-    #[inline]
-    fn search_key(&self, pos: &Self::Position) -> u64 {
-        (**self).search_key(pos)
-    }
-}
-
-impl<G: SearchHints + ?Sized> SearchHints for &G {
-    #[inline]
-    fn order_moves(&self, pos: &Self::Position, moves: &mut [Self::Move]) {
-        (**self).order_moves(pos, moves);
-    }
-    #[inline]
-    fn quick_value(&self, pos: &Self::Position) -> Option<Value> {
-        (**self).quick_value(pos)
-    }
-    #[inline]
-    fn progress(&self, pos: &Self::Position) -> Option<u64> {
-        (**self).progress(pos)
-    }
-    #[inline]
-    fn plies_left(&self, pos: &Self::Position) -> Option<u32> {
-        (**self).plies_left(pos)
-    }
-    #[inline]
-    fn tie_remoteness(&self, pos: &Self::Position) -> Option<u32> {
-        (**self).tie_remoteness(pos)
-    }
-}
+// A game lent to a search keeps its key and hints.
+forward!(search_key_methods impl[G: SearchKey + ?Sized] for &G, |s| (**s));
+forward!(search_hints_methods impl[G: SearchHints + ?Sized] for &G, |s| (**s));
 
 // Misère play keeps the positions, so the key, the progress, the bound on
 // plies left and when ties end (misère changes who wins, not when the game
