@@ -189,7 +189,7 @@ impl Notation for TeekoNotation {
         games::TeekoPosition::START.to_string()
     }
     fn board(&self) -> Board {
-        Board::Text
+        Board::Teeko
     }
     fn parse(&self, text: &str) -> Result<games::TeekoPosition, String> {
         let text = text.trim();
@@ -240,7 +240,7 @@ impl Notation for DobutsuNotation {
         games::DobutsuPosition::START.to_string()
     }
     fn board(&self) -> Board {
-        Board::Text
+        Board::Dobutsu
     }
     fn parse(&self, text: &str) -> Result<games::DobutsuPosition, String> {
         let text = text.trim();

@@ -28,6 +28,12 @@ pub enum Board {
         /// Fingers a hand counts to (a hand of this many is dead).
         fingers: u8,
     },
+    /// Teeko: a 5×5 board, positions written as 25 squares (rank 1
+    /// first, `b`, `r` or `.`) and the side to move.
+    Teeko,
+    /// Dobutsu shogi: a 3×4 board and both hands, positions written as the
+    /// player to move sees them (capitals theirs, rank 1 first).
+    Dobutsu,
     /// Any other game: its text picture and a list of moves.
     Text,
 }
