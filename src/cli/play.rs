@@ -221,6 +221,32 @@ fn show(game: &Fingers, out: &mut impl Write, you: [u8; 2], me: [u8; 2]) -> std:
     writeln!(out, "  me:  {}   ({},{})", game.picture(me), me[0], me[1])
 }
 
+/// Answers `?`: each move's value for the human, one line each, or under
+/// `--json` the object `{"values": [{"move", "outcome", "remoteness"}…]}`.
+pub(super) fn write_values(
+    out: &mut impl Write,
+    json: bool,
+    values: &[(String, Option<Value>)],
+) -> std::io::Result<()> {
+    if json {
+        let list: Vec<_> = values
+            .iter()
+            .map(|(m, v)| {
+                let mut j = value_json(*v);
+                if let Some(o) = j.as_object_mut() {
+                    o.insert("move".into(), json!(m));
+                }
+                j
+            })
+            .collect();
+        return writeln!(out, "{}", json!({ "values": list }));
+    }
+    for (m, v) in values {
+        writeln!(out, "  {m}: {}", you_words(*v))?;
+    }
+    Ok(())
+}
+
 /// What a move's value means for the human who would play it.
 pub(super) fn you_words(v: Option<Value>) -> String {
     match v.map(|v| (v.outcome(), v.remoteness())) {
@@ -362,23 +388,7 @@ fn play(
                             )
                         })
                         .collect();
-                    if json {
-                        let list: Vec<_> = values
-                            .iter()
-                            .map(|(m, v)| {
-                                let mut j = value_json(*v);
-                                if let Some(o) = j.as_object_mut() {
-                                    o.insert("move".into(), json!(m));
-                                }
-                                j
-                            })
-                            .collect();
-                        writeln!(out, "{}", json!({ "values": list }))?;
-                    } else {
-                        for (m, v) in &values {
-                            writeln!(out, "  {m}: {}", you_words(*v))?;
-                        }
-                    }
+                    write_values(out, json, &values)?;
                     continue;
                 }
                 match names.iter().position(|n| n.eq_ignore_ascii_case(&a)) {

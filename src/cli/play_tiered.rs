@@ -17,7 +17,7 @@ use solver_retro::{NoStore, Solved};
 
 use super::analyze::open_db;
 use super::fingers::verdict_words;
-use super::play::{ask, promise, refuse, value_json, you_words};
+use super::play::{ask, promise, refuse, value_json, write_values};
 use super::register::CliGame;
 use super::{Ctx, Error};
 
@@ -248,23 +248,7 @@ where
                 }
                 if a == "?" {
                     let opts = options(game, lookup, &pos, &moves, first_to_move)?;
-                    if json {
-                        let list: Vec<_> = opts
-                            .iter()
-                            .map(|(m, v)| {
-                                let mut j = value_json(*v);
-                                if let Some(o) = j.as_object_mut() {
-                                    o.insert("move".into(), json!(m));
-                                }
-                                j
-                            })
-                            .collect();
-                        writeln!(out, "{}", json!({ "values": list }))?;
-                    } else {
-                        for (m, v) in &opts {
-                            writeln!(out, "  {m}: {}", you_words(*v))?;
-                        }
-                    }
+                    write_values(out, json, &opts)?;
                     continue;
                 }
                 match names.iter().position(|n| n.eq_ignore_ascii_case(&a)) {
