@@ -37,6 +37,8 @@
 //! # Ok::<(), gamesolve::dp::Error>(())
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub use game_core as core;
 pub use game_core::{Budget, Game, Impartial, Indexed, Misere, Outcome, TooLarge, Unmoves, Value};
 pub use games;
