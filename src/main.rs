@@ -3,72 +3,23 @@
 
 use std::process::ExitCode;
 
-/// The binary's allocator: mimalloc. Its per-thread heaps reuse the pages
-/// they have touched and take fresh memory in large segments (huge pages
-/// where the kernel allows), where the system allocator grew the solver's
-/// level lists and its threads' post boxes by `realloc` into fresh 4 KiB
-/// pages, a page fault each: a fresh `fingers solve --fingers 128
-/// --no-certify` on two threads took ~20,000 page faults with it and
+/// The binary's allocator: mimalloc, or under an address-space limit
+/// the system's ([`oom::Chosen`]). Mimalloc's per-thread heaps reuse the
+/// pages they have touched and take fresh memory in large segments (huge
+/// pages where the kernel allows), where the system allocator grew the
+/// solver's level lists and its threads' post boxes by `realloc` into
+/// fresh 4 KiB pages, a page fault each: a fresh `fingers solve --fingers
+/// 128 --no-certify` on two threads took ~20,000 page faults with it and
 /// ~800 with mimalloc, and its solve 93–101 ms instead of 100–168 ms
-/// (docs/benchmark-history.md, the s15 rows). Only the binary chooses: the libraries leave the
-/// allocator to whoever links them (`--no-default-features` builds the
-/// binary with the system's).
-#[cfg(feature = "mimalloc")]
+/// (docs/benchmark-history.md, the s15 rows). Only the binary chooses:
+/// the libraries leave the allocator to whoever links them
+/// (`--no-default-features` builds the binary with the system's alone).
 #[global_allocator]
-static GLOBAL: oom::Refusing<mimalloc::MiMalloc> = oom::Refusing(mimalloc::MiMalloc);
-
-/// Without mimalloc, the system's allocator, with the same one-line
-/// refusal when memory runs out.
-#[cfg(not(feature = "mimalloc"))]
-#[global_allocator]
-static GLOBAL: oom::Refusing<std::alloc::System> = oom::Refusing(std::alloc::System);
+static GLOBAL: oom::Refusing<oom::Chosen> = oom::Refusing(oom::Chosen);
 
 fn main() -> ExitCode {
     oom::note_json();
-    #[cfg(all(feature = "mimalloc", target_os = "linux"))]
-    small_arenas_under_a_limit();
     gamesolve::cli::main()
-}
-
-/// The environment variable that sets mimalloc's arena size.
-#[cfg(all(feature = "mimalloc", target_os = "linux"))]
-const ARENA_RESERVE: &str = "MIMALLOC_ARENA_RESERVE";
-
-/// Under an address-space limit (`ulimit -v`) of less than 8 GiB, runs
-/// this program again with mimalloc's arenas an eighth of the limit (at
-/// least 32 MiB): mimalloc reserves 1 GiB of address space at a time,
-/// and when that does not fit, 128 MiB, whatever the limit. Under
-/// `ulimit -v 150000` (KB) that arena took all but 2.6 MiB of the space
-/// and could not serve a 1.7 MiB table (issue 46: a Connect Four 5×4
-/// solve ran under 140,000 and 160,000 KB, and was refused between).
-/// Done once: the variable set (by this or by the user) is left alone,
-/// and a program that cannot be run again carries on as it is.
-#[cfg(all(feature = "mimalloc", target_os = "linux"))]
-fn small_arenas_under_a_limit() {
-    use std::os::unix::process::CommandExt;
-    if std::env::var_os(ARENA_RESERVE).is_some() {
-        return;
-    }
-    let Some(limit) = game_core::budget::address_space_limit_now() else {
-        return;
-    };
-    if limit >= 8 << 30 {
-        return;
-    }
-    let Ok(exe) = std::env::current_exe() else {
-        return;
-    };
-    let kib = (limit / 8).clamp(32 << 20, 1 << 30) >> 10;
-    let mut args = std::env::args_os();
-    let mut again = std::process::Command::new(exe);
-    if let Some(name) = args.next() {
-        again.arg0(name);
-    }
-    // Returns only if the program could not be run again.
-    let _ = again
-        .args(args)
-        .env(ARENA_RESERVE, format!("{kib}KiB"))
-        .exec();
 }
 
 /// Running out of memory as one line and exit 1, not an abort.
@@ -87,7 +38,7 @@ fn small_arenas_under_a_limit() {
 #[allow(unsafe_code)]
 mod oom {
     use std::alloc::{GlobalAlloc, Layout};
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
     /// Failed requests under this many bytes end the program.
     pub const SMALL: usize = 1 << 20;
@@ -106,6 +57,122 @@ mod oom {
             .take_while(|a| a != "--")
             .any(|a| a == "--json");
         JSON.store(json, Ordering::Relaxed);
+    }
+
+    /// Mimalloc, or the system's allocator with one arena when the
+    /// process runs under an address-space limit (`ulimit -v`, a soft
+    /// `RLIMIT_AS` under 8 GiB), chosen at the first request (before any
+    /// thread is started) and kept: the answer is read by `getrlimit`,
+    /// which allocates nothing.
+    ///
+    /// Design note (issue 46): under a limit, mimalloc's reservations
+    /// made more memory a refusal: it reserves its arena in 1 GiB (or
+    /// 128 MiB) steps and aligns fresh segments by mapping more than it
+    /// keeps, so a Connect Four 5×4 solve ran under `ulimit -v 83000` and
+    /// was refused under 86,000–88,000 ("the system refused 1.7 MiB"),
+    /// even with its arena shrunk to an eighth of the limit by running the
+    /// program again. The system's allocator maps large tables at their
+    /// size; with one arena (`M_ARENA_MAX`) its threads do not each
+    /// reserve 64 MiB of address space either (under 90,000 KB one such
+    /// reservation left a 4 MiB tier "2.8 MiB available").
+    pub struct Chosen;
+
+    /// 0: not chosen yet; 1: mimalloc; 2: the system's.
+    static CHOICE: AtomicU8 = AtomicU8::new(0);
+
+    impl Chosen {
+        /// Whether requests go to the system's allocator.
+        #[inline]
+        fn system() -> bool {
+            match CHOICE.load(Ordering::Relaxed) {
+                0 => Self::choose(),
+                c => c == 2,
+            }
+        }
+
+        #[cold]
+        fn choose() -> bool {
+            let system = !cfg!(feature = "mimalloc") || limited();
+            if system {
+                one_arena();
+            }
+            let c = if system { 2 } else { 1 };
+            match CHOICE.compare_exchange(0, c, Ordering::SeqCst, Ordering::SeqCst) {
+                Ok(_) => system,
+                Err(chosen) => chosen == 2,
+            }
+        }
+    }
+
+    /// Whether the soft address-space limit is under 8 GiB.
+    #[cfg(unix)]
+    fn limited() -> bool {
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: `lim` is a valid `rlimit` to write.
+        let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &raw mut lim) } == 0;
+        ok && lim.rlim_cur != libc::RLIM_INFINITY && lim.rlim_cur < 8 << 30
+    }
+
+    #[cfg(not(unix))]
+    fn limited() -> bool {
+        false
+    }
+
+    /// glibc's malloc with one arena for every thread.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    fn one_arena() {
+        // SAFETY: `mallopt` takes any parameter and value; it is called
+        // before any other thread exists (the first request).
+        unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
+    }
+
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    fn one_arena() {}
+
+    /// Forwards `$call` to mimalloc or the system's allocator.
+    macro_rules! either {
+        ($method:ident($($arg:expr),*)) => {{
+            #[cfg(feature = "mimalloc")]
+            {
+                if Chosen::system() {
+                    // SAFETY: the caller's promises are the same.
+                    unsafe { std::alloc::System.$method($($arg),*) }
+                } else {
+                    // SAFETY: as above.
+                    unsafe { mimalloc::MiMalloc.$method($($arg),*) }
+                }
+            }
+            #[cfg(not(feature = "mimalloc"))]
+            {
+                let _ = Chosen::system();
+                // SAFETY: the caller's promises are the same.
+                unsafe { std::alloc::System.$method($($arg),*) }
+            }
+        }};
+    }
+
+    // SAFETY: every request goes to one allocator, chosen once before the
+    // first and never changed, so each block is freed by the allocator
+    // that gave it.
+    unsafe impl GlobalAlloc for Chosen {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            either!(alloc(layout))
+        }
+
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            either!(alloc_zeroed(layout))
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            either!(dealloc(ptr, layout))
+        }
+
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            either!(realloc(ptr, layout, new_size))
+        }
     }
 
     /// An allocator that ends the program in one line when a small

@@ -94,7 +94,30 @@ pub enum Error {
         /// Why they did not start.
         source: rayon::ThreadPoolBuildError,
     },
+    /// The address space left under the limit (`ulimit -v`) does not
+    /// hold the threads' stacks ([`THREAD_SPACE`] each).
+    #[error(
+        "cannot start {}: the stacks need {} of address space, and {} is free under the limit",
+        plural(*.threads as u64, "thread"),
+        game_core::budget::human_bytes(*.needed),
+        game_core::budget::human_bytes(*.free)
+    )]
+    ThreadStacks {
+        /// The threads asked for.
+        threads: usize,
+        /// The address space their stacks need, in bytes.
+        needed: u64,
+        /// The address space free under the limit, in bytes.
+        free: u64,
+    },
 }
+
+/// The address space a started thread takes, with room to spare: its
+/// stack (2 MiB, std's and rayon's default), std's signal stack and the
+/// guard pages. A thread whose signal stack cannot be mapped is not
+/// refused but aborts the program (std panics in the new thread: seen
+/// under `ulimit -v 24000`), so the room is checked before it starts.
+pub const THREAD_SPACE: u64 = 5 << 19;
 
 /// Solve two-player games of perfect information.
 #[derive(Debug, Parser)]
@@ -460,7 +483,30 @@ fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Error> {
         }
         (None, env) => env,
     };
+    // This thread's stack grows into the address space as well: with less
+    // room than one more thread's, the program ended by a segmentation
+    // fault after its answer (under `ulimit -v 18000` here).
+    if let Some(free) = game_core::budget::MemoryLimits::current().address_space {
+        if free < THREAD_SPACE + (1 << 20) {
+            return Err(Error::ThreadStacks {
+                threads: 1,
+                needed: THREAD_SPACE + (1 << 20),
+                free,
+            });
+        }
+    }
     let build = |n: usize| {
+        let needed = THREAD_SPACE * n as u64;
+        if let Some(free) = game_core::budget::MemoryLimits::current().address_space {
+            // A megabyte beside the stacks, for what the threads allocate.
+            if free < needed + (1 << 20) {
+                return Err(Error::ThreadStacks {
+                    threads: n,
+                    needed,
+                    free,
+                });
+            }
+        }
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build()
@@ -495,6 +541,13 @@ fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Error> {
                 return alone(Error::Threads {
                     threads: cores,
                     source,
+                })
+            }
+            Err(Error::ThreadStacks { free, .. }) => {
+                return alone(Error::ThreadStacks {
+                    threads: cores,
+                    needed: THREAD_SPACE * cores as u64,
+                    free,
                 })
             }
             Err(e) => return Err(e),
