@@ -217,3 +217,89 @@ pub fn run(
         .await
     })
 }
+
+/// A server running on a thread of its own (see [`spawn`]): stopped, the
+/// requests under way finished, when dropped or by [`Running::stop`].
+pub struct Running {
+    addr: std::net::SocketAddr,
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<Result<(), Error>>>,
+}
+
+impl Running {
+    /// The address bound.
+    #[must_use]
+    pub fn addr(&self) -> std::net::SocketAddr {
+        self.addr
+    }
+
+    /// Stops the server and waits for it.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the socket failed; [`Error::Stopped`] when the
+    /// server's thread panicked.
+    pub fn stop(mut self) -> Result<(), Error> {
+        self.halt()
+    }
+
+    fn halt(&mut self) -> Result<(), Error> {
+        drop(self.stop.take());
+        match self.thread.take() {
+            Some(t) => t
+                .join()
+                .map_err(|_| Error::Stopped("the server's thread panicked".into()))?,
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.halt();
+    }
+}
+
+/// Binds `addr` (port 0 picks a free one) and serves `games` on a thread
+/// and runtime of its own until the handle is dropped: a server inside a
+/// program or a test, where [`run`] serves the calling thread until
+/// Ctrl-C.
+///
+/// # Errors
+/// [`Error::Io`] when the address cannot be bound or the runtime cannot
+/// start.
+pub fn spawn(addr: &str, games: Games<'static>) -> Result<Running, Error> {
+    let io = |source| Error::Io {
+        addr: addr.to_string(),
+        source,
+    };
+    let listener = std::net::TcpListener::bind(addr).map_err(io)?;
+    listener.set_nonblocking(true).map_err(io)?;
+    let bound = listener.local_addr().map_err(io)?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(io)?;
+    let (stop, stopped) = std::sync::mpsc::channel::<()>();
+    let at = bound.to_string();
+    let thread = std::thread::spawn(move || {
+        let served = rt.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener)
+                .map_err(|source| Error::Io { addr: at, source })?;
+            serve(listener, games, async move {
+                // The sender dropped (or sent): stop.
+                let _ = tokio::task::spawn_blocking(move || stopped.recv()).await;
+            })
+            .await
+        });
+        // Nothing left to wait for (a socket error ends the serving with
+        // the stop still awaited).
+        rt.shutdown_background();
+        served
+    });
+    Ok(Running {
+        addr: bound,
+        stop: Some(stop),
+        thread: Some(thread),
+    })
+}
