@@ -303,3 +303,53 @@ pub fn spawn(addr: &str, games: Games<'static>) -> Result<Running, Error> {
         thread: Some(thread),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::SubtractionNotation;
+    use crate::values::Solution;
+    use crate::Served;
+    use std::io::{Read, Write};
+
+    fn get(addr: std::net::SocketAddr, path: &str) -> std::io::Result<String> {
+        let mut s = std::net::TcpStream::connect(addr)?;
+        s.set_read_timeout(Some(Duration::from_secs(10)))?;
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )?;
+        let mut out = String::new();
+        s.read_to_string(&mut out)?;
+        Ok(out)
+    }
+
+    /// A spawned server answers, and once its handle is stopped the port
+    /// is closed.
+    #[test]
+    fn a_spawned_server_answers_until_stopped() {
+        let game: &'static games::Subtraction = Box::leak(Box::new(
+            games::Subtraction::finite([1, 2])
+                .expect("a set")
+                .with_limit(9),
+        ));
+        let sol = solver_retro::solve_indexed(game).expect("solves");
+        let served = Served::new(
+            "take-1-2",
+            "Take 1 or 2",
+            "take 1 or 2",
+            SubtractionNotation::new(game.clone(), 9),
+            Solution(sol),
+            false,
+        );
+        let games = Games::new(vec![Box::new(served)]).expect("one game");
+        let running = spawn("127.0.0.1:0", games).expect("binds");
+        let addr = running.addr();
+        // Take 1 or 2: the player to move loses exactly at multiples of 3.
+        let page = get(addr, "/api/games/take-1-2/positions?p=9").expect("answers");
+        assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+        assert!(page.contains(r#""positionValue":"lose""#), "{page}");
+        running.stop().expect("stops cleanly");
+        assert!(get(addr, "/api/games").is_err(), "still answering");
+    }
+}
