@@ -378,6 +378,43 @@ mod tests {
         assert!(level.len() > 20);
     }
 
+    /// Text that is no Teeko or Dobutsu position is refused with a
+    /// message, never a panic: the server answers it 400.
+    #[test]
+    fn teeko_and_dobutsu_refuse_what_is_no_position() {
+        let teeko = TeekoNotation(games::Teeko::new());
+        let dobutsu = DobutsuNotation(games::Dobutsu::new());
+        let long = "c3 ".repeat(2000);
+        let slashes = "/".repeat(500);
+        for bad in [
+            "x",
+            "c3 c3",
+            "z9",
+            "ééé",
+            "\u{0}",
+            long.as_str(),
+            slashes.as_str(),
+            "bbbbb.................... r",
+            "......................... x",
+            "gle/.c./.C./ELG - x",
+            "gle/.c./.C./ELG",
+            "gle/.c./.C./ELGG - b",
+            "lle/.c./.C./ELG - b",
+            "gle/.c./.C./ELG GG b",
+            "b3b2 b3b2",
+            "C*b2",
+        ] {
+            let t = teeko.parse(bad);
+            let d = dobutsu.parse(bad);
+            assert!(t.is_err(), "teeko read {bad:?}");
+            assert!(d.is_err(), "dobutsu read {bad:?}");
+            assert!(t.err().is_some_and(|e| !e.is_empty()));
+            // What the side of unreadable text is does not matter, but it
+            // must not fail.
+            let _ = dobutsu.side(bad);
+        }
+    }
+
     #[test]
     fn every_notation_reads_its_own_children() {
         children_read_back(&ConnectFourNotation(
