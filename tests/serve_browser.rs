@@ -548,6 +548,27 @@ fn the_explorer_plays_teeko_by_clicks_placing_then_sliding() {
         pos = m["position"].as_str().expect("a position").to_string();
     }
     assert!(placed == 8 && slid >= 1, "{placed} men placed, {slid} slid");
+    // A link holding moves, not a board: the men are drawn where the
+    // moves put them (black first), and the side to move is red.
+    browser.open(&format!("http://{addr}/?game={game}&p=a1+b1+c2"));
+    browser.wait_for("a1 b1 c2");
+    let mut men = browser
+        .script(
+            "return [...document.querySelectorAll('#teeko circle[data-man]')].map(c => \
+               c.dataset.at + c.dataset.man);",
+        )
+        .as_array()
+        .expect("a list")
+        .clone();
+    men.sort_by_key(|j| j.to_string());
+    assert_eq!(men, [json!("a1b"), json!("b1r"), json!("c2b")]);
+    let status = browser.script("return document.getElementById('status').textContent;");
+    assert!(
+        status
+            .as_str()
+            .is_some_and(|s| s.starts_with("Second player")),
+        "{status}"
+    );
 }
 
 #[test]
