@@ -89,6 +89,90 @@ fn same_answer(cli: &Json, api: &Json, what: &str) {
             c["move"]
         );
     }
+    uwapi_delta_remoteness(api, what);
+}
+
+/// Each move's `deltaRemoteness` as GamesCrafters' UWAPI (the server
+/// behind GamesmanUni, `wrangle_move_objects_2Player`) derives it from
+/// the children's own values: a winning move's child's remoteness less
+/// the least of the losing children's, a tying move's less the least of
+/// the tying children's, the greatest of the winning children's less a
+/// losing move's child's; 0 for a draw.
+fn uwapi_delta_remoteness(api: &Json, what: &str) {
+    let moves = api["moves"].as_array().expect("moves");
+    let children = |value: &str| -> Vec<u64> {
+        moves
+            .iter()
+            .filter(|m| m["positionValue"] == value)
+            .map(|m| m["remoteness"].as_u64().expect("a remoteness"))
+            .collect()
+    };
+    let (lose, tie, win) = (children("lose"), children("tie"), children("win"));
+    for m in moves {
+        let r = m["remoteness"].as_u64();
+        let want = match m["moveValue"].as_str() {
+            Some("win") => r.and_then(|r| Some(r - lose.iter().min()?)),
+            Some("tie") => r.and_then(|r| Some(r - tie.iter().min()?)),
+            Some("lose") => r.and_then(|r| Some(win.iter().max()? - r)),
+            _ => Some(0),
+        };
+        assert_eq!(
+            m["deltaRemoteness"].as_u64(),
+            want,
+            "{what} {}: {m}",
+            m["move"]
+        );
+    }
+}
+
+#[test]
+fn a_magic_fingers_database_is_served_with_the_values_of_value_db() {
+    let dir = scratch("serve-fingers-6-swap");
+    let d = dir.to_str().expect("a UTF-8 path").to_string();
+    // Not the quiz's rules, so that the rules are read from the database
+    // and not assumed.
+    let rules = ["--fingers", "6", "--allow-swap"];
+    let mut solve = vec!["fingers", "solve", "--no-certify", "--db", &d];
+    solve.extend(rules);
+    gamesolve(&solve);
+    let server = Server::start(&["--db", &d]);
+    let list = server.json("/api/games");
+    let game = &list["games"][0];
+    assert_eq!(game["board"]["kind"], "fingers", "{list}");
+    assert_eq!(game["board"]["fingers"], 6, "{list}");
+    let id = game["id"].as_str().expect("an id").to_string();
+    let mut seed = 0x853c_49e6_748f_ea9b_u64;
+    let mut checked = 0;
+    for _ in 0..3 {
+        let mut pos = "1,1 1,1".to_string();
+        // Fingers can go on for ever: a bounded walk.
+        for _ in 0..10 {
+            let api = server.json(&format!("/api/games/{id}/positions?p={}", encode(&pos)));
+            let (me, opp) = pos.split_once(' ').expect("two hands");
+            let mut value = vec!["fingers", "value", me, opp, "--db", &d];
+            value.extend(rules);
+            same_answer(&gamesolve(&value), &api, &format!("fingers {pos}"));
+            checked += 1;
+            let moves = api["moves"].as_array().expect("moves");
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            pos = moves[(seed >> 33) as usize % moves.len()]["position"]
+                .as_str()
+                .expect("a position")
+                .to_string();
+        }
+    }
+    assert!(checked >= 10, "{checked} positions");
+    // A hand of 6 fingers is dead under these rules: no such position.
+    let (status, body) = server.get(&format!(
+        "/api/games/{id}/positions?p={}",
+        encode("6,1 1,1")
+    ));
+    assert_eq!(status, 400, "{body}");
 }
 
 #[test]

@@ -10,7 +10,7 @@ use games::{ConnectFour, Fingers, FingersRules, Subtraction};
 use crate::notation::{
     ConnectFourNotation, DobutsuNotation, FingersNotation, SubtractionNotation, TeekoNotation,
 };
-use crate::values::{CanonicalSolution, Solution, TieredDatabase};
+use crate::values::{CanonicalSolution, IndexedDatabase, Solution, TieredDatabase};
 use crate::{Error, Served, ServedGame};
 
 /// The name Connect Four's databases are written under (the CLI's).
@@ -35,6 +35,49 @@ pub const DOBUTSU: (&str, &str) = (
     "dobutsu",
     "Dobutsu shogi, GamesmanOne's try rule, mirror-canonical, v1",
 );
+
+/// Magic Fingers' database name, as `fingers solve --db` writes it.
+pub const FINGERS: &str = "fingers";
+
+/// Magic Fingers' rules key in a database, as `fingers solve --db` writes
+/// it (the rules' `Debug` form, then the index's version).
+#[must_use]
+pub fn fingers_rules(rules: &FingersRules) -> String {
+    format!("{rules:?}, index v1")
+}
+
+/// Every rule set of Magic Fingers that `fingers solve` can be asked for
+/// (2 to 255 fingers a hand, cutoff or rollover, transfers and their four
+/// switches): the candidates for a database's rules key.
+fn every_fingers_rules() -> impl Iterator<Item = FingersRules> {
+    (2..=255u8).flat_map(|fingers| {
+        (0..64u32).map(move |bits| {
+            let bit = |k: u32| bits & (1 << k) != 0;
+            FingersRules {
+                fingers,
+                rollover: bit(0),
+                transfers: bit(1),
+                revive: bit(2),
+                empty: bit(3),
+                allow_swap: bit(4),
+                allow_transfer_overflow: bit(5),
+            }
+        })
+    })
+}
+
+/// The rules of a Magic Fingers database: those whose key the manifest
+/// records (or, for a manifest naming only the key's hash, whose key
+/// hashes to it).
+fn fingers_rules_of(db: &Database) -> Option<FingersRules> {
+    every_fingers_rules().find(|r| {
+        let key = fingers_rules(r);
+        match db.rules_key() {
+            Some(k) => k == key,
+            None => game_db::rules_hash(key.as_bytes()) == db.rules_hash(),
+        }
+    })
+}
 
 /// The board of a Connect Four rules key (`5x4, mirror-canonical, …`).
 fn connect4_board(key: &str) -> Option<(u32, u32)> {
@@ -107,7 +150,8 @@ fn rules_of<'a>(db: &Database, candidates: impl IntoIterator<Item = &'a str>) ->
 
 /// Opens the database in `dir` read-only and serves it as the game it was
 /// written for, with the rules its manifest names: Connect Four of any
-/// board, Teeko and Dobutsu shogi.
+/// board, Magic Fingers of any rules `fingers solve` takes, Teeko and
+/// Dobutsu shogi.
 ///
 /// # Errors
 /// [`Error::Unservable`] for a game or rules not known here, or a tier
@@ -152,6 +196,26 @@ pub fn open_database(dir: &Path) -> Result<Box<dyn ServedGame>, Error> {
                 connect4_rules(w, h),
                 ConnectFourNotation(game.clone()),
                 TieredDatabase::new(game, db)?,
+                true,
+            )))
+        }
+        FINGERS => {
+            let rules = fingers_rules_of(&db).ok_or_else(|| {
+                unservable(format!(
+                    "Magic Fingers of rules '{}', which the server does not know",
+                    game_core::echo(db.rules_key().unwrap_or("(a hash only)"))
+                ))
+            })?;
+            let game = Fingers::new(rules)?;
+            let dir_name = dir
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            Ok(Box::new(Served::new(
+                format!("fingers-{}", slug(&dir_name)),
+                format!("Magic Fingers (database {dir_name})"),
+                fingers_rules(&rules),
+                FingersNotation(game.clone()),
+                IndexedDatabase::new(game, db)?,
                 true,
             )))
         }

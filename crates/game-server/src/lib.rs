@@ -49,7 +49,7 @@ pub mod values;
 
 pub use error::Error;
 pub use notation::Notation;
-pub use router::{router, run, serve, Games};
+pub use router::{router, run, serve, spawn, Games, Running};
 pub use served::{
     value_name, Answer, AnswerMove, Board, Explored, ExploredMove, GameInfo, Served, ServedGame,
 };

@@ -29,14 +29,22 @@ pub trait Notation: Send + Sync {
         pos: &<Self::Game as Game>::Position,
         mv: &<Self::Game as Game>::Move,
     ) -> String;
-    /// A move's name (as the CLI's `value` names it).
+    /// A move's name at `pos`, written `text` (as the CLI names it).
     fn move_name(
         &self,
+        text: &str,
         pos: &<Self::Game as Game>::Position,
         mv: &<Self::Game as Game>::Move,
     ) -> String;
     /// A picture of a position for people (may span lines).
     fn picture(&self, pos: &<Self::Game as Game>::Position) -> String;
+    /// The picture of `pos`, written `text` (a notation whose positions
+    /// do not say everything the text does, such as who is to move, draws
+    /// it from the text); [`Notation::picture`] unless overridden.
+    fn picture_at(&self, text: &str, pos: &<Self::Game as Game>::Position) -> String {
+        let _ = text;
+        self.picture(pos)
+    }
 }
 
 /// Connect Four: a position is the columns played from the empty board,
@@ -63,7 +71,7 @@ impl Notation for ConnectFourNotation {
     fn child(&self, text: &str, _pos: &games::ConnectFourPosition, mv: &u8) -> String {
         format!("{text}{}", self.0.format_move(*mv))
     }
-    fn move_name(&self, _pos: &games::ConnectFourPosition, mv: &u8) -> String {
+    fn move_name(&self, _text: &str, _pos: &games::ConnectFourPosition, mv: &u8) -> String {
         format!("column {}", self.0.format_move(*mv))
     }
     fn picture(&self, pos: &games::ConnectFourPosition) -> String {
@@ -112,7 +120,12 @@ impl Notation for FingersNotation {
         let c = self.0.play(pos, mv);
         format!("{},{} {},{}", c.me[0], c.me[1], c.opp[0], c.opp[1])
     }
-    fn move_name(&self, _pos: &games::FingersPosition, mv: &games::FingersMove) -> String {
+    fn move_name(
+        &self,
+        _text: &str,
+        _pos: &games::FingersPosition,
+        mv: &games::FingersMove,
+    ) -> String {
         mv.to_string()
     }
     fn picture(&self, pos: &games::FingersPosition) -> String {
@@ -165,7 +178,7 @@ impl Notation for SubtractionNotation {
     fn child(&self, _text: &str, pos: &u64, mv: &u64) -> String {
         (pos - mv).to_string()
     }
-    fn move_name(&self, _pos: &u64, mv: &u64) -> String {
+    fn move_name(&self, _text: &str, _pos: &u64, mv: &u64) -> String {
         format!("take {mv}")
     }
     fn picture(&self, pos: &u64) -> String {
@@ -206,7 +219,7 @@ impl Notation for TeekoNotation {
     fn child(&self, _text: &str, pos: &games::TeekoPosition, mv: &games::TeekoMove) -> String {
         self.0.play(pos, mv).to_string()
     }
-    fn move_name(&self, _pos: &games::TeekoPosition, mv: &games::TeekoMove) -> String {
+    fn move_name(&self, _text: &str, _pos: &games::TeekoPosition, mv: &games::TeekoMove) -> String {
         mv.to_string()
     }
     fn picture(&self, pos: &games::TeekoPosition) -> String {
@@ -227,9 +240,27 @@ impl Notation for TeekoNotation {
 }
 
 /// Dobutsu shogi: a position is a line of moves from the start (as
-/// `dobutsu value` reads it) or a board with ranks between slashes;
-/// children are written as boards, seen by the player to move.
+/// `dobutsu value` reads it) or a board with ranks between slashes and the
+/// player to move (`gle/.c./.C./ELG - b`: `b` the first player, `w` the
+/// second). The board is always written as the first player sees it (home
+/// rank 4, capitals theirs), and so are moves (`b3b2`, `C*b2`, on the
+/// fixed board, whoever makes them); children are written as boards with
+/// the player to move there.
 pub struct DobutsuNotation(pub games::Dobutsu);
+
+impl DobutsuNotation {
+    /// The player to move at a position written `text` (read as
+    /// [`Notation::parse`] reads it; the first player if it does not read).
+    fn side(&self, text: &str) -> games::DobutsuSide {
+        let text = text.trim();
+        let side = if text.contains('/') {
+            games::DobutsuPosition::parse_with_side(text).map(|(_, s)| s)
+        } else {
+            self.0.play_line(text).map(|(_, s)| s)
+        };
+        side.unwrap_or(games::DobutsuSide::First)
+    }
+}
 
 impl Notation for DobutsuNotation {
     type Game = games::Dobutsu;
@@ -237,7 +268,7 @@ impl Notation for DobutsuNotation {
         &self.0
     }
     fn start(&self) -> String {
-        games::DobutsuPosition::START.to_string()
+        games::DobutsuPosition::START.board_string(games::DobutsuSide::First)
     }
     fn board(&self) -> Board {
         Board::Dobutsu
@@ -254,14 +285,29 @@ impl Notation for DobutsuNotation {
             .map(|(p, _)| p)
             .map_err(|e| e.to_string())
     }
-    fn child(&self, _text: &str, pos: &games::DobutsuPosition, mv: &games::DobutsuMove) -> String {
-        self.0.play(pos, mv).to_string()
+    fn child(&self, text: &str, pos: &games::DobutsuPosition, mv: &games::DobutsuMove) -> String {
+        self.0.play(pos, mv).board_string(self.side(text).other())
     }
-    fn move_name(&self, _pos: &games::DobutsuPosition, mv: &games::DobutsuMove) -> String {
-        mv.to_string()
+    fn move_name(
+        &self,
+        text: &str,
+        _pos: &games::DobutsuPosition,
+        mv: &games::DobutsuMove,
+    ) -> String {
+        mv.notation(self.side(text))
     }
     fn picture(&self, pos: &games::DobutsuPosition) -> String {
+        // Without the text the side is not known: the board as the player
+        // to move sees it. `Served` pictures through `picture_at`.
         format!("{pos} (seen by the player to move)")
+    }
+    fn picture_at(&self, text: &str, pos: &games::DobutsuPosition) -> String {
+        let side = self.side(text);
+        format!(
+            "{} ({} player to move)",
+            pos.board_string(side),
+            side.name()
+        )
     }
 }
 
@@ -291,6 +337,82 @@ mod tests {
             level = next;
         }
         assert!(!level.is_empty());
+    }
+
+    /// A Dobutsu move is named on the fixed board by whoever makes it:
+    /// the line of moves that names it reaches the child written, with
+    /// the other player to move (`play_line`, which reads moves as the
+    /// CLI's `play` writes them, is the judge).
+    #[test]
+    fn dobutsu_moves_are_named_on_the_fixed_board_by_their_mover() {
+        let n = DobutsuNotation(games::Dobutsu::new());
+        let g = n.game();
+        let mut level = vec![String::new()];
+        for ply in 0..3 {
+            let mut next = Vec::new();
+            for line in &level {
+                let text = if line.is_empty() {
+                    n.start()
+                } else {
+                    line.clone()
+                };
+                let pos = n.parse(&text).expect("a position");
+                let mut mv = Vec::new();
+                g.moves(&pos, &mut mv);
+                for m in &mv {
+                    let name = n.move_name(&text, &pos, m);
+                    let child = n.child(&text, &pos, m);
+                    let line = format!("{line} {name}");
+                    let (want, side) = g.play_line(&line).expect("the named move is legal");
+                    assert_eq!(
+                        games::DobutsuPosition::parse_with_side(&child).ok(),
+                        Some((want, side)),
+                        "{line}: {child}"
+                    );
+                    assert_eq!(child.ends_with(" w"), ply % 2 == 0, "{child}");
+                    next.push(line);
+                }
+            }
+            level = next;
+        }
+        assert!(level.len() > 20);
+    }
+
+    /// Text that is no Teeko or Dobutsu position is refused with a
+    /// message, never a panic: the server answers it 400.
+    #[test]
+    fn teeko_and_dobutsu_refuse_what_is_no_position() {
+        let teeko = TeekoNotation(games::Teeko::new());
+        let dobutsu = DobutsuNotation(games::Dobutsu::new());
+        let long = "c3 ".repeat(2000);
+        let slashes = "/".repeat(500);
+        for bad in [
+            "x",
+            "c3 c3",
+            "z9",
+            "ééé",
+            "\u{0}",
+            long.as_str(),
+            slashes.as_str(),
+            "bbbbb.................... r",
+            "......................... x",
+            "gle/.c./.C./ELG - x",
+            "gle/.c./.C./ELG",
+            "gle/.c./.C./ELGG - b",
+            "lle/.c./.C./ELG - b",
+            "gle/.c./.C./ELG GG b",
+            "b3b2 b3b2",
+            "C*b2",
+        ] {
+            let t = teeko.parse(bad);
+            let d = dobutsu.parse(bad);
+            assert!(t.is_err(), "teeko read {bad:?}");
+            assert!(d.is_err(), "dobutsu read {bad:?}");
+            assert!(t.err().is_some_and(|e| !e.is_empty()));
+            // What the side of unreadable text is does not matter, but it
+            // must not fail.
+            let _ = dobutsu.side(bad);
+        }
     }
 
     #[test]

@@ -217,3 +217,139 @@ pub fn run(
         .await
     })
 }
+
+/// A server running on a thread of its own (see [`spawn`]): stopped, the
+/// requests under way finished, when dropped or by [`Running::stop`].
+pub struct Running {
+    addr: std::net::SocketAddr,
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<Result<(), Error>>>,
+}
+
+impl Running {
+    /// The address bound.
+    #[must_use]
+    pub fn addr(&self) -> std::net::SocketAddr {
+        self.addr
+    }
+
+    /// Stops the server and waits for it.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the socket failed; [`Error::Stopped`] when the
+    /// server's thread panicked.
+    pub fn stop(mut self) -> Result<(), Error> {
+        self.halt()
+    }
+
+    fn halt(&mut self) -> Result<(), Error> {
+        drop(self.stop.take());
+        match self.thread.take() {
+            Some(t) => t
+                .join()
+                .map_err(|_| Error::Stopped("the server's thread panicked".into()))?,
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.halt();
+    }
+}
+
+/// Binds `addr` (port 0 picks a free one) and serves `games` on a thread
+/// and runtime of its own until the handle is dropped: a server inside a
+/// program or a test, where [`run`] serves the calling thread until
+/// Ctrl-C.
+///
+/// # Errors
+/// [`Error::Io`] when the address cannot be bound or the runtime cannot
+/// start.
+pub fn spawn(addr: &str, games: Games<'static>) -> Result<Running, Error> {
+    let io = |source| Error::Io {
+        addr: addr.to_string(),
+        source,
+    };
+    let listener = std::net::TcpListener::bind(addr).map_err(io)?;
+    listener.set_nonblocking(true).map_err(io)?;
+    let bound = listener.local_addr().map_err(io)?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(io)?;
+    let (stop, stopped) = std::sync::mpsc::channel::<()>();
+    let at = bound.to_string();
+    let thread = std::thread::spawn(move || {
+        let served = rt.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener)
+                .map_err(|source| Error::Io { addr: at, source })?;
+            serve(listener, games, async move {
+                // The sender dropped (or sent): stop.
+                let _ = tokio::task::spawn_blocking(move || stopped.recv()).await;
+            })
+            .await
+        });
+        // Nothing left to wait for (a socket error ends the serving with
+        // the stop still awaited).
+        rt.shutdown_background();
+        served
+    });
+    Ok(Running {
+        addr: bound,
+        stop: Some(stop),
+        thread: Some(thread),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::SubtractionNotation;
+    use crate::values::Solution;
+    use crate::Served;
+    use std::io::{Read, Write};
+
+    fn get(addr: std::net::SocketAddr, path: &str) -> std::io::Result<String> {
+        let mut s = std::net::TcpStream::connect(addr)?;
+        s.set_read_timeout(Some(Duration::from_secs(10)))?;
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )?;
+        let mut out = String::new();
+        s.read_to_string(&mut out)?;
+        Ok(out)
+    }
+
+    /// A spawned server answers, and once its handle is stopped the port
+    /// is closed.
+    #[test]
+    fn a_spawned_server_answers_until_stopped() {
+        let game: &'static games::Subtraction = Box::leak(Box::new(
+            games::Subtraction::finite([1, 2])
+                .expect("a set")
+                .with_limit(9),
+        ));
+        let sol = solver_retro::solve_indexed(game).expect("solves");
+        let served = Served::new(
+            "take-1-2",
+            "Take 1 or 2",
+            "take 1 or 2",
+            SubtractionNotation::new(game.clone(), 9),
+            Solution(sol),
+            false,
+        );
+        let games = Games::new(vec![Box::new(served)]).expect("one game");
+        let running = spawn("127.0.0.1:0", games).expect("binds");
+        let addr = running.addr();
+        // Take 1 or 2: the player to move loses exactly at multiples of 3.
+        let page = get(addr, "/api/games/take-1-2/positions?p=9").expect("answers");
+        assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+        assert!(page.contains(r#""positionValue":"lose""#), "{page}");
+        running.stop().expect("stops cleanly");
+        assert!(get(addr, "/api/games").is_err(), "still answering");
+    }
+}

@@ -32,7 +32,8 @@ pub enum Board {
     /// first, `b`, `r` or `.`) and the side to move.
     Teeko,
     /// Dobutsu shogi: a 3×4 board and both hands, positions written as the
-    /// player to move sees them (capitals theirs, rank 1 first).
+    /// first player sees the board (capitals theirs, rank 1 first), then
+    /// the hands and the player to move (`b` first, `w` second).
     Dobutsu,
     /// Any other game: its text picture and a list of moves.
     Text,
@@ -162,7 +163,7 @@ where
                 children.push(cv.ok_or(solver_retro::Flaw::UnknownChild));
                 if let Some(cv) = cv {
                     moves.push(ExploredMove {
-                        name: self.notation.move_name(&pos, m),
+                        name: self.notation.move_name(text, &pos, m),
                         child: self.notation.child(text, &pos, m),
                         value: cv,
                     });
@@ -180,7 +181,7 @@ where
         Ok(Explored {
             position: text.to_string(),
             value,
-            picture: self.notation.picture(&pos),
+            picture: self.notation.picture_at(text, &pos),
             moves,
         })
     }
@@ -201,9 +202,14 @@ pub struct AnswerMove {
     pub name: String,
     /// The child's value seen by the mover.
     pub move_value: &'static str,
-    /// How much longer (for a win, tie or loss) this move takes than the
-    /// best move of the same value: 0 for the best of each value, as
-    /// GamesmanUni shades its arrows; 0 for a draw.
+    /// How far this move is from the best move of the same move value, as
+    /// GamesCrafters' UWAPI (the server behind GamesmanUni) defines it,
+    /// in the children's remoteness: for a winning move, its child's
+    /// remoteness minus the least remoteness of the losing children; for
+    /// a tying move, its child's minus the least of the tying children;
+    /// for a losing move, the greatest remoteness of the winning children
+    /// minus its child's; 0 for a draw. So 0 marks the best move of each
+    /// value, and GamesmanUni fades a move the more, the larger it is.
     pub delta_remoteness: u32,
     /// The child position.
     pub position: String,
@@ -267,5 +273,87 @@ impl From<Explored> for Answer {
             picture: e.picture,
             moves,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn explored(children: &[Value]) -> Explored {
+        Explored {
+            position: "p".into(),
+            value: Value::win(4),
+            picture: String::new(),
+            moves: children
+                .iter()
+                .enumerate()
+                .map(|(i, &value)| ExploredMove {
+                    name: format!("m{i}"),
+                    child: format!("c{i}"),
+                    value,
+                })
+                .collect(),
+        }
+    }
+
+    /// UWAPI's `wrangle_move_objects_2Player` (GamesCrafters'
+    /// GamesCraftersUWAPI, server.py), worked by hand for these children:
+    /// winning moves lead to the losing children (remoteness 3 and 5:
+    /// deltas 0 and 2), tying moves to ties (4 and 8: 0 and 4), losing
+    /// moves to wins (2 and 6: the greatest, 6, less each: 4 and 0), a
+    /// draw 0; sorted by move value (win, tie, draw, lose), then delta.
+    #[test]
+    fn delta_remoteness_is_uwapis() {
+        let children = [
+            Value::win(2),
+            Value::tie(8),
+            Value::lose(5),
+            Value::DRAW,
+            Value::lose(3),
+            Value::win(6),
+            Value::tie(4),
+        ];
+        let a = Answer::from(explored(&children));
+        let got: Vec<(&str, &str, u32, Option<u32>)> = a
+            .moves
+            .iter()
+            .map(|m| {
+                (
+                    m.name.as_str(),
+                    m.move_value,
+                    m.delta_remoteness,
+                    m.remoteness,
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("m4", "win", 0, Some(3)),
+                ("m2", "win", 2, Some(5)),
+                ("m6", "tie", 0, Some(4)),
+                ("m1", "tie", 4, Some(8)),
+                ("m3", "draw", 0, None),
+                ("m5", "lose", 0, Some(6)),
+                ("m0", "lose", 4, Some(2)),
+            ]
+        );
+    }
+
+    /// One move of each value is the best of its value: delta 0.
+    #[test]
+    fn a_lone_move_of_each_value_has_delta_zero() {
+        let a = Answer::from(explored(&[
+            Value::lose(7),
+            Value::win(1),
+            Value::tie(0),
+            Value::DRAW,
+        ]));
+        assert!(a.moves.iter().all(|m| m.delta_remoteness == 0));
+        assert_eq!(
+            a.moves.iter().map(|m| m.move_value).collect::<Vec<_>>(),
+            ["win", "tie", "draw", "lose"]
+        );
     }
 }

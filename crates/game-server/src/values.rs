@@ -1,7 +1,7 @@
 //! Where a served game's values come from: a solution held in memory or a
 //! database on disk, opened read-only and shared by every connection.
 
-use game_core::{Canonical, Symmetric, Tiered, TieredSymmetric, Value};
+use game_core::{Canonical, Indexed, Symmetric, Tiered, TieredSymmetric, Value};
 use game_db::Database;
 use solver_retro::Solved;
 
@@ -98,6 +98,59 @@ where
         Ok(self
             .db
             .lookup(self.game.tier(&c), self.game.tier_index(&c))?)
+    }
+    fn positions(&self) -> u64 {
+        self.records
+    }
+}
+
+/// A database of one tier holding every index of an [`Indexed`] game (as
+/// `fingers solve --db` writes it), opened read-only.
+pub struct IndexedDatabase<G> {
+    game: G,
+    db: Database,
+    records: u64,
+}
+
+impl<G: Indexed> IndexedDatabase<G> {
+    /// Serves `db`, written for `game`: its tier 0 must be finished and
+    /// hold one record an index of the game.
+    ///
+    /// # Errors
+    /// [`Error::Unservable`] for a tier missing or of another length; the
+    /// database's read errors.
+    pub fn new(game: G, db: Database) -> Result<Self, Error> {
+        let unservable = |why: String| Error::Unservable {
+            dir: db.dir().to_path_buf(),
+            why,
+        };
+        if !db.is_finished(0) {
+            return Err(unservable(
+                "its table is not finished: finish the solve that wrote it".into(),
+            ));
+        }
+        let (records, size) = (db.records(0)?, game.size());
+        if records != size {
+            return Err(unservable(format!(
+                "it holds {records} records, but the game has {size} indices"
+            )));
+        }
+        Ok(IndexedDatabase { game, db, records })
+    }
+}
+
+impl<G> Values<G::Position> for IndexedDatabase<G>
+where
+    G: Indexed + Send + Sync,
+{
+    fn value(&self, pos: &G::Position) -> Result<Option<Value>, Error> {
+        // An index past the table stands for no position of the game (a
+        // game's index may say so with u64::MAX): none, not a read error.
+        let i = self.game.index(pos);
+        if i >= self.records {
+            return Ok(None);
+        }
+        Ok(self.db.lookup(0, i)?)
     }
     fn positions(&self) -> u64 {
         self.records
