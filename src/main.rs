@@ -18,6 +18,8 @@ use std::process::ExitCode;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // The run's time, in a solve's last line, is measured from here.
+    gamesolve::cli::mark_start();
     #[cfg(all(feature = "mimalloc", target_os = "linux"))]
     small_arenas_under_a_limit();
     gamesolve::cli::main()
