@@ -1461,6 +1461,36 @@ fn counts_print_with_separators_in_text_and_plain_in_json() {
     )
     .unwrap();
     assert!(text.contains("161,029 positions"), "{text}");
+    // Stones with a take of up to k has period k + 2 (the seed's table).
+    let text = String::from_utf8(gamesolve(&["stones", "period", "1000000"]).stdout).unwrap();
+    assert!(
+        text.contains("max take 1,000,000:") && text.contains("with period 1,000,002"),
+        "{text}"
+    );
+    assert_eq!(json(&["stones", "period", "1000000"])["period"], 1_000_002);
+    // A database's analysis: every count of the 4×4 database grouped.
+    let dir = std::env::temp_dir().join(format!("gamesolve-cli-commas-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let board = ["--width", "4", "--height", "4", "--db", d];
+    let solved = gamesolve(&[&["connect4", "solve", "--no-certify"][..], &board].concat());
+    assert!(solved.status.success());
+    let text =
+        String::from_utf8(gamesolve(&[&["connect4", "analyze"][..], &board].concat()).stdout)
+            .unwrap();
+    assert!(
+        text.contains("Reachable from the start: 161,029 positions"),
+        "{text}"
+    );
+    // Counts, not the directory's name nor the example positions (moves
+    // written as columns, 1122334…).
+    let counts: String = text
+        .replace(d, "DIR")
+        .lines()
+        .filter(|l| !l.contains("e.g."))
+        .collect();
+    assert_eq!(has_long_number(&counts), None, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
     // A refusal's count too.
     let err = fails(&["teeko", "solve"]);
     assert!(err.contains("172,401,726 indices"), "{err}");
