@@ -162,9 +162,13 @@ impl Estimate {
     }
 
     /// The words after the phase: `; 2,000 of 10,000 positions solved,
-    /// about 40 s left` (empty before the first report).
+    /// about 40 s left` (empty before the first report, and once every
+    /// position is solved: the phases after the solve say their own).
     pub fn words(&self, now: f64) -> String {
         let (done, total) = self.positions();
+        if done == total {
+            return String::new();
+        }
         let time = match self.left(now) {
             None => return String::new(),
             Some(Ok(s)) => format!("about {} left", super::seconds_words(s)),
@@ -244,9 +248,10 @@ mod tests {
             e.words(1_010.0),
             "; 500 of 1000 positions solved, about 990 s left"
         );
-        // Done: nothing left, whatever the clock says.
+        // Done: nothing left, whatever the clock says, and nothing said.
         e.add(500, 1_200.0);
         assert_eq!(e.left(1_500.0), Some(Ok(0.0)));
+        assert_eq!(e.words(1_500.0), "");
     }
 
     /// A report past the total (a store that repeats a tier) stays at the
