@@ -18,6 +18,8 @@ use std::process::ExitCode;
 static GLOBAL: oom::Refusing<oom::Chosen> = oom::Refusing(oom::Chosen);
 
 fn main() -> ExitCode {
+    // The run's time, in a solve's last line, is measured from here.
+    gamesolve::cli::mark_start();
     oom::note_json();
     gamesolve::cli::main()
 }

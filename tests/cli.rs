@@ -177,7 +177,9 @@ fn fingers_solve_default_rules() {
     assert_eq!(v["start"]["outcome"], "lose");
     assert_eq!(v["start"]["remoteness"], 26);
     assert_eq!(v["reachable"], 191);
-    assert_eq!(v["moves"], 500);
+    // The distinct children of the reachable positions (issue 45: the
+    // key was "moves").
+    assert_eq!(v["children"], 500);
     assert_eq!(v["verified"], true);
     let total =
         v["win"].as_u64().unwrap() + v["lose"].as_u64().unwrap() + v["draw"].as_u64().unwrap();
@@ -1306,4 +1308,318 @@ fn fingers_table_prints_its_legend() {
         let clap = b.len() == 3 && b[0] == b'C' && b[1].is_ascii_digit() && b[2].is_ascii_digit();
         assert!(touch || clap, "{c:?} is not in the legend");
     }
+}
+
+/// The last line of a solve's text output: `Done in 2.41 s: solve 0.074 s,
+/// certificate 1.37 s, walk 0.96 s.` as (the whole, [(part, seconds)]).
+fn done_line(text: &str) -> (f64, Vec<(String, f64)>) {
+    let last = text.trim_end().lines().last().unwrap_or("");
+    let rest = last
+        .strip_prefix("Done in ")
+        .and_then(|r| r.strip_suffix('.'))
+        .unwrap_or_else(|| panic!("the last line is not the run's time: {last:?}"));
+    let seconds = |s: &str| -> f64 {
+        let n = s
+            .trim()
+            .strip_suffix(" s")
+            .unwrap_or_else(|| panic!("{s:?}"));
+        n.replace(',', "")
+            .parse()
+            .unwrap_or_else(|_| panic!("{s:?}"))
+    };
+    let (total, parts) = rest.split_once(": ").unwrap_or((rest, ""));
+    let parts = parts
+        .split(", ")
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (name, s) = p.split_once(' ').unwrap();
+            (name.to_string(), seconds(s))
+        })
+        .collect();
+    (seconds(total), parts)
+}
+
+/// The last line of a solve's text output is the whole run's time, from
+/// the start of main, with its parts (issue 45: `fingers solve --fingers
+/// 128 --threads 2` ended "Solved in 0.554 s" after a 9.75 s run, and
+/// `--fingers 40 --rollover` said 0.002 s for 0.27 s): no more than the
+/// wall time this test sees from outside, within 10 % of it (and a tenth
+/// of a second for starting and ending the process), and no less than its
+/// parts. `--json` keeps its separate fields and prints no such line.
+#[test]
+fn a_solves_last_line_is_the_whole_runs_time_and_its_parts() {
+    for (args, parts) in [
+        (
+            &["fingers", "solve", "--fingers", "40", "--rollover"][..],
+            &["solve", "certificate", "walk"][..],
+        ),
+        (
+            &[
+                "fingers",
+                "solve",
+                "--fingers",
+                "40",
+                "--rollover",
+                "--no-certify",
+            ],
+            &["solve", "walk"],
+        ),
+        (
+            &["connect4", "solve", "--width", "4", "--height", "4"],
+            &["solve", "certificate"],
+        ),
+    ] {
+        let t = std::time::Instant::now();
+        let out = gamesolve(args);
+        let wall = t.elapsed().as_secs_f64();
+        assert!(out.status.success(), "{args:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(!text.contains("Solved in"), "{text}");
+        let (total, named) = done_line(&text);
+        assert!(
+            total <= wall + 0.001,
+            "{args:?}: {total} s said, {wall} s seen"
+        );
+        assert!(
+            total >= 0.8 * wall - 0.15,
+            "{args:?}: {total} s said, {wall} s seen"
+        );
+        // Each part rounded to three figures or so.
+        let sum: f64 = named.iter().map(|(_, s)| s).sum();
+        assert!(
+            sum <= total * 1.01 + 0.002,
+            "{args:?}: {named:?} past {total}"
+        );
+        for p in parts {
+            assert!(
+                named.iter().any(|(n, _)| n == p),
+                "{args:?}: {p} in {named:?}"
+            );
+        }
+    }
+    let out = gamesolve(&["--json", "fingers", "solve"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("Done in"), "{text}");
+    let j: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for part in ["solve", "certify", "reachable"] {
+        assert!(j["seconds"][part].is_f64(), "{j}");
+    }
+}
+
+/// `n` with a comma between groups of three, written here apart from the
+/// program's own helper.
+fn commas(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().rev().enumerate() {
+        if i > 0 && i % 3 == 0 {
+            out.insert(0, ',');
+        }
+        out.insert(0, c);
+    }
+    out
+}
+
+/// Whether `text` holds a run of five digits or more.
+fn has_long_number(text: &str) -> Option<&str> {
+    text.split(|c: char| !c.is_ascii_digit())
+        .find(|run| run.len() > 4)
+}
+
+/// Numbers of more than four digits print with separators in text output
+/// (issue 45: the README wrote 3,945,711 and the program 3945711), the
+/// same numbers plain in JSON. Tromp's count for 4×4 Connect Four is
+/// 161,029 positions; Magic Fingers' reachable count is the JSON's.
+#[test]
+fn counts_print_with_separators_in_text_and_plain_in_json() {
+    for args in [
+        &["connect4", "solve", "--width", "4", "--height", "4"][..],
+        &["fingers", "solve", "--fingers", "40", "--rollover"],
+    ] {
+        let out = gamesolve(args);
+        assert!(out.status.success(), "{args:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(has_long_number(&text), None, "{text}");
+        let j = json(args);
+        let reachable = j["reachable"].as_u64().unwrap();
+        assert!(reachable >= 10_000, "{j}");
+        assert!(
+            text.contains(&format!(
+                "Reachable from the start: {} positions",
+                commas(reachable)
+            )),
+            "{text}"
+        );
+        // The JSON's counts stay numbers.
+        assert!(
+            j["win"].is_u64() && j["certificate"]["children"].is_u64(),
+            "{j}"
+        );
+    }
+    let text = String::from_utf8(
+        gamesolve(&["connect4", "solve", "--width", "4", "--height", "4"]).stdout,
+    )
+    .unwrap();
+    assert!(text.contains("161,029 positions"), "{text}");
+    // Stones with a take of up to k has period k + 2 (the seed's table).
+    let text = String::from_utf8(gamesolve(&["stones", "period", "1000000"]).stdout).unwrap();
+    assert!(
+        text.contains("max take 1,000,000:") && text.contains("with period 1,000,002"),
+        "{text}"
+    );
+    assert_eq!(json(&["stones", "period", "1000000"])["period"], 1_000_002);
+    // A database's analysis: every count of the 4×4 database grouped.
+    let dir = std::env::temp_dir().join(format!("gamesolve-cli-commas-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let board = ["--width", "4", "--height", "4", "--db", d];
+    let solved = gamesolve(&[&["connect4", "solve", "--no-certify"][..], &board].concat());
+    assert!(solved.status.success());
+    let text =
+        String::from_utf8(gamesolve(&[&["connect4", "analyze"][..], &board].concat()).stdout)
+            .unwrap();
+    assert!(
+        text.contains("Reachable from the start: 161,029 positions"),
+        "{text}"
+    );
+    // Counts, not the directory's name nor the example positions (moves
+    // written as columns, 1122334…).
+    let counts: String = text
+        .replace(d, "DIR")
+        .lines()
+        .filter(|l| !l.contains("e.g."))
+        .collect();
+    assert_eq!(has_long_number(&counts), None, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+    // A refusal's count too.
+    let err = fails(&["teeko", "solve"]);
+    assert!(err.contains("172,401,726 indices"), "{err}");
+    // Fingers' JSON names its distinct children "children", as the text
+    // and the certificate do (it said "moves"), apart from the positions.
+    let j = json(&["fingers", "solve"]);
+    assert_eq!(j["reachable"], 191);
+    assert_eq!(j["children"], 500);
+    assert!(j.get("moves").is_none(), "{j}");
+}
+
+/// Grundy values of the knights game by a plain mex over the four steps
+/// towards the corner, computed here (the program's table is not used).
+fn knights_grundy(n: i64) -> Vec<Vec<u32>> {
+    let mut g = vec![vec![0u32; n as usize + 1]; n as usize + 1];
+    for s in 2..=2 * n {
+        for x in 1..=n {
+            let y = s - x;
+            if !(1..=n).contains(&y) {
+                continue;
+            }
+            let mut seen = Vec::new();
+            for (dx, dy) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)] {
+                let (a, b) = (x + dx, y + dy);
+                if (1..=n).contains(&a) && (1..=n).contains(&b) {
+                    seen.push(g[a as usize][b as usize]);
+                }
+            }
+            g[x as usize][y as usize] = (0..).find(|v| !seen.contains(v)).unwrap();
+        }
+    }
+    g
+}
+
+/// `knights` with knights placed says how to win, as `nim` does (issue
+/// 45: it said who wins, not how): the move is one knight's step towards
+/// the corner, and it leaves a position whose XOR of Grundy values —
+/// computed here by a plain mex — is 0; a lost position says so with no
+/// move.
+#[test]
+fn knights_names_the_winning_move() {
+    let g = knights_grundy(15);
+    // (2,3) has a move to (1,1), which has none: its value is not 0.
+    for knights in [
+        &["3,4", "7,7", "15,15"][..],
+        &["2,3"],
+        &["15,15", "2,3", "15,15"],
+    ] {
+        let mut args = vec!["knights", "--size", "15"];
+        args.extend_from_slice(knights);
+        let text = String::from_utf8(gamesolve(&args).stdout).unwrap();
+        let squares: Vec<(i64, i64)> = knights
+            .iter()
+            .map(|k| {
+                let (x, y) = k.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect();
+        let xor = |sq: &[(i64, i64)]| {
+            sq.iter()
+                .fold(0, |a, &(x, y)| a ^ g[x as usize][y as usize])
+        };
+        assert_ne!(xor(&squares), 0, "{knights:?} is a first-player win");
+        let (_, mv) = text.split_once("move the knight on ").expect(&text);
+        let (from, rest) = mv.split_once(" to ").unwrap();
+        let to = rest.split_whitespace().next().unwrap();
+        let pair = |s: &str| -> (i64, i64) {
+            let (x, y) = s.split_once(',').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        };
+        let (from, to) = (pair(from), pair(to));
+        let i = squares.iter().position(|&s| s == from).expect(&text);
+        assert!(
+            [(-2, 1), (-2, -1), (1, -2), (-1, -2)].contains(&(to.0 - from.0, to.1 - from.1)),
+            "{text}"
+        );
+        let mut after = squares.clone();
+        after[i] = to;
+        assert_eq!(xor(&after), 0, "{text}");
+        let j = json(&args);
+        assert_eq!(j["move"]["to"], serde_json::json!([to.0, to.1]), "{j}");
+    }
+    // Two knights on one square: each move is answered by the other's.
+    let text =
+        String::from_utf8(gamesolve(&["knights", "--size", "15", "5,5", "5,5"]).stdout).unwrap();
+    assert!(text.contains("the second player wins"), "{text}");
+    assert!(json(&["knights", "--size", "15", "5,5", "5,5"])["move"].is_null());
+}
+
+/// One set of work budgets and timings (issue 45: the README, `play teeko
+/// --help`, `play dobutsu --help` and the Dobutsu test named four budgets
+/// and three timings for two games): each refusal advises the `--max-work`
+/// the README and the help name, beside the same measured figure.
+#[test]
+fn the_readme_help_refusals_and_tests_name_the_same_budgets_and_timings() {
+    let readme = include_str!("../README.md");
+    let famous = include_str!("famous.rs");
+    for (cmd, budget, figure) in [
+        (
+            &["teeko", "solve"][..],
+            "--max-work 2e10",
+            "some 20 s and 0.5 GB",
+        ),
+        (&["play", "teeko"], "--max-work 5e9", "some 10 s"),
+        (
+            &["dobutsu", "solve"],
+            "--max-work 5e11",
+            "some 20 minutes and 5 GB",
+        ),
+        (
+            &["play", "dobutsu"],
+            "--max-work 2e11",
+            "some 8 minutes and 5 GB",
+        ),
+    ] {
+        let err = fails(cmd);
+        assert!(err.contains(&format!("(e.g. {budget})")), "{cmd:?}: {err}");
+        assert!(
+            readme.contains(budget) && readme.contains(figure),
+            "{budget} {figure}"
+        );
+        if cmd[0] == "play" {
+            let help = String::from_utf8(gamesolve(&["play", cmd[1], "--help"]).stdout).unwrap();
+            let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(help.contains(&format!("`{budget}`")), "{help}");
+            assert!(help.contains(figure), "{figure}: {help}");
+        }
+    }
+    assert!(famous.contains("some 20 s and 0.5 GB on 2 cores"));
+    assert!(famous.contains("some 20 minutes and 6.5 GB on 2 cores"));
+    assert!(readme.contains("6.5 GB holding every tier in memory"));
 }

@@ -931,23 +931,32 @@ fn a_resumed_solve_counts_only_the_work_left() {
     assert!(done.status.success());
     // Every tier but the smallest, as a solve killed after the others.
     let key = "4x4, mirror-canonical, tiers by pieces, v1";
-    let from = game_db::Database::open(&whole, "connect4", key).unwrap();
-    let to = game_db::Database::create(&part, "connect4", key).unwrap();
-    let tiers = from.finished_tiers();
-    let first = *tiers.iter().min().unwrap();
-    for &t in tiers.iter().filter(|&&t| t != first) {
-        let table = gamesolve::store::load_table(&from, t).unwrap();
-        gamesolve::store::save_table(&to, t, &table).unwrap();
-    }
-    drop((from, to));
+    let partial = |dst: &Path| {
+        let from = game_db::Database::open(&whole, "connect4", key).unwrap();
+        let to = game_db::Database::create(dst, "connect4", key).unwrap();
+        let tiers = from.finished_tiers();
+        let first = *tiers.iter().min().unwrap();
+        for &t in tiers.iter().filter(|&&t| t != first) {
+            let table = gamesolve::store::load_table(&from, t).unwrap();
+            gamesolve::store::save_table(&to, t, &table).unwrap();
+        }
+    };
+    partial(&part);
     let budget = ["--max-work", "1.5e6"];
     let refused = solve(&fresh, &budget);
     let err = String::from_utf8(refused.stderr).unwrap();
     assert!(!refused.status.success(), "{err}");
-    assert!(err.contains("(201755 indices)"), "{err}");
+    assert!(err.contains("(201,755 indices)"), "{err}");
     let resumed = solve(&part, &budget);
     let err = String::from_utf8_lossy(&resumed.stderr);
     assert!(resumed.status.success(), "{err}");
+    // It says that it resumed, and what it found done: the 16 tiers
+    // copied, every index but the empty board's (issue 45).
+    let said = String::from_utf8_lossy(&resumed.stdout);
+    assert!(
+        said.contains("Resumed: 16 of 17 tiers (201,754 indices) were found done in the database"),
+        "{said}"
+    );
     // The whole solve's verdict and reachable counts (Tromp's 4×4: a
     // tie; the last line is times).
     let verdict = |o: &Output| {
@@ -960,6 +969,22 @@ fn a_resumed_solve_counts_only_the_work_left() {
         verdict(&done)
     );
     assert_eq!(verdict(&resumed), verdict(&done));
+    // Resumed with its certificate, which it cannot give (the tiers found
+    // done are not in memory): it says so and what gives one.
+    let certified = dir.join("certified");
+    partial(&certified);
+    let d = certified.display().to_string();
+    let mut args = vec!["connect4", "solve", "--db", &d];
+    args.extend_from_slice(&board);
+    let out = run(&args);
+    assert!(out.status.success());
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("Certificate: skipped (the tiers are not all in memory")
+            && said.contains("The same solve without --db certifies every tier in memory.")
+            && said.contains("Resumed: 16 of 17 tiers"),
+        "{said}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

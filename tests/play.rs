@@ -200,3 +200,118 @@ fn fingers_answers_the_question_mark_and_perfect_play_lasts_26_plies() {
         assert_eq!(plies, 26, "{seat}");
     }
 }
+
+/// Every legal move name of Magic Fingers' default rules: touches aTb and
+/// claps Cab for hands of 0 to 4.
+fn fingers_moves() -> Vec<String> {
+    let mut all = Vec::new();
+    for a in 0..5 {
+        for b in 0..5 {
+            all.push(format!("{a}T{b}"));
+            all.push(format!("C{a}{b}"));
+        }
+    }
+    all
+}
+
+/// Every `play` lists the legal moves in its prompt and ends in the same
+/// words (issue 45: `play teeko` listed none, and the games ended in
+/// words of their own). A scripted player typing every move name in turn
+/// (the illegal ones refused and asked again) plays each game to its end
+/// against the perfect player.
+#[test]
+fn every_play_lists_its_moves_and_ends_in_the_same_words() {
+    let columns = "1\n2\n3\n4\n".repeat(20);
+    let text = common::script(
+        &[
+            "play", "connect4", "--width", "4", "--height", "4", "--first",
+        ],
+        &columns,
+    );
+    assert!(
+        text.contains("Your move (1 2 3 4; ? for values): "),
+        "{text}"
+    );
+    let fingers = (fingers_moves().join("\n") + "\n").repeat(40);
+    let played = common::script(&["play", "fingers", "--first"], &fingers);
+    assert!(
+        played.contains("Your move (1T1 C02; ? for values): "),
+        "{played}"
+    );
+    for t in [&text, &played] {
+        let last = t.trim_end().lines().last().unwrap();
+        assert!(
+            [
+                "Game over: you win!",
+                "Game over: I win.",
+                "Game over: a tie."
+            ]
+            .iter()
+            .any(|w| last.ends_with(w)),
+            "{last}"
+        );
+    }
+    // The first player of Magic Fingers loses to perfect play.
+    assert!(
+        played
+            .trim_end()
+            .ends_with("Both your hands are dead. Game over: I win."),
+        "{played}"
+    );
+}
+
+/// A move that throws a win away gets a word (issue 45: a blunder got
+/// none): playing second at Magic Fingers, where the second player wins
+/// (the quiz's answer), the scripted player picks a move that `?` says
+/// does not win, and is told so with a move that `?` says wins.
+#[test]
+fn a_move_that_throws_the_win_away_gets_a_word() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
+        .args(["--json", "play", "fingers", "--second"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    let mut next = || {
+        let mut line = String::new();
+        output.read_line(&mut line).unwrap();
+        serde_json::from_str::<Json>(&line).unwrap_or_else(|e| panic!("{line}: {e}"))
+    };
+    let mut j = next();
+    while j.get("options").is_none() {
+        j = next();
+    }
+    assert_eq!(j["value"]["outcome"], "win", "{j}");
+    writeln!(input, "?").unwrap();
+    input.flush().unwrap();
+    let values = next();
+    let values = values["values"].as_array().unwrap();
+    let winning: Vec<&str> = values
+        .iter()
+        .filter(|v| v["outcome"] == "win")
+        .map(|v| v["move"].as_str().unwrap())
+        .collect();
+    let thrown = values
+        .iter()
+        .find(|v| v["outcome"] != "win")
+        .expect("a move that does not win");
+    writeln!(input, "{}", thrown["move"].as_str().unwrap()).unwrap();
+    input.flush().unwrap();
+    let word = next();
+    let word = word["blunder"].as_str().unwrap_or_else(|| panic!("{word}"));
+    assert!(
+        word.starts_with("That move throws away the win; "),
+        "{word}"
+    );
+    let kept = word
+        .trim_start_matches("That move throws away the win; ")
+        .split_whitespace()
+        .next()
+        .unwrap();
+    assert!(winning.contains(&kept), "{word}: {winning:?}");
+    writeln!(input, "q").unwrap();
+    drop(input);
+    assert!(child.wait().unwrap().success());
+}

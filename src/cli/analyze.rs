@@ -11,7 +11,7 @@ use serde_json::{json, Value as Json};
 use solver_retro::{Counts, Flaw, Held};
 
 use super::{Error, Report};
-use game_core::plural;
+use game_core::{grouped, plural};
 
 /// Statistics of one tier (or of all).
 #[derive(Debug, Clone, Default)]
@@ -102,7 +102,10 @@ pub fn check_analyze(
     per_index: u64,
 ) -> Result<(), Error> {
     ctx.budget.check_work(
-        &format!("analysing the database of {title} ({indices} indices)"),
+        &format!(
+            "analysing the database of {title} ({})",
+            plural(indices, "index")
+        ),
         indices.saturating_mul(per_index),
     )?;
     Ok(())
@@ -255,20 +258,20 @@ where
          Reachable from the start: {} positions ({} stored): {} won, {} lost, {} tied, {} drawn.\n",
         db.dir().display(),
         plural(order.len() as u64, "tier"),
-        db.total_bytes(),
+        grouped(db.total_bytes()),
         start_value.map_or("not stored".into(), |v| v.to_string()),
-        total.canonical.total(),
-        total.canonical.win,
-        total.canonical.lose,
-        total.canonical.tie,
-        total.canonical.draw,
-        total.all.total(),
-        reach.count,
-        reach.canonical,
-        reach.counts.win,
-        reach.counts.lose,
-        reach.counts.tie,
-        reach.counts.draw,
+        grouped(total.canonical.total()),
+        grouped(total.canonical.win),
+        grouped(total.canonical.lose),
+        grouped(total.canonical.tie),
+        grouped(total.canonical.draw),
+        grouped(total.all.total()),
+        grouped(reach.count),
+        grouped(reach.canonical),
+        grouped(reach.counts.win),
+        grouped(reach.counts.lose),
+        grouped(reach.counts.tie),
+        grouped(reach.counts.draw),
     );
     let show = |label: &str, e: Option<(u32, Tier, u64)>| -> String {
         e.map_or(format!("{label}: none\n"), |(r, t, i)| {
@@ -289,10 +292,10 @@ where
         text += &format!(
             "  tier {:>4}: {} / {} / {} / {}\n",
             game.tier_name(*t),
-            s.canonical.win,
-            s.canonical.lose,
-            s.canonical.tie,
-            s.canonical.draw
+            grouped(s.canonical.win),
+            grouped(s.canonical.lose),
+            grouped(s.canonical.tie),
+            grouped(s.canonical.draw)
         );
     }
     Ok(Report::new(

@@ -14,7 +14,7 @@ use super::analyze::{analyze, open_db, Rules};
 use super::args::{ClusterFlags, Samples};
 use super::solve_db::SolveDb;
 use super::{plies, Ctx, Error, Report};
-use game_core::plural;
+use game_core::{grouped, plural};
 
 /// The rule switches shared by every fingers command.
 #[derive(Debug, Clone, Args)]
@@ -813,8 +813,9 @@ fn report_solve<'g>(
     let big = game.size() > 20_000_000;
     if big && shown.certify && !ctx.json {
         eprintln!(
-            "gamesolve: solved {} positions in {seconds:.2} s; checking the certificate move by move",
-            game.size()
+            "gamesolve: solved {} positions in {}; checking the certificate move by move",
+            grouped(game.size()),
+            super::seconds_words(seconds)
         );
     }
     let t = Instant::now();
@@ -842,28 +843,31 @@ fn report_solve<'g>(
          Reachable from the start: {} positions and {}; for the player to move {} are won, {} lost and {} drawn.\n",
         describe(game.rules()),
         verdict_words(start),
-        reach.count(),
+        grouped(reach.count()),
         plural(moves, "distinct child"),
-        counts.win,
-        counts.lose,
-        counts.draw + counts.tie,
+        grouped(counts.win),
+        grouped(counts.lose),
+        grouped(counts.draw + counts.tie),
     );
     match &cert {
         Some(Ok(c)) => text += &format!(
             "Certificate: every one of the {} positions of the table checked against its {} — consistent.\n",
-            c.positions, plural(c.children, "distinct child")
+            grouped(c.positions), plural(c.children, "distinct child")
         ),
         Some(Err(e)) => text += &format!("Certificate: FAILED — {e}\n"),
         None => text += "Certificate: skipped (--no-certify).\n",
     }
+    // The times are the last line's (`Report::timed`), the whole run's.
     text += &format!(
-        "Solved in {seconds:.3} s ({} bytes a position, no stored graph).",
+        "Solved with {} bytes a position and no stored graph.",
         sol.bytes_per_position()
     );
     let mut j = json!({
         "start": value_json(start),
         "reachable": reach.count(),
-        "moves": moves,
+        // The distinct children of the reachable positions (the text's
+        // "distinct children"): moves, not positions.
+        "children": moves,
         "win": counts.win,
         "lose": counts.lose,
         "draw": counts.draw,
@@ -901,7 +905,12 @@ fn report_solve<'g>(
     if let Some(Err(e)) = cert {
         return Err(Error::Certificate(e.to_string()));
     }
-    Ok((Report::new(text, j), sol))
+    let times = [
+        ("solve", seconds),
+        ("certificate", certify_seconds.unwrap_or(0.0)),
+        ("walk", reach_seconds),
+    ];
+    Ok((Report::new(text, j).timed(&times), sol))
 }
 
 /// What `fingers table` prints under the table (issue 45: the legend was

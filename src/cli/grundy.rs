@@ -250,10 +250,29 @@ pub fn knights(a: &KnightsArgs, ctx: &Ctx) -> Result<Report, Error> {
         );
         squares.push(k.square(x, y)?);
     }
-    let first = k.first_player_wins_with(&squares, &ctx.budget)?;
-    let winner = if first { "first" } else { "second" };
+    // How to win, as `nim` says it: the knight and the square it goes to.
+    let win = k.winning_move_with(&squares, &ctx.budget)?;
+    let text = match win {
+        Some((i, (x, y))) => {
+            let (a, b) = squares[i];
+            format!(
+                "the first player wins: move the knight on {a},{b} to {x},{y} (knight {} of {}, numbered from 1 as given)",
+                i + 1,
+                squares.len()
+            )
+        }
+        None => "the second player wins (every move can be answered)".into(),
+    };
     Ok(Report::new(
-        format!("the {winner} player wins"),
-        json!({ "winner": winner }),
+        text,
+        json!({
+            "winner": if win.is_some() { "first" } else { "second" },
+            "move": win.map(|(i, (x, y))| json!({
+                // Numbered from 0, as nim numbers its heaps.
+                "knight": i,
+                "from": [squares[i].0, squares[i].1],
+                "to": [x, y],
+            })),
+        }),
     ))
 }

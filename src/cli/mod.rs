@@ -33,7 +33,7 @@ mod teeko;
 mod tiered;
 
 use clap::{Parser, Subcommand};
-use game_core::{echo, plural, Budget};
+use game_core::{echo, grouped, plural, Budget};
 use serde_json::Value as Json;
 
 pub use register::{check_indexed_unmoves, main_for, CliGame, NoOptions};
@@ -299,6 +299,10 @@ pub struct Report {
     /// Output already rendered in the form asked for (large outputs are
     /// written once, not built as a JSON value first).
     rendered: Option<String>,
+    /// The parts of the run a solve timed (`("solve", 8.9)`, …): text
+    /// output then ends with the whole run's time and these
+    /// ([`time_line`]); `None` for a command that prints no time.
+    times: Option<Vec<(&'static str, f64)>>,
 }
 
 impl Report {
@@ -307,6 +311,7 @@ impl Report {
             text: text.into(),
             json,
             rendered: None,
+            times: None,
         }
     }
 
@@ -316,7 +321,16 @@ impl Report {
             text: String::new(),
             json: Json::Null,
             rendered: Some(out),
+            times: None,
         }
+    }
+
+    /// Ends the text output with the run's time and its timed `parts`
+    /// (seconds each, in the order they ran; zero-length parts left out).
+    /// `--json` keeps its own `seconds` fields and gets no such line.
+    fn timed(mut self, parts: &[(&'static str, f64)]) -> Self {
+        self.times = Some(parts.to_vec());
+        self
     }
 
     /// The report of a cluster process other than 0, which finished its
@@ -376,10 +390,65 @@ const RAISE_WORK_MOST: &str =
 /// the most a solve runs on.
 const MAX_THREADS: usize = solver_retro::Config::MAX_THREADS;
 
+/// When the run began: [`mark_start`], else the first time it was asked.
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// Marks the start of the run, from which the last line of a solve's text
+/// output measures the whole run's time: a binary's `main` calls it first
+/// ([`main`] and [`main_for`] call it too; the first call counts).
+pub fn mark_start() {
+    STARTED.get_or_init(std::time::Instant::now);
+}
+
+/// Seconds since [`mark_start`].
+fn run_seconds() -> f64 {
+    STARTED
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
+}
+
+/// `0.004 s`, `0.27 s`, `9.75 s`, `42.1 s`, `1,234 s`: seconds with three
+/// figures or so.
+pub fn seconds_words(s: f64) -> String {
+    if s < 0.1 {
+        format!("{s:.3} s")
+    } else if s < 10.0 {
+        format!("{s:.2} s")
+    } else if s < 100.0 {
+        format!("{s:.1} s")
+    } else {
+        format!("{} s", grouped(s.round() as u64))
+    }
+}
+
+/// The last line of a solve's text output: `Done in 9.75 s: solve 8.90 s,
+/// certificate 0.30 s, walk 0.50 s, other 0.05 s.` — the whole run, from
+/// [`mark_start`] to now (`total` seconds), and its timed `parts`; what
+/// they leave (start-up, checks, output) is `other` when it is a hundredth
+/// of a second or more.
+pub fn time_line(total: f64, parts: &[(&str, f64)]) -> String {
+    let mut words: Vec<String> = parts
+        .iter()
+        .filter(|(_, s)| *s > 0.0)
+        .map(|(name, s)| format!("{name} {}", seconds_words(*s)))
+        .collect();
+    let rest = total - parts.iter().map(|(_, s)| s).sum::<f64>();
+    if rest >= 0.01 && !words.is_empty() {
+        words.push(format!("other {}", seconds_words(rest)));
+    }
+    if words.is_empty() {
+        format!("Done in {}.", seconds_words(total))
+    } else {
+        format!("Done in {}: {}.", seconds_words(total), words.join(", "))
+    }
+}
+
 /// The `gamesolve` program: parses its command line, runs it, and returns
 /// the exit code (see the binary).
 pub fn main() -> std::process::ExitCode {
     use clap::{CommandFactory, FromArgMatches};
+    mark_start();
     exit::main_with(Cli::command, |matches| {
         let cli = Cli::from_arg_matches(&matches).map_err(|e| Error::Usage(e.to_string()))?;
         run(cli)
@@ -581,10 +650,13 @@ fn run_in_pool(
         }
     } else if cli.json {
         writeln!(out, "{}", report.json)
-    } else if report.text.ends_with('\n') {
-        write!(out, "{}", report.text)
     } else {
-        writeln!(out, "{}", report.text)
+        let text = report.text.trim_end_matches('\n');
+        match &report.times {
+            // Measured now, as the last thing before the output is written.
+            Some(parts) => writeln!(out, "{text}\n{}", time_line(run_seconds(), parts)),
+            None => writeln!(out, "{text}"),
+        }
     };
     match written.and_then(|()| out.flush()) {
         // A reader that stopped early (`| head`) is not an error.

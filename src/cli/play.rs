@@ -40,16 +40,16 @@ pub enum PlayCmd {
         seat: super::play_tiered::Seat,
     },
     /// Teeko against the solver (solving first needs `--max-work 5e9`,
-    /// past the default budget, and some 20 s on 2 cores; `--db` from
-    /// `teeko solve --db` answers at once). Type a square (c3) to place a
+    /// past the default budget, and some 10 s and 0.5 GB on 2 cores; `--db`
+    /// from `teeko solve --db` answers at once). Type a square (c3) to place a
     /// man, two (c3d4) to move one.
     Teeko {
         #[command(flatten)]
         seat: super::play_tiered::Seat,
     },
     /// Dobutsu shogi against the solver, from a database written by
-    /// `dobutsu solve --db` (solving first needs `--max-work 2e11` and
-    /// takes many minutes). Type b3b2 to step, C*b2 to drop.
+    /// `dobutsu solve --db` (solving first needs `--max-work 2e11`, some 8
+    /// minutes and 5 GB on 2 cores). Type b3b2 to step, C*b2 to drop.
     Dobutsu {
         #[command(flatten)]
         seat: super::play_tiered::Seat,
@@ -247,6 +247,55 @@ pub(super) fn write_values(
     Ok(())
 }
 
+/// The end-of-game words of every `play`: `winner` is whether the human
+/// won, `None` for a tie.
+pub(super) fn game_over(winner: Option<bool>) -> &'static str {
+    match winner {
+        Some(true) => "Game over: you win!",
+        Some(false) => "Game over: I win.",
+        None => "Game over: a tie.",
+    }
+}
+
+/// The word on a move of the human's that throws a win away, or turns a
+/// tie or a draw into a loss: `before` is the position's value for them,
+/// `after` the value of the move they chose (for them), `best` a move
+/// that kept `before`. `None` for a move that keeps the value (or when a
+/// value is not known).
+pub(super) fn blunder(
+    before: Option<Value>,
+    after: Option<Value>,
+    best: Option<&str>,
+) -> Option<String> {
+    let (b, a) = (before?, after?);
+    let kept = best.map_or(String::new(), |m| format!("; {m} kept it"));
+    let lost = match (b.outcome(), a.outcome()) {
+        (Outcome::Win, Outcome::Win) => return None,
+        (Outcome::Win, _) => "throws away the win",
+        (Outcome::Tie, Outcome::Lose) => "turns the tie into a loss",
+        (Outcome::Draw, Outcome::Lose) => "turns the draw into a loss",
+        _ => return None,
+    };
+    Some(format!(
+        "That move {lost}{kept}: now {}.",
+        you_words(Some(a))
+    ))
+}
+
+/// Says [`blunder`]'s word, if any: a line of text, or under `--json` the
+/// object `{"blunder": WORDS}`.
+pub(super) fn say_blunder(
+    out: &mut impl Write,
+    json: bool,
+    word: Option<String>,
+) -> std::io::Result<()> {
+    match word {
+        None => Ok(()),
+        Some(w) if json => writeln!(out, "{}", json!({ "blunder": w })),
+        Some(w) => writeln!(out, "{w}"),
+    }
+}
+
 /// What a move's value means for the human who would play it.
 pub(super) fn you_words(v: Option<Value>) -> String {
     match v.map(|v| (v.outcome(), v.remoteness())) {
@@ -336,12 +385,13 @@ fn play(
             } else {
                 writeln!(
                     out,
-                    "{}",
+                    "{} {}",
                     if human_won {
-                        "Both my hands are dead: you win!"
+                        "Both my hands are dead."
                     } else {
-                        "Both your hands are dead: I win."
-                    }
+                        "Both your hands are dead."
+                    },
+                    game_over(Some(human_won))
                 )?;
             }
             return Ok(());
@@ -396,6 +446,9 @@ fn play(
                     None => refuse(out, json, &a, &names)?,
                 }
             };
+            let best = sol.best_move(&pos).map(|(m, _)| m.to_string());
+            let after = sol.value(&game.play(&pos, &chosen)).map(Value::parent);
+            say_blunder(out, json, blunder(sol.value(&pos), after, best.as_deref()))?;
             pos = game.play(&pos, &chosen);
         } else {
             let (mv, v) = sol
@@ -413,5 +466,46 @@ fn play(
             pos = game.play(&pos, &mv);
         }
         human_to_move = !human_to_move;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A move that loses the value the position had gets a word; one that
+    /// keeps it, or a loss that stays a loss, none.
+    #[test]
+    fn a_thrown_away_win_or_draw_gets_a_word() {
+        let w = blunder(Some(Value::win(3)), Some(Value::tie(8)), Some("c3"));
+        assert_eq!(
+            w.as_deref(),
+            Some("That move throws away the win; c3 kept it: now a tie in 8 plies.")
+        );
+        let w = blunder(Some(Value::DRAW), Some(Value::lose(4)), None).unwrap();
+        assert!(
+            w.starts_with("That move turns the draw into a loss: now you lose in 4"),
+            "{w}"
+        );
+        let w = blunder(Some(Value::tie(6)), Some(Value::lose(5)), Some("2")).unwrap();
+        assert!(w.contains("turns the tie into a loss; 2 kept it"), "{w}");
+        assert_eq!(
+            blunder(Some(Value::win(3)), Some(Value::win(9)), None),
+            None
+        );
+        assert_eq!(
+            blunder(Some(Value::lose(3)), Some(Value::lose(1)), None),
+            None
+        );
+        assert_eq!(blunder(Some(Value::tie(3)), Some(Value::DRAW), None), None);
+        assert_eq!(blunder(None, Some(Value::lose(1)), None), None);
+    }
+
+    /// Every `play` ends in the same words.
+    #[test]
+    fn the_end_of_game_words() {
+        assert_eq!(game_over(Some(true)), "Game over: you win!");
+        assert_eq!(game_over(Some(false)), "Game over: I win.");
+        assert_eq!(game_over(None), "Game over: a tie.");
     }
 }

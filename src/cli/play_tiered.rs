@@ -3,9 +3,12 @@
 //! after solving in memory.
 //!
 //! The human types a move as [`CliGame::move_text`] writes it, `?` for the
-//! value of each of their options, `q` to quit. With `--json` every line
-//! out is one JSON object (the position, its value, the options or the
-//! solver's move) and `?` answers with the options' values.
+//! value of each of their options, `q` to quit; the prompt lists the legal
+//! moves, a move that throws a win away gets a word, and the game ends in
+//! the words every `play` uses. With `--json` every line out is one JSON
+//! object (the position, its value, the options or the solver's move; a
+//! `{"blunder": …}` word; the end) and `?` answers with the options'
+//! values.
 
 use std::fmt::Debug;
 use std::io::{BufRead, Write};
@@ -83,7 +86,9 @@ where
                 )?;
             }
             let spinner = super::progress::Spinner::new("solving");
-            sol = G::solve(&game, &super::progress::config(&spinner, ctx), &mut NoStore)?;
+            let positions = game.tiers().iter().map(|&t| game.tier_size(t)).sum();
+            let config = super::progress::config_sized(&spinner, ctx, positions);
+            sol = G::solve(&game, &config, &mut NoStore)?;
             drop(spinner);
             let (g, sol) = (&game, &sol);
             Box::new(move |p| Ok(sol.value(&g.0.canonical(p))))
@@ -146,6 +151,15 @@ where
         .collect()
 }
 
+/// A picture without its last line when that says who is to move
+/// (Teeko's, Dobutsu's): once the game is over nobody is.
+fn board_only(picture: &str) -> &str {
+    match picture.rsplit_once('\n') {
+        Some((board, last)) if last.ends_with("to move") => board,
+        _ => picture,
+    }
+}
+
 fn play<G: CliGame>(
     game: &G,
     lookup: &Lookup<'_, G::Position>,
@@ -184,10 +198,16 @@ where
             "board": picture,
             "to_move": if human_to_move { "you" } else { "me" },
         });
+        let over = game.outcome(&pos);
         if !json {
-            writeln!(out, "\n{picture}")?;
+            let shown = if over.is_some() {
+                board_only(&picture)
+            } else {
+                &picture
+            };
+            writeln!(out, "\n{shown}")?;
         }
-        if let Some(o) = game.outcome(&pos) {
+        if let Some(o) = over {
             let winner = match o {
                 Outcome::Win => Some(human_to_move),
                 Outcome::Lose => Some(!human_to_move),
@@ -201,15 +221,7 @@ where
                     json!({ "position": position, "over": true, "winner": w })
                 )?;
             } else {
-                writeln!(
-                    out,
-                    "{}",
-                    match winner {
-                        Some(true) => "Game over: you win!",
-                        Some(false) => "Game over: I win.",
-                        None => "Game over: a tie.",
-                    }
-                )?;
+                writeln!(out, "{}", super::play::game_over(winner))?;
             }
             return Ok(());
         }
@@ -239,8 +251,10 @@ where
                     json!({ "position": position, "value": value_json(value), "options": names })
                 )?;
             }
+            // The legal moves in the prompt, as every `play` lists them.
+            let prompt = format!("Your move ({}; ? for values): ", names.join(" "));
             let chosen = loop {
-                let Some(a) = ask(input, out, "Your move (? for values): ", json)? else {
+                let Some(a) = ask(input, out, &prompt, json)? else {
                     return Ok(());
                 };
                 if a.eq_ignore_ascii_case("q") || a.eq_ignore_ascii_case("quit") {
@@ -256,6 +270,16 @@ where
                     None => refuse(out, json, &a, &names)?,
                 }
             };
+            let after = lookup(&game.play(&pos, &chosen))?.map(Value::parent);
+            if value.is_some_and(|v| after.is_some_and(|a| a.outcome() != v.outcome())) {
+                let best = best_move(game, &pos, |c| lookup(c).ok().flatten(), &mut buf)
+                    .map(|(m, _)| game.move_text(&pos, &m, first_to_move));
+                super::play::say_blunder(
+                    out,
+                    json,
+                    super::play::blunder(value, after, best.as_deref()),
+                )?;
+            }
             pos = game.play(&pos, &chosen);
         } else {
             // A child the table cannot answer (a damaged database) stops
@@ -292,5 +316,34 @@ where
             pos = game.play(&pos, &mv);
         }
         first_to_move = !first_to_move;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game_core::Game;
+
+    /// A Teeko game won by black's four in a row, and a Dobutsu start: the
+    /// picture of the end shows the board, not "red (r) to move"; a game
+    /// going on keeps its line.
+    #[test]
+    fn a_finished_games_picture_says_nobody_is_to_move() {
+        let teeko = games::Teeko::new();
+        let won = teeko.parse("a1 e5 b1 e4 c1 d5 d1").expect("legal moves");
+        assert!(teeko.outcome(&won).is_some());
+        let picture = teeko.picture(&won, false);
+        assert!(picture.ends_with("red (r) to move"), "{picture}");
+        let shown = board_only(&picture);
+        assert!(
+            !shown.contains("to move") && shown.ends_with("a b c d e"),
+            "{shown}"
+        );
+        let dobutsu = games::Dobutsu::new();
+        let start = dobutsu.picture(&dobutsu.start(), true);
+        assert!(board_only(&start).contains("in hand"), "{start}");
+        assert!(!board_only(&start).contains("to move"), "{start}");
+        // A picture with no such line is left whole.
+        assert_eq!(board_only("1 2 3 4\n. . . ."), "1 2 3 4\n. . . .");
     }
 }

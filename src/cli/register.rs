@@ -352,6 +352,7 @@ where
     G::Move: Send,
 {
     use clap::{CommandFactory, FromArgMatches};
+    super::mark_start();
     // The program's name in its messages and usage (`PROGRAM: …`); clap
     // keeps it for the process's life.
     let name: &'static str = Box::leak(tiered::program().into_boxed_str());

@@ -40,8 +40,10 @@ pub fn run(cmd: Stones, ctx: &Ctx) -> Result<Report, Error> {
             let p = games::StonesTable::new_with(max_take, &ctx.budget)?.period();
             Report::new(
                 format!(
-                    "max take {max_take}: the table of winners is periodic from row {} with period {}",
-                    p.preperiod, p.period
+                    "max take {}: the table of winners is periodic from row {} with period {}",
+                    game_core::grouped(max_take),
+                    game_core::grouped(p.preperiod),
+                    game_core::grouped(p.period)
                 ),
                 json!({ "preperiod": p.preperiod, "period": p.period }),
             )

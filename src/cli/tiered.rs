@@ -20,7 +20,7 @@ use super::register::CliGame;
 use super::solve_db::SolveDb;
 use super::{Ctx, Error, Report};
 use game_core::budget::human_bytes_apart;
-use game_core::plural;
+use game_core::{grouped, plural};
 
 /// The game a command reading the database in `dir` answers for: the one
 /// its manifest's rules key names (so that no option need be repeated),
@@ -172,9 +172,13 @@ where
         ),
     };
     let indices = if finished == 0 {
-        format!("{n} indices")
+        plural(n, "index")
     } else {
-        format!("{} of its {n} indices left to solve", n - finished)
+        format!(
+            "{} of its {} left to solve",
+            grouped(n - finished),
+            plural(n, "index")
+        )
     };
     ctx.budget.check_work(
         &format!("solving {} ({indices}){and}", game.0.title()),
@@ -269,14 +273,17 @@ where
     // Checked against its children's records before it is reported.
     let v = super::analyze::checked_lookup(game, db, &start, "")?;
     let v = v.ok_or_else(|| Error::Usage("the start is not stored".into()))?;
-    Ok(Some(Report::new(
-        format!(
-            "The database in {} is already solved (every tier file checked): from the start the first player {}.",
-            db.dir().display(),
-            verdict_words(v)
-        ),
-        json!({ "already_solved": true, "start": value_json(v) }),
-    )))
+    Ok(Some(
+        Report::new(
+            format!(
+                "The database in {} is already solved (every tier file checked): from the start the first player {}.",
+                db.dir().display(),
+                verdict_words(v)
+            ),
+            json!({ "already_solved": true, "start": value_json(v) }),
+        )
+        .timed(&[]),
+    ))
 }
 
 /// `G solve [--db DIR] [--no-certify]`.
@@ -339,9 +346,23 @@ where
     if db.is_none() && !(loop_free && no_certify) {
         check_whole(game, WholeFor::Solve, ctx)?;
     }
+    // What a resumed solve found done, said before it goes on (and in
+    // its report).
+    let resumed = db.and_then(|db| {
+        let tiers = game.tiers().iter().filter(|&&t| db.is_finished(t)).count() as u64;
+        (tiers > 0).then_some(Resumed {
+            tiers,
+            of: game.tiers().len() as u64,
+            positions: finished,
+        })
+    });
+    if let Some(r) = &resumed {
+        super::progress::note(&r.words());
+    }
     let t = Instant::now();
     let spinner = super::progress::Spinner::new("solving");
-    let config = super::progress::config(&spinner, ctx);
+    let left = indices_of(game, |_| true).saturating_sub(finished);
+    let config = super::progress::config_sized(&spinner, ctx, left);
     let (sol, reach) = match db {
         Some(db) => (
             G::solve(game, &config, &mut gamesolve::store::DbStore::new(db))?,
@@ -368,6 +389,7 @@ where
             no_certify,
             solve_s,
             reach,
+            resumed,
         },
         &spinner,
         serde_json::Value::Null,
@@ -428,8 +450,9 @@ where
     };
     let t = Instant::now();
     let spinner = leader.then(|| super::progress::Spinner::new("solving on the cluster"));
+    let all = indices_of(&game, |_| true);
     let config = match &spinner {
-        Some(s) => config.progress(super::progress::report(s)),
+        Some(s) => config.progress(super::progress::report_sized(s, all)),
         None => config,
     };
     let sol = G::solve_cluster(game.clone(), &config, db.clone())?;
@@ -453,6 +476,7 @@ where
             no_certify,
             solve_s,
             reach: None,
+            resumed: None,
         },
         &spinner,
         cluster,
@@ -461,11 +485,38 @@ where
 }
 
 /// What a solve hands [`finish`]: whether to skip the certificate, its
-/// seconds, and the reachable counts when the solve found them itself.
+/// seconds, the reachable counts when the solve found them itself, and
+/// what it found done when it resumed.
 struct Done {
     no_certify: bool,
     solve_s: f64,
     reach: Option<solver_retro::TierReach>,
+    resumed: Option<Resumed>,
+}
+
+/// What a resumed `solve --db` found done in its database.
+#[derive(Debug, Clone, Copy)]
+struct Resumed {
+    /// Tiers found finished.
+    tiers: u64,
+    /// Tiers in all.
+    of: u64,
+    /// Their indices.
+    positions: u64,
+}
+
+impl Resumed {
+    /// `Resumed: 1 of 2 tiers (12,345 indices) were found done in the
+    /// database; the rest solved now.`
+    fn words(&self) -> String {
+        format!(
+            "Resumed: {} of {} ({}) {} found done in the database; the rest solved now.",
+            grouped(self.tiers),
+            plural(self.of, "tier"),
+            plural(self.positions, "index"),
+            if self.tiers == 1 { "was" } else { "were" }
+        )
+    }
 }
 
 /// Everything after the solve: the start's value, the positions reachable
@@ -501,6 +552,7 @@ where
         no_certify,
         solve_s,
         reach: known,
+        resumed,
     } = done;
     // The positions the certificate covers: those the solve holds — the
     // ones reachable from the start when it found them first, else every
@@ -576,26 +628,30 @@ where
         Some(w) => plural(w, "cluster worker"),
         None => plural(rayon::current_num_threads() as u64, "thread"),
     };
-    let text = format!(
+    // The times are the last line's (`Report::timed`), the whole run's.
+    let mut text = format!(
         "{title}: from the start the first player {}.\n\
          Reachable from the start: {} positions ({} up to symmetry); \
          for the player to move {} are won, {} lost, {} tied and {} drawn.\n\
          {}\n\
-         Solved {} of {}{} in {solve_s:.2} s on {threads} (2 bytes an index); \
-         {}{}.",
+         Solved {} of {}{} on {threads} (2 bytes an index){}.",
         verdict_words(v),
-        reach.count,
-        reach.canonical,
-        c.win,
-        c.lose,
-        c.tie,
-        c.draw,
+        grouped(reach.count),
+        grouped(reach.canonical),
+        grouped(c.win),
+        grouped(c.lose),
+        grouped(c.tie),
+        grouped(c.draw),
         match &cert {
             None if no_certify => "Certificate: skipped (--no-certify).".to_string(),
-            None => "Certificate: skipped (the tiers are not all in memory; the database holds them).".to_string(),
+            // The tiers found done were not solved in this run: their
+            // tables are in the database, not in memory.
+            None => "Certificate: skipped (the tiers are not all in memory; the database holds them). \
+                     The same solve without --db certifies every tier in memory."
+                .to_string(),
             Some(Ok(c)) => format!(
                 "Certificate: every one of the {} {set_words} (up to symmetry) checked against its {} — consistent.",
-                c.positions, plural(c.children, "distinct child")
+                grouped(c.positions), plural(c.children, "distinct child")
             ),
             Some(Err(e)) => format!("Certificate: FAILED — {e}"),
         },
@@ -607,16 +663,14 @@ where
             ""
         },
         if counted_in_solve {
-            "reachable counted in the solve".to_string()
+            "; the reachable ones counted in the solve"
         } else {
-            format!("reachable counted in {reach_s:.2} s")
-        },
-        if cert.is_none() {
-            String::new()
-        } else {
-            format!(", certified in {cert_s:.2} s")
+            ""
         },
     );
+    if let Some(r) = &resumed {
+        text += &format!("\n{}", r.words());
+    }
     if let Some(Err(e)) = &cert {
         return Err(Error::Certificate(e.clone()));
     }
@@ -639,10 +693,18 @@ where
     if let Some(Ok(c)) = &cert {
         j["certificate"] = json!({ "positions": c.positions, "children": c.children, "of": set });
     }
+    if let Some(r) = resumed {
+        j["resumed"] = json!({ "tiers": r.tiers, "positions": r.positions });
+    }
     if !cluster.is_null() {
         j["cluster"] = cluster;
     }
-    Ok(Report::new(text, j))
+    let times = [
+        ("solve", solve_s),
+        ("walk", if counted_in_solve { 0.0 } else { reach_s }),
+        ("certificate", if cert.is_some() { cert_s } else { 0.0 }),
+    ];
+    Ok(Report::new(text, j).timed(&times))
 }
 
 /// The value of a position in a solution of either kind.
@@ -787,6 +849,10 @@ where
     super::analyze::check_analyze(ctx, &title, indices, super::analyze::ANALYZE_STEPS)?;
     let game = Canonical(game);
     let weight = |p: &G::Position| game.0.weight(p);
+    let _spinner = super::progress::Spinner::new(format!(
+        "analysing {}: reading every tier, then walking the positions reachable from the start",
+        plural(indices, "index")
+    ));
     analyze(
         &title,
         &game,

@@ -65,7 +65,7 @@
 //!   and [`TooLarge`], the one refusal shape of every crate.
 //! * [`Error`] — what goes wrong with rules and positions; [`echo()`], the
 //!   input a message repeats, cut to a readable length; [`plural()`], a
-//!   count and its noun.
+//!   count and its noun; [`grouped()`], a count with separators.
 //! * `fixtures` (feature `fixtures`) — a game given by its graph, for the
 //!   tests of solvers.
 
@@ -110,7 +110,7 @@ pub use indexed::{
 };
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
-pub use plural::plural;
+pub use plural::{grouped, plural};
 pub use search::{EndgameTable, NoTable, SearchHints, SearchKey};
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};
 pub use symmetric::{orbit_size, Canonical, Symmetric, TieredSymmetric};

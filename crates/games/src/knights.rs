@@ -25,6 +25,10 @@ pub struct Knights {
     n: usize,
 }
 
+/// A knight's move in a position of several: which knight (its place in
+/// the list of squares) and the square it goes to.
+pub type KnightMove = (usize, (usize, usize));
+
 const STEPS: [(i64, i64); 4] = [(-2, 1), (-2, -1), (1, -2), (-1, -2)];
 
 impl Knights {
@@ -159,6 +163,61 @@ impl Knights {
             .iter()
             .fold(0u8, |acc, &(a, b)| acc ^ g[(a - 1) * m + (b - 1)]);
         Ok(x != 0)
+    }
+
+    /// A winning move with knights on `squares`: which knight (its place
+    /// in `squares`) goes to which square, or `None` when the player to
+    /// move loses. The knight is the first whose Grundy value `g` has
+    /// `g ^ x < g` for the position's XOR `x`, and its square the first
+    /// of its moves (in the order of [`Game::moves`]) to a square of value
+    /// `g ^ x`: the sum's value is then 0, a loss for the opponent.
+    ///
+    /// ```
+    /// let k = games::Knights::new(8)?;
+    /// // (1,1) has no move; (3,3) has value 1 and a move to a square of value 0.
+    /// let (i, to) = k.winning_move_with(&[(1, 1), (3, 3)], &game_core::Budget::unlimited())?.unwrap();
+    /// assert_eq!(i, 1);
+    /// assert!(!k.first_player_wins(&[(1, 1), to])?);
+    /// # Ok::<(), games::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Knights::first_player_wins`], for `budget`'s memory and work.
+    pub fn winning_move_with(
+        &self,
+        squares: &[(usize, usize)],
+        budget: &Budget,
+    ) -> Result<Option<KnightMove>, Error> {
+        let mut m = 1;
+        for &(a, b) in squares {
+            self.square(a, b)?;
+            m = m.max(a.saturating_add(b).min(self.n));
+        }
+        let g = self.corner(m, budget)?;
+        let value = |(a, b): (usize, usize)| g[(a - 1) * m + (b - 1)];
+        let x = squares.iter().fold(0u8, |acc, &s| acc ^ value(s));
+        if x == 0 {
+            return Ok(None);
+        }
+        let mut moves = Vec::new();
+        for (i, &s) in squares.iter().enumerate() {
+            let want = value(s) ^ x;
+            if want >= value(s) {
+                continue;
+            }
+            moves.clear();
+            self.moves(&s, &mut moves);
+            // Every move stays in the corner (it lowers x + y), and a
+            // square of value g has a move to each smaller value.
+            if let Some(to) = moves
+                .iter()
+                .map(|mv| self.play(&s, mv))
+                .find(|&t| value(t) == want)
+            {
+                return Ok(Some((i, to)));
+            }
+        }
+        Ok(None)
     }
 }
 

@@ -47,7 +47,7 @@ pub use connect4::{ConnectFour, ConnectFourPosition};
 pub use dobutsu::{Dobutsu, DobutsuMove, DobutsuPiece, DobutsuPosition, DobutsuSide};
 pub use error::Error;
 pub use fingers::{Fingers, FingersMove, FingersPosition, FingersRules};
-pub use knights::Knights;
+pub use knights::{KnightMove, Knights};
 pub use nim::{Nim, NimVerdict};
 pub use octal::{OctalGame, OctalMove};
 pub use power_game::PowerGame;
