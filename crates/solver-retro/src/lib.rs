@@ -181,6 +181,7 @@
 //! * [`Solved::best_move`] is the strategy: the fastest win, else the
 //!   fastest tie, else a move that keeps the draw, else the slowest loss.
 
+mod builder;
 mod cell;
 pub mod check;
 pub mod check_game;
@@ -201,6 +202,10 @@ mod tier_solution;
 mod tiers;
 mod walk;
 
+pub use builder::{
+    solve_tiers, solve_tiers_reachable, solve_tiers_unmoves, solve_tiers_with, Parents, Plan,
+    Positions, Tables, TierSolve, TierSolver, TierUnmoves,
+};
 pub use cell::{Cell, Table};
 pub use check::{
     certify, certify_indexed, certify_tiers, check_position, Certificate, Flaw, Rejection,
@@ -217,7 +222,6 @@ pub use game_core::{
     Canonical, ChildIndices, Game, Indexed, IndexedChildren, IndexedUnmoves, Misere, OneTier,
     Outcome, ParentIndices, ParentVisitor, Strided, Symmetric, Tier, Tiered, Unmoves, Value,
 };
-pub use reach_first::{solve_tiers_reachable, Keep};
 pub use seed::{
     count_children, outside_children, scan_cells, terminal, visited_outside, Outside, Placement,
 };
@@ -226,7 +230,5 @@ pub use stored::{
     solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE, INDEXED_BYTES,
 };
 pub use tier_solution::{HoldsTiers, TierTables, TieredSolution};
-pub use tiers::{
-    parents_by_unmoves, solve_tiers, solve_tiers_unmoves, solve_tiers_with, NoStore, TierStore,
-};
+pub use tiers::{parents_by_unmoves, Keep, NoStore, TierStore};
 pub use walk::{reachable, reachable_bytes, reachable_tiers, Held, Reachable, TierReach};
