@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use game_core::{best_move, Canonical, Outcome, Tiered, Value};
 use serde_json::json;
-use solver_retro::{NoStore, Solved};
+use solver_retro::Solved;
 
 use super::analyze::open_db;
 use super::fingers::verdict_words;
@@ -83,7 +83,10 @@ where
                 )?;
             }
             let spinner = super::progress::Spinner::new("solving");
-            sol = G::solve(&game, &super::progress::config(&spinner, ctx), &mut NoStore)?;
+            sol = super::register::tier_solver(&game)
+                .config(&super::progress::config(&spinner, ctx))
+                .solve()?
+                .solution;
             drop(spinner);
             let (g, sol) = (&game, &sol);
             Box::new(move |p| Ok(sol.value(&g.0.canonical(p))))

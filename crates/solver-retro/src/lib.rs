@@ -177,6 +177,8 @@
 //!   [`Certificate`] of positions and distinct children for one table. [`check_position`] is its rule for
 //!   one position, for values read from elsewhere (a database's answer
 //!   against its children's records).
+//! * [`TierStats`] measures a solved tier's table: outcomes, remoteness,
+//!   the longest win and loss, the most moves (what `analyze` reports).
 //! * [`to_dot`] draws the solved graph with petgraph, coloured by value.
 //! * [`Solved::best_move`] is the strategy: the fastest win, else the
 //!   fastest tie, else a move that keeps the draw, else the slowest loss.
@@ -197,6 +199,7 @@ mod raw;
 mod reach_first;
 mod seed;
 mod solution;
+mod stats;
 mod stored;
 mod tier_solution;
 mod tiers;
@@ -226,6 +229,7 @@ pub use seed::{
     count_children, outside_children, scan_cells, terminal, visited_outside, Outside, Placement,
 };
 pub use solution::{Counts, IndexedSolution, Solution, Solved};
+pub use stats::{Example, TierStats};
 pub use stored::{
     solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE, INDEXED_BYTES,
 };
