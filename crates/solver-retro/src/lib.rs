@@ -34,7 +34,10 @@
 //! # One engine, several presets
 //!
 //! Every solve runs the same level engine; the free functions are presets
-//! that choose where parents come from and how ids are laid out.
+//! that choose where parents come from and how ids are laid out. For
+//! tiered games one builder, [`TierSolver`], chooses by itself from what
+//! the caller gives (a store, a start, the tables wanted, the game's
+//! unmoves): the tier presets below are presets over it.
 //!
 //! | preset | needs | memory | notes |
 //! |---|---|---|---|
