@@ -27,7 +27,7 @@ use game_core::{
     TieredSymmetric, Value,
 };
 use game_db::Database;
-use solver_retro::{NoStore, Solved};
+use solver_retro::{Solved, TierSolver};
 use solver_search::Searcher;
 
 /// Which engine answers a position.
@@ -147,7 +147,10 @@ where
         Engine::Table => {
             let canonical = Canonical(game.clone());
             let config = solver_retro::Config::default().memory_limit(budget.memory());
-            let sol = solver_retro::solve_tiers_with(&canonical, &config, &mut NoStore)?;
+            let sol = TierSolver::new(&canonical)
+                .config(&config)
+                .solve()?
+                .solution;
             let value = |p: &G::Position| sol.value(&game.canonical(p)).ok_or(Error::Unsolved);
             let moves = moves
                 .into_iter()

@@ -12,7 +12,7 @@
 //! | [`search`] | `solver-search` | exact search of one position (acyclic games), endgame tables beneath |
 //! | [`grundy`] | `sprague-grundy` | mex, nim-sums, sums of impartial games, heap games with proven periods |
 //! | [`games`] | `games` | Stones, subtraction games, PowerGame, Magic Fingers, Nim, knights, octal games, Connect Four, Teeko, Dobutsu shogi |
-//! | [`store`] | `game-db` | solved tables kept in a compressed, crash-safe database |
+//! | [`store`] | `game-db` (`game_db::store`) | solved tables kept in a compressed, crash-safe database: the tier solver's store |
 //! | [`cli`] | (this crate) | the command line: `gamesolve`'s commands, and every command of a game declared once ([`cli::CliGame`]) for a user's own binary |
 //!
 //! [`answer`] answers one position by the engine that fits: a table of the
@@ -48,7 +48,9 @@ pub use solver_search as search;
 pub use sprague_grundy as grundy;
 
 pub mod answer;
-pub mod store;
+/// Solved tables kept in a database: the tier solver's store and tables
+/// saved and loaded (`game_db::store`).
+pub use game_db::store;
 
 // The command line's code names the facade's modules as a user's would.
 extern crate self as gamesolve;

@@ -1,83 +1,15 @@
 //! `gamesolve <game> analyze --db DIR`: what a solved database holds,
 //! tier by tier and in total, in the shape of GamesmanOne's `analyze`.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use game_core::{Outcome, Tier, Tiered, Value};
+use game_core::{Tier, Tiered, Value};
 use game_db::Database;
-use rayon::prelude::*;
 use serde_json::{json, Value as Json};
-use solver_retro::{Counts, Flaw, Held};
+use solver_retro::{Counts, Flaw, Held, TierStats};
 
 use super::{Error, Report};
 use game_core::{grouped, plural};
-
-/// Statistics of one tier (or of all).
-#[derive(Debug, Clone, Default)]
-struct Stats {
-    /// Stored (canonical) positions by outcome.
-    canonical: Counts,
-    /// All positions by outcome (each canonical one with its class).
-    all: Counts,
-    /// (outcome, remoteness) → canonical positions.
-    by_remoteness: BTreeMap<(u8, u32), u64>,
-    /// The longest win: remoteness, tier, index.
-    longest_win: Option<(u32, Tier, u64)>,
-    /// The longest loss.
-    longest_loss: Option<(u32, Tier, u64)>,
-    /// The most moves at one position: count, tier, index.
-    most_moves: Option<(usize, Tier, u64)>,
-    /// The first index the game gives a position at that has no record
-    /// (a database whose checksums hold but whose records are wrong).
-    unrecorded: Option<u64>,
-}
-
-/// The larger of two (measure, tier, index) examples; on a tie the one
-/// found first (lowest tier, then index).
-fn longer<T: Ord + Copy>(
-    a: Option<(T, Tier, u64)>,
-    b: Option<(T, Tier, u64)>,
-) -> Option<(T, Tier, u64)> {
-    match (a, b) {
-        (Some(x), Some(y)) => Some(
-            if (y.0, std::cmp::Reverse((y.1, y.2))) > (x.0, std::cmp::Reverse((x.1, x.2))) {
-                y
-            } else {
-                x
-            },
-        ),
-        (x, None) => x,
-        (None, y) => y,
-    }
-}
-
-impl Stats {
-    fn merge(mut self, o: Stats) -> Stats {
-        self.canonical += o.canonical;
-        self.all += o.all;
-        for (k, v) in o.by_remoteness {
-            *self.by_remoteness.entry(k).or_default() += v;
-        }
-        self.longest_win = longer(self.longest_win, o.longest_win);
-        self.longest_loss = longer(self.longest_loss, o.longest_loss);
-        self.most_moves = longer(self.most_moves, o.most_moves);
-        self.unrecorded = match (self.unrecorded, o.unrecorded) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        self
-    }
-}
-
-fn code(o: Outcome) -> u8 {
-    match o {
-        Outcome::Lose => 0,
-        Outcome::Draw => 1,
-        Outcome::Tie => 2,
-        Outcome::Win => 3,
-    }
-}
 
 fn counts_json(c: &Counts) -> Json {
     json!({ "win": c.win, "lose": c.lose, "tie": c.tie, "draw": c.draw, "total": c.total() })
@@ -134,49 +66,11 @@ where
         return Err(not_finished(db.dir(), &game.tier_name(t)));
     }
     let mut per_tier = Vec::new();
-    let mut total = Stats::default();
+    let mut total = TierStats::default();
     for &t in &order {
         let size = game.tier_size(t);
         let table = gamesolve::store::load_tier_within(db, t, size, &ctx.budget)?;
-        const BLOCK: u64 = 1 << 14;
-        let s = (0..size.div_ceil(BLOCK))
-            .into_par_iter()
-            .map(|b| {
-                let mut s = Stats::default();
-                let mut moves = Vec::new();
-                game.visit_tier(t, b * BLOCK..size.min((b + 1) * BLOCK), &mut |i, pos| {
-                    let Some(v) = table.value(i) else {
-                        // Every position of a tier is solved and written:
-                        // one without a record is damage.
-                        s.unrecorded = Some(s.unrecorded.map_or(i, |u| u.min(i)));
-                        return;
-                    };
-                    let w = weight(&pos);
-                    s.canonical.add(v.outcome());
-                    for _ in 0..w {
-                        s.all.add(v.outcome());
-                    }
-                    if let Some(r) = v.remoteness() {
-                        *s.by_remoteness.entry((code(v.outcome()), r)).or_default() += 1;
-                    }
-                    match (v.outcome(), v.remoteness()) {
-                        (Outcome::Win, Some(r)) => {
-                            s.longest_win = longer(s.longest_win, Some((r, t, i)))
-                        }
-                        (Outcome::Lose, Some(r)) => {
-                            s.longest_loss = longer(s.longest_loss, Some((r, t, i)))
-                        }
-                        _ => {}
-                    }
-                    if game.outcome(&pos).is_none() {
-                        moves.clear();
-                        game.moves(&pos, &mut moves);
-                        s.most_moves = longer(s.most_moves, Some((moves.len(), t, i)));
-                    }
-                });
-                s
-            })
-            .reduce(Stats::default, Stats::merge);
+        let s = TierStats::of_tier(game, t, &table, weight);
         if let Some(i) = s.unrecorded {
             let at = game.tier_position(t, i).map_or(String::new(), |p| {
                 format!(" ({})", game_core::echo(&describe(&p)))
@@ -215,7 +109,6 @@ where
                     "position": game.tier_position(t, i).map(|p| describe(&p)) })
         })
     };
-    let name = |c: u8| ["lose", "draw", "tie", "win"][c as usize];
     let tier_json: Vec<Json> = per_tier
         .iter()
         .map(|(t, s)| {
@@ -232,7 +125,7 @@ where
     let remoteness: Vec<Json> = total
         .by_remoteness
         .iter()
-        .map(|(&(c, r), &n)| json!({ "outcome": name(c), "remoteness": r, "positions": n }))
+        .map(|(&(o, r), &n)| json!({ "outcome": o.name(), "remoteness": r, "positions": n }))
         .collect();
     // What the report names is checked by the certificate's local rule
     // first: the start and the longest win's and loss's examples (the

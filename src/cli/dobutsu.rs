@@ -68,7 +68,9 @@ impl CliGame for Dobutsu {
         mv.notation(side(first_to_move))
     }
 
-    gamesolve::solve_with_unmoves!();
+    fn unmoves() -> Option<gamesolve::cli::HasUnmoves<Self>> {
+        Some(gamesolve::cli::HasUnmoves::new())
+    }
 }
 
 fn side(first_to_move: bool) -> DobutsuSide {

@@ -225,28 +225,9 @@ pub fn verdict_words(v: Value) -> String {
     }
 }
 
-/// Steps of work a solve of the whole game takes, about: the retrograde
-/// solver without a stored graph takes some 15 ns a position (measured
-/// from F = 64 to 128), and the start's reachable set is walked once more.
+/// Steps of work a solve of the whole game takes ([`Fingers::solve_steps`]).
 pub fn solve_work(game: &Fingers) -> u64 {
-    game.size().saturating_mul(16)
-}
-
-/// Steps of work [`GameCheck`](solver_retro::GameCheck) takes a sampled
-/// position of Magic Fingers (11,000 measured at 128 fingers a hand).
-const CHECK_STEPS: u64 = 12_000;
-
-/// Steps of work `fingers analyze` takes an index with `fingers` fingers
-/// a hand: far more than Connect Four's
-/// [`ANALYZE_STEPS`](super::analyze::ANALYZE_STEPS), since a position has
-/// some F transfers to play and index in the reachable walk, and past the
-/// cache each costs more. Measured (two threads, `gamesolve fingers
-/// analyze --fingers F --db D`, at about 3 ns a step as Connect Four's
-/// 20): F = 32, 278,784 indices in 0.12 s (~145 steps an index); F = 64,
-/// 4,326,400 in 2.03–2.11 s (~160); F = 96, 21.9 M in 30.5 s at load 3
-/// (~460). With 20 + 5·F the budget never passes a run by much.
-fn analyze_steps(fingers: u8) -> u64 {
-    20 + 5 * u64::from(fingers)
+    game.solve_steps()
 }
 
 /// Checks that solving `game` fits in the work budget (the solver checks
@@ -272,9 +253,9 @@ pub fn check_solve(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
 /// may be reachable.
 fn check_solve_command(game: &Fingers, shown: Shown, ctx: &Ctx) -> Result<(), Error> {
     let size = game.size();
-    let walk = size.saturating_mul(16);
+    let walk = game.walk_steps();
     let certify = if shown.certify {
-        size.saturating_mul(20)
+        game.certify_steps()
     } else {
         0
     };
@@ -443,7 +424,7 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
                 ctx,
                 &title,
                 game.size(),
-                analyze_steps(game.rules().fingers),
+                game.analyze_steps_per_index(),
             )?;
             analyze(
                 &title,
@@ -457,7 +438,7 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
         }
         FingersCmd::Check { rules, samples } => {
             let game = rules.game()?;
-            samples.check_work(ctx, "Magic Fingers", game.size(), 4, CHECK_STEPS)?;
+            samples.check_work(ctx, "Magic Fingers", game.size(), 4, Fingers::CHECK_STEPS)?;
             let mut check = solver_retro::GameCheck::new(&game, samples.samples);
             check
                 .indexed()
@@ -582,15 +563,14 @@ fn run_dot(
     max_positions: Option<usize>,
 ) -> Result<Report, Error> {
     // The solve, and the map of the positions reachable from the start
-    // that comes first: one thread, some 500 steps a position (30 s at
-    // 100 fingers a hand, 25,502,500 positions).
+    // that comes first ([`Fingers::dot_steps`]).
     let cap = max_positions.unwrap_or(if all { usize::MAX } else { READABLE });
     ctx.budget.check_work(
         &format!(
             "solving Magic Fingers with {} fingers a hand and mapping the positions reachable from the start",
             game.rules().fingers
         ),
-        solve_work(game).saturating_add(game.size().saturating_mul(500)),
+        game.dot_steps(),
     )?;
     // A flag an index, and every reachable position in the order found;
     // beside them, the drawing of as many as may be reached (its moves
@@ -928,11 +908,10 @@ fn run_table(game: &Fingers, ctx: &Ctx) -> Result<Report, Error> {
     let f = u64::from(game.rules().fingers);
     let live = f * (f + 1) / 2 - 1;
     let cells = live.saturating_mul(live);
-    // Each cell is made and written at some 600 steps (5.4 s for the
-    // 3,345,241 cells of 60 fingers a hand).
+    // Each cell is made and written ([`Fingers::table_steps`]).
     ctx.check(
         &format!("a table of {live} × {live} hands"),
-        solve_work(game).saturating_add(cells.saturating_mul(600)),
+        game.table_steps(cells),
         cells.saturating_mul(40),
         cells.saturating_mul(12),
     )?;

@@ -36,14 +36,9 @@ use clap::{Parser, Subcommand};
 use game_core::{echo, grouped, plural, Budget};
 use serde_json::Value as Json;
 
-pub use register::{check_indexed_unmoves, main_for, CliGame, NoOptions};
-
-/// What [`solve_with_unmoves!`](crate::solve_with_unmoves) names.
-#[doc(hidden)]
-pub mod macro_support {
-    pub use game_db::Database;
-    pub use solver_cluster::{solve_tiers_unmoves, ClusterConfig, ClusterSolution, Error};
-}
+pub use register::{
+    check_indexed_unmoves, main_for, solve_on_cluster, tier_solver, CliGame, HasUnmoves, NoOptions,
+};
 
 /// What a command can fail with: a one-line message.
 #[derive(Debug, thiserror::Error)]

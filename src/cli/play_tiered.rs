@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 use game_core::{best_move, Canonical, Outcome, Tiered, Value};
 use serde_json::json;
-use solver_retro::{NoStore, Solved};
+use solver_retro::Solved;
 
 use super::analyze::open_db;
 use super::fingers::verdict_words;
@@ -88,7 +88,10 @@ where
             let spinner = super::progress::Spinner::new("solving");
             let positions = game.tiers().iter().map(|&t| game.tier_size(t)).sum();
             let config = super::progress::config_sized(&spinner, ctx, positions);
-            sol = G::solve(&game, &config, &mut NoStore)?;
+            sol = super::register::tier_solver(&game)
+                .config(&config)
+                .solve()?
+                .solution;
             drop(spinner);
             let (g, sol) = (&game, &sol);
             Box::new(move |p| Ok(sol.value(&g.0.canonical(p))))

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use game_core::{Canonical, TieredSymmetric};
 use game_db::Database;
 use solver_cluster::{ClusterConfig, ClusterSolution};
-use solver_retro::{Config, TierStore, TieredSolution};
+use solver_retro::{TierSolver, TierUnmoves};
 
 use super::args::{ClusterFlags, Samples};
 use super::play_tiered::Seat;
@@ -29,11 +29,13 @@ use super::{Ctx, Error, Report};
 ///
 /// Required: the name, the rules both ways (a rules key a database
 /// records, and the options of the command line), the start, and the
-/// notation of positions and moves. The rest has defaults: the solve is
-/// the engine's general tier solver ([`solver_retro::solve_tiers_with`],
-/// the cluster's [`solver_cluster::solve_tiers`]); a game with unmoves
-/// says so with [`solve_with_unmoves!`](crate::solve_with_unmoves) in its
-/// impl, and the engine then solves it by retrograde unmoves.
+/// notation of positions and moves. The rest has defaults. A game says
+/// what it has, never how to solve it: one with unmoves says so with
+/// [`unmoves`](Self::unmoves) (`Some(HasUnmoves::new())`), and the tier
+/// solver ([`solver_retro::TierSolver`]) then chooses to find a loopy
+/// tier's parents by them; it chooses reachable-first, a whole solve
+/// into a database, and the tables it keeps, from what the command gives
+/// it.
 pub trait CliGame: TieredSymmetric + Clone + Send + Sync + Sized + 'static
 where
     Self::Position: Send + Sync + Debug,
@@ -91,39 +93,32 @@ where
         let _ = first_to_move;
         self.show_move(pos, mv)
     }
-    /// Solves the canonical game into `store`; by default by the
-    /// engine's general tier solver.
+    /// The game's unmoves, if it has them ([`game_core::Unmoves`] over an
+    /// [`game_core::Indexed`] game): `Some(HasUnmoves::new())`. With them
+    /// the engine finds a loopy tier's parents without a stored graph, on
+    /// one machine and on the cluster, and `check` checks the index and
+    /// the unmoves. By default none.
     ///
-    /// # Errors
-    /// The solver's.
-    fn solve<'g>(
-        game: &'g Canonical<Self>,
-        config: &Config,
-        store: &mut dyn TierStore,
-    ) -> Result<TieredSolution<'g, Canonical<Self>>, solver_retro::Error> {
-        solver_retro::solve_tiers_with(game, config, store)
-    }
-    /// Solves the canonical game on a cluster of timely workers; by
-    /// default by the cluster's general tier solver.
-    ///
-    /// # Errors
-    /// The cluster's.
-    fn solve_cluster(
-        game: Canonical<Self>,
-        config: &ClusterConfig,
-        db: Option<Arc<Database>>,
-    ) -> Result<ClusterSolution<Canonical<Self>>, solver_cluster::Error> {
-        solver_cluster::solve_tiers(game, config, db)
+    /// (A method, not a bound the code detects: stable Rust cannot ask
+    /// whether a type implements a trait, so a game that has the
+    /// capability hands over the proof, [`HasUnmoves`], made where the
+    /// bound is known.)
+    fn unmoves() -> Option<HasUnmoves<Self>> {
+        None
     }
     /// Checks on `samples` positions the promises of the capabilities the
     /// game has beyond tiers and symmetry (an index, unmoves), for `check`;
-    /// the positions checked. By default none.
+    /// the positions checked. By default those its
+    /// [`unmoves`](Self::unmoves) declare, if any: the index and the
+    /// unmoves.
     ///
     /// # Errors
     /// The first broken promise, in words.
     fn check_capabilities(&self, samples: u64) -> Result<u64, Error> {
-        let _ = samples;
-        Ok(0)
+        match Self::unmoves() {
+            Some(u) => (u.check)(self, samples),
+            None => Ok(0),
+        }
     }
     /// Steps of work (see `--max-work`) a solve takes an index of the
     /// game's tiers, on all cores of the 2-core reference machine; the
@@ -139,40 +134,86 @@ where
     }
 }
 
-/// Declares, inside an `impl CliGame for …`, that the game has unmoves
-/// ([`game_core::Unmoves`] over an [`game_core::Indexed`] game): the engine
-/// then solves it by retrograde unmoves, on one machine and on the
-/// cluster, and `check` checks the index and the unmoves.
-#[macro_export]
-macro_rules! solve_with_unmoves {
-    () => {
-        fn solve<'g>(
-            game: &'g $crate::core::Canonical<Self>,
-            config: &$crate::retro::Config,
-            store: &mut dyn $crate::retro::TierStore,
-        ) -> ::std::result::Result<
-            $crate::retro::TieredSolution<'g, $crate::core::Canonical<Self>>,
-            $crate::retro::Error,
-        > {
-            $crate::retro::solve_tiers_unmoves(game, config, store)
+/// The proof that a [`CliGame`] has unmoves ([`game_core::Unmoves`] over
+/// an [`game_core::Indexed`] game), for [`CliGame::unmoves`]: what the
+/// generic commands need of the bound they cannot name — the tier
+/// solver's parents, the cluster's solve by unmoves, and their check.
+pub struct HasUnmoves<G: CliGame>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    tiers: TierUnmoves<Canonical<G>>,
+    cluster: ClusterSolve<G>,
+    check: fn(&G, u64) -> Result<u64, Error>,
+}
+
+/// A cluster solve of the canonical game.
+type ClusterSolve<G> = fn(
+    Canonical<G>,
+    &ClusterConfig,
+    Option<Arc<Database>>,
+) -> Result<ClusterSolution<Canonical<G>>, solver_cluster::Error>;
+
+impl<G> HasUnmoves<G>
+where
+    G: CliGame + game_core::Indexed + game_core::Unmoves,
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    /// The unmoves of `G`.
+    #[must_use]
+    pub fn new() -> Self {
+        HasUnmoves {
+            tiers: TierUnmoves::of(),
+            cluster: solver_cluster::solve_tiers_unmoves::<Canonical<G>>,
+            check: check_indexed_unmoves::<G>,
         }
-        fn solve_cluster(
-            game: $crate::core::Canonical<Self>,
-            config: &$crate::cli::macro_support::ClusterConfig,
-            db: ::std::option::Option<::std::sync::Arc<$crate::cli::macro_support::Database>>,
-        ) -> ::std::result::Result<
-            $crate::cli::macro_support::ClusterSolution<$crate::core::Canonical<Self>>,
-            $crate::cli::macro_support::Error,
-        > {
-            $crate::cli::macro_support::solve_tiers_unmoves(game, config, db)
-        }
-        fn check_capabilities(
-            &self,
-            samples: u64,
-        ) -> ::std::result::Result<u64, $crate::cli::Error> {
-            $crate::cli::check_indexed_unmoves(self, samples)
-        }
-    };
+    }
+}
+
+impl<G> Default for HasUnmoves<G>
+where
+    G: CliGame + game_core::Indexed + game_core::Unmoves,
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The tier solver of the canonical `game`, given the unmoves the game
+/// declares ([`CliGame::unmoves`]); the command adds its store, start and
+/// tables, and the solver chooses the strategy.
+pub fn tier_solver<'g, 's, G: CliGame>(game: &'g Canonical<G>) -> TierSolver<'g, 's, Canonical<G>>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    TierSolver::new(game).unmoves(G::unmoves().map(|u| u.tiers))
+}
+
+/// Solves the canonical `game` on the cluster `config` describes: by the
+/// game's unmoves when it declares them, else by the cluster's general
+/// tier solver (solver-cluster takes no [`TierUnmoves`] yet: this choice
+/// moves into it when its tier solve does).
+///
+/// # Errors
+/// The cluster's.
+pub fn solve_on_cluster<G: CliGame>(
+    game: Canonical<G>,
+    config: &ClusterConfig,
+    db: Option<Arc<Database>>,
+) -> Result<ClusterSolution<Canonical<G>>, solver_cluster::Error>
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    match G::unmoves() {
+        Some(u) => (u.cluster)(game, config, db),
+        None => solver_cluster::solve_tiers(game, config, db),
+    }
 }
 
 /// No options: a game of fixed rules.
@@ -305,8 +346,8 @@ where
 }
 
 /// The promises of an index and unmoves on `samples` positions (what
-/// [`solve_with_unmoves!`](crate::solve_with_unmoves) declares `check`
-/// checks); the positions checked.
+/// `check` checks of a game that declares [`CliGame::unmoves`]); the
+/// positions checked.
 ///
 /// # Errors
 /// The first broken promise, in words.

@@ -87,7 +87,9 @@ impl CliGame for Teeko {
         Teeko::orbit_size(self, pos)
     }
 
-    gamesolve::solve_with_unmoves!();
+    fn unmoves() -> Option<gamesolve::cli::HasUnmoves<Self>> {
+        Some(gamesolve::cli::HasUnmoves::new())
+    }
 }
 
 pub fn run(cmd: FixedCmd, ctx: &Ctx) -> Result<Report, Error> {

@@ -11,7 +11,7 @@ use game_core::{best_move, Canonical, Tier, Tiered, Value};
 use game_db::Database;
 use serde_json::json;
 use solver_cluster::ClusterConfig;
-use solver_retro::{Flaw, Held, Keep, NoStore, Solved, Table};
+use solver_retro::{Flaw, Held, Keep, Solved, Table, Tables};
 
 use super::analyze::{analyze, open_db};
 use super::args::{ClusterFlags, Samples};
@@ -336,14 +336,23 @@ where
         },
         ctx,
     )?;
-    // Without a database, a game whose every move leaves its tier is
-    // solved reachable-first: the positions reachable from the start are
-    // found, then solved and counted; without a certificate to check, only
-    // the start's table is kept (a database keeps every index), and the
+    // The solver chooses: with a database every index, solved into it;
+    // without one, a game whose every move leaves its tier is solved
+    // reachable-first — the positions reachable from the start are found,
+    // then solved and counted; without a certificate to check, only the
+    // start's table is kept (a database keeps every index), and the
     // engine checks its own groups (a tier, its child tiers, the bitmaps)
-    // against the limit — every table at once is wanted otherwise.
-    let loop_free = game.tiers().iter().all(|&t| game.leaves_tier(t));
-    if db.is_none() && !(loop_free && no_certify) {
+    // against the limit. When it holds every table to the end, they must
+    // fit at once.
+    let weight = |p: &G::Position| game.0.weight(p);
+    let mut store = db.map(gamesolve::store::DbStore::new);
+    let mut solver = super::register::tier_solver(game)
+        .start(game.0.start(), &weight)
+        .keep(if no_certify { Keep::Start } else { Keep::All });
+    if let Some(store) = store.as_mut() {
+        solver = solver.store(store);
+    }
+    if solver.plan().tables == Tables::Held {
         check_whole(game, WholeFor::Solve, ctx)?;
     }
     // What a resumed solve found done, said before it goes on (and in
@@ -363,20 +372,8 @@ where
     let spinner = super::progress::Spinner::new("solving");
     let left = indices_of(game, |_| true).saturating_sub(finished);
     let config = super::progress::config_sized(&spinner, ctx, left);
-    let (sol, reach) = match db {
-        Some(db) => (
-            G::solve(game, &config, &mut gamesolve::store::DbStore::new(db))?,
-            None,
-        ),
-        None if loop_free => {
-            let weight = |p: &G::Position| game.0.weight(p);
-            let keep = if no_certify { Keep::Start } else { Keep::All };
-            let (sol, reach) =
-                solver_retro::solve_tiers_reachable(game, &game.0.start(), &weight, &config, keep)?;
-            (sol, Some(reach))
-        }
-        None => (G::solve(game, &config, &mut NoStore)?, None),
-    };
+    let done = solver.config(&config).solve()?;
+    let (sol, reach) = (done.solution, done.reach);
     let solve_s = t.elapsed().as_secs_f64();
     finish(
         game,
@@ -455,7 +452,7 @@ where
         Some(s) => config.progress(super::progress::report_sized(s, all)),
         None => config,
     };
-    let sol = G::solve_cluster(game.clone(), &config, db.clone())?;
+    let sol = super::register::solve_on_cluster(game.clone(), &config, db.clone())?;
     let solve_s = t.elapsed().as_secs_f64();
     let Some(spinner) = spinner else {
         return Ok(Report::follower(config.process(), ctx));
@@ -751,7 +748,10 @@ where
         None => {
             check_work(&game, Work::Solve, ctx)?;
             check_whole(&game, WholeFor::Answer, ctx)?;
-            let sol = G::solve(&game, &ctx.config(), &mut NoStore)?;
+            let sol = super::register::tier_solver(&game)
+                .config(&ctx.config())
+                .solve()?
+                .solution;
             // Keep what a query needs: the position and its children.
             let mut kids = vec![pos.clone()];
             let mut mv = Vec::new();

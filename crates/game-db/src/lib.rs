@@ -194,6 +194,8 @@ mod format;
 mod fsio;
 mod lock;
 mod record;
+#[cfg(feature = "retro")]
+pub mod store;
 mod tierfile;
 mod writer;
 

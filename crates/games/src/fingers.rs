@@ -987,6 +987,67 @@ fn push_parent(
     }
 }
 
+/// What solving and reading a Magic Fingers game costs, measured, for a
+/// budget's check before a command starts: steps of work (the unit of
+/// [`game_core::Budget::check_work`], a few nanoseconds each on the
+/// 2-core reference machine).
+impl Fingers {
+    /// Steps solver-retro's `GameCheck` takes a sampled position (11,000
+    /// measured at 128 fingers a hand).
+    pub const CHECK_STEPS: u64 = 12_000;
+
+    /// Steps a retrograde solve of the whole game takes, about: the solver
+    /// without a stored graph takes some 15 ns a position (measured from
+    /// F = 64 to 128), and the start's reachable set is walked once more.
+    #[must_use]
+    pub fn solve_steps(&self) -> u64 {
+        self.size().saturating_mul(16)
+    }
+
+    /// Steps the walk of the positions reachable from the start takes,
+    /// some 16 a position (3.4 s at 128 fingers a hand).
+    #[must_use]
+    pub fn walk_steps(&self) -> u64 {
+        self.size().saturating_mul(16)
+    }
+
+    /// Steps the certificate takes, some 20 a position (3.6 s at 128
+    /// fingers a hand).
+    #[must_use]
+    pub fn certify_steps(&self) -> u64 {
+        self.size().saturating_mul(20)
+    }
+
+    /// Steps reading a solved database's statistics (`analyze`) takes an
+    /// index: a position has some F transfers to play and index in the
+    /// reachable walk, and past the cache each costs more. Measured (two
+    /// threads, at about 3 ns a step): F = 32, 278,784 indices in 0.12 s
+    /// (~145 steps an index); F = 64, 4,326,400 in 2.03–2.11 s (~160);
+    /// F = 96, 21.9 M in 30.5 s at load 3 (~460). With 20 + 5·F the
+    /// budget never passes a run by much.
+    #[must_use]
+    pub fn analyze_steps_per_index(&self) -> u64 {
+        20 + 5 * u64::from(self.f)
+    }
+
+    /// Steps a solve and a map of the positions reachable from the start
+    /// (`dot`) take: one thread, some 500 steps a position on top of the
+    /// solve (30 s at 100 fingers a hand, 25,502,500 positions).
+    #[must_use]
+    pub fn dot_steps(&self) -> u64 {
+        self.solve_steps()
+            .saturating_add(self.size().saturating_mul(500))
+    }
+
+    /// Steps a solve and a table of `cells` hand pairs against hand pairs
+    /// take: each cell made and written at some 600 steps (5.4 s for the
+    /// 3,345,241 cells of 60 fingers a hand).
+    #[must_use]
+    pub fn table_steps(&self, cells: u64) -> u64 {
+        self.solve_steps().saturating_add(cells.saturating_mul(600))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1056,5 +1117,41 @@ mod tests {
         let next = g.play(&pos, &FingersMove::Touch { from: 3, to: 4 });
         // 4 + 3 = 7 -> 2 with five fingers a hand.
         assert_eq!(next.me, [1, 2]);
+    }
+
+    /// The analysis estimate is never below what was measured (the steps
+    /// an index of the runs its docs record, at 32, 64 and 96 fingers a
+    /// hand), nor more than three times it.
+    #[test]
+    fn the_analysis_estimate_covers_the_measured_runs() {
+        for (f, measured) in [(32u8, 145u64), (64, 160), (96, 460)] {
+            let g = Fingers::new(FingersRules {
+                fingers: f,
+                ..FingersRules::default()
+            })
+            .unwrap();
+            let e = g.analyze_steps_per_index();
+            assert!(
+                e >= measured && e <= 3 * measured,
+                "F = {f}: {e} against {measured}"
+            );
+        }
+    }
+
+    /// Each estimate grows with the positions: F = 100's solve is
+    /// counted at 16 steps for each of its 25,502,500 positions (the count
+    /// its `dot` cost was measured on), and the map on top at 500.
+    #[test]
+    fn the_estimates_count_every_position() {
+        let g = Fingers::new(FingersRules {
+            fingers: 100,
+            ..FingersRules::default()
+        })
+        .unwrap();
+        assert_eq!(g.size(), 25_502_500);
+        assert_eq!(g.solve_steps(), 16 * 25_502_500);
+        assert_eq!(g.dot_steps(), 516 * 25_502_500);
+        assert_eq!(g.table_steps(10), 16 * 25_502_500 + 6_000);
+        assert!(g.certify_steps() > g.walk_steps());
     }
 }

@@ -465,6 +465,14 @@ impl Table {
     }
 }
 
+/// The offset of index `i` in a block of `len` indices from `first`, if it
+/// lies there.
+pub(crate) fn offset_in(i: u64, first: u64, len: usize) -> Option<usize> {
+    i.checked_sub(first)
+        .filter(|&j| j < len as u64)
+        .map(|j| j as usize)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,7 +34,10 @@
 //! # One engine, several presets
 //!
 //! Every solve runs the same level engine; the free functions are presets
-//! that choose where parents come from and how ids are laid out.
+//! that choose where parents come from and how ids are laid out. For
+//! tiered games one builder, [`TierSolver`], chooses by itself from what
+//! the caller gives (a store, a start, the tables wanted, the game's
+//! unmoves): the tier presets below are presets over it.
 //!
 //! | preset | needs | memory | notes |
 //! |---|---|---|---|
@@ -177,10 +180,13 @@
 //!   [`Certificate`] of positions and distinct children for one table. [`check_position`] is its rule for
 //!   one position, for values read from elsewhere (a database's answer
 //!   against its children's records).
+//! * [`TierStats`] measures a solved tier's table: outcomes, remoteness,
+//!   the longest win and loss, the most moves (what `analyze` reports).
 //! * [`to_dot`] draws the solved graph with petgraph, coloured by value.
 //! * [`Solved::best_move`] is the strategy: the fastest win, else the
 //!   fastest tie, else a move that keeps the draw, else the slowest loss.
 
+mod builder;
 mod cell;
 pub mod check;
 pub mod check_game;
@@ -196,11 +202,16 @@ mod raw;
 mod reach_first;
 mod seed;
 mod solution;
+mod stats;
 mod stored;
 mod tier_solution;
 mod tiers;
 mod walk;
 
+pub use builder::{
+    solve_tiers, solve_tiers_reachable, solve_tiers_unmoves, solve_tiers_with, Parents, Plan,
+    Positions, Tables, TierSolve, TierSolver, TierUnmoves,
+};
 pub use cell::{Cell, Table};
 pub use check::{
     certify, certify_indexed, certify_tiers, check_position, Certificate, Flaw, Rejection,
@@ -217,16 +228,14 @@ pub use game_core::{
     Canonical, ChildIndices, Game, Indexed, IndexedChildren, IndexedUnmoves, Misere, OneTier,
     Outcome, ParentIndices, ParentVisitor, Strided, Symmetric, Tier, Tiered, Unmoves, Value,
 };
-pub use reach_first::{solve_tiers_reachable, Keep};
 pub use seed::{
     count_children, outside_children, scan_cells, terminal, visited_outside, Outside, Placement,
 };
 pub use solution::{Counts, IndexedSolution, Solution, Solved};
+pub use stats::{Example, TierStats};
 pub use stored::{
     solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE, INDEXED_BYTES,
 };
 pub use tier_solution::{HoldsTiers, TierTables, TieredSolution};
-pub use tiers::{
-    parents_by_unmoves, solve_tiers, solve_tiers_unmoves, solve_tiers_with, NoStore, TierStore,
-};
+pub use tiers::{parents_by_unmoves, Keep, NoStore, TierStore};
 pub use walk::{reachable, reachable_bytes, reachable_tiers, Held, Reachable, TierReach};

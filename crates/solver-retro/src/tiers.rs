@@ -18,10 +18,10 @@ use rustc_hash::FxHashMap;
 
 use crate::cell::{Cell, Cells, Table};
 use crate::engine::{posts_bytes, propagate, push_event, Parents, Seeds};
-use crate::reach_first::{Keep, Only, Spare, Tally};
 use crate::seed::{outside_children, terminal, visited_outside, Placement};
+use crate::solution::{checked_counts, count_overflow, Counts};
 use crate::tier_solution::{TierTables, TieredSolution};
-use crate::walk::{checked_counts, count_overflow};
+use crate::walk::TierBits;
 use crate::{Config, Error};
 
 /// Where finished tiers go, and where a resumed solve finds them.
@@ -78,138 +78,14 @@ pub struct NoStore;
 
 impl TierStore for NoStore {}
 
-/// Solves every tier of `game`, children first, with the default
-/// [`Config`] and no store. Tiers that are not [`Tiered::leaves_tier`]
-/// keep a reverse graph of their inside moves (8 bytes a move); use
-/// [`solve_tiers_unmoves`] for games with [`Unmoves`].
-///
-/// # Errors
-/// As [`solve_tiers_with`].
-///
-/// ```
-/// use game_core::{Game, Outcome, Tier, Tiered, Value};
-/// use solver_retro::Solved;
-///
-/// /// Take 1 or 2 from a pile of at most 9; the tier is the pile divided
-/// /// by 3, and inside a tier a player may also pass once by moving a
-/// /// token ("passes" left: 1 or 0).
-/// struct Take12;
-/// impl Game for Take12 {
-///     type Position = (u64, bool);
-///     type Move = u64;
-///     fn moves(&self, &(n, pass): &(u64, bool), out: &mut Vec<u64>) {
-///         out.extend((1..=2).filter(|t| *t <= n));
-///         if pass { out.push(0) }
-///     }
-///     fn play(&self, &(n, pass): &(u64, bool), &t: &u64) -> (u64, bool) {
-///         if t == 0 { (n, false) } else { (n - t, pass) }
-///     }
-/// }
-/// impl Tiered for Take12 {
-///     fn tiers(&self) -> Vec<Tier> { vec![0, 1, 2, 3] }
-///     fn tier(&self, p: &(u64, bool)) -> Tier { p.0 / 3 }
-///     fn child_tiers(&self, t: Tier, out: &mut Vec<Tier>) { if t > 0 { out.push(t - 1) } }
-///     fn tier_size(&self, _: Tier) -> u64 { 6 }
-///     fn tier_index(&self, p: &(u64, bool)) -> u64 { p.0 % 3 * 2 + u64::from(p.1) }
-///     fn tier_position(&self, t: Tier, i: u64) -> Option<(u64, bool)> {
-///         (t < 3 || i < 2).then_some((t * 3 + i / 2, i % 2 == 1))
-///     }
-/// }
-/// let sol = solver_retro::solve_tiers(&Take12)?;
-/// assert_eq!(sol.value(&(3, false)), Some(Value::lose(2)));
-/// assert_eq!(sol.value(&(3, true)), Some(Value::win(3))); // pass: the other player faces a lost 3
-/// # Ok::<(), solver_retro::Error>(())
-/// ```
-pub fn solve_tiers<G>(game: &G) -> Result<TieredSolution<'_, G>, Error>
-where
-    G: Tiered + Sync,
-    G::Position: Send,
-    G::Move: Send,
-{
-    solve_tiers_with(game, &Config::default(), &mut NoStore)
-}
-
-/// Solves every tier of `game`, children first, keeping finished tiers in
-/// `store`.
-///
-/// **Memory:** the tier being solved and the solved tiers held meanwhile
-/// — its child tiers, and any a later tier reads — 2 bytes an index (4
-/// where remoteness or counts outgrow 16-bit cells), plus for loopy tiers
-/// 16 bytes a move that stays inside the tier and 8 bytes an index for the
-/// reverse graph. Before anything is solved, the group of every tier
-/// still to solve (a tier the store holds finished,
-/// [`TierStore::is_done`], is not) is checked against the memory limit,
-/// and if any cannot fit, the one that needs the most is refused, by
-/// name; a tier that needs 4-byte cells (or beside tables that have them)
-/// is checked again before its cells are taken. Tables no tier still
-/// reads are dropped when the next tier would not fit beside them (by
-/// the estimate before its solve, or its own check, after which it is
-/// solved again without them), or when they pass half the limit — only
-/// with a store that keeps them ([`TierStore::keeps_tables`], a
-/// database). Otherwise ([`NoStore`]) every table is held to the end,
-/// each counted in the group of every tier solved after it.
-///
-/// # Errors
-/// [`Error::TooLarge`] naming the tier; [`Error::Broken`] when a child lies
-/// in a tier not declared, a move stays inside a tier declared to be left,
-/// or a child index is no position; [`Error::TooDeep`],
-/// [`Error::TerminalDraw`], [`Error::Store`].
-pub fn solve_tiers_with<'g, G>(
+/// Every tier solved into `store`: a loopy tier's parents inside it from
+/// `unmoves` when given (no graph stored), else from its inside moves,
+/// stored; with `only` just the reachable positions, tallied per tier.
+pub(crate) fn run_tiers<'g, G>(
     game: &'g G,
     config: &Config,
     store: &mut dyn TierStore,
-) -> Result<TieredSolution<'g, G>, Error>
-where
-    G: Tiered + Sync,
-    G::Position: Send,
-    G::Move: Send,
-{
-    run_stored(game, config, store, None).map(|(sol, _)| sol)
-}
-
-/// Solves every tier of a game that also has [`Unmoves`]: the parents
-/// inside a loopy tier come from `unmoves`, filtered to the tier, so no
-/// graph is stored — 2 bytes an index of the tier and its child tiers.
-///
-/// # Errors
-/// As [`solve_tiers_with`], except that a move to an index of its own
-/// loopy tier that is no position goes unseen here (no edge is kept to
-/// show it): its parents come out drawn. [`GameCheck::tiered`](crate::GameCheck::tiered)
-/// checks that every child's index decodes.
-pub fn solve_tiers_unmoves<'g, G>(
-    game: &'g G,
-    config: &Config,
-    store: &mut dyn TierStore,
-) -> Result<TieredSolution<'g, G>, Error>
-where
-    G: Tiered + Unmoves + Sync,
-    G::Position: Send,
-    G::Move: Send,
-{
-    run(
-        game,
-        config,
-        store,
-        false,
-        &|game, tier, _| {
-            Ok(Inside::Unmoves(ByUnmovesInTier {
-                game,
-                tier,
-                parents: parents_by_unmoves::<G>,
-            }))
-        },
-        None,
-    )
-    .map(|(sol, _)| sol)
-}
-
-/// Every tier solved with loopy tiers' inside moves stored
-/// ([`solve_tiers_with`]), and with `only` just the reachable positions,
-/// tallied per tier.
-pub(crate) fn run_stored<'g, G>(
-    game: &'g G,
-    config: &Config,
-    store: &mut dyn TierStore,
+    unmoves: Option<ParentsFn<G>>,
     only: Option<&Only<'_, G::Position>>,
 ) -> Result<(TieredSolution<'g, G>, FxHashMap<Tier, Tally>), Error>
 where
@@ -217,14 +93,30 @@ where
     G::Position: Send,
     G::Move: Send,
 {
-    run(
-        game,
-        config,
-        store,
-        true,
-        &|game, tier, edges| Ok(StoredInside::build(game, tier, edges)),
-        only,
-    )
+    match unmoves {
+        Some(parents) => run(
+            game,
+            config,
+            store,
+            false,
+            &move |game, tier, _| {
+                Ok(Inside::Unmoves(ByUnmovesInTier {
+                    game,
+                    tier,
+                    parents,
+                }))
+            },
+            only,
+        ),
+        None => run(
+            game,
+            config,
+            store,
+            true,
+            &|game, tier, edges| Ok(StoredInside::build(game, tier, edges)),
+            only,
+        ),
+    }
 }
 
 /// Parents inside a tier: a stored reverse graph or the game's unmoves.
@@ -236,8 +128,8 @@ enum Inside<'g, G: Tiered> {
 /// Builds the parents source of a loopy tier from its inside edges
 /// (child, parent); a plain function pointer type keeps `run` generic only
 /// over the game.
-type MakeInside<G> =
-    dyn for<'a> Fn(&'a G, Tier, Vec<(u64, u64)>) -> Result<Inside<'a, G>, Error> + Sync;
+type MakeInside<'m, G> =
+    dyn for<'a> Fn(&'a G, Tier, Vec<(u64, u64)>) -> Result<Inside<'a, G>, Error> + Sync + 'm;
 
 struct StoredInside {
     offsets: Vec<u64>,
@@ -262,7 +154,7 @@ impl StoredInside {
 }
 
 /// The parents of an id of a tier, by the game's unmoves.
-type ParentsFn<G> = fn(
+pub(crate) type ParentsFn<G> = fn(
     &G,
     Tier,
     u64,
@@ -346,7 +238,7 @@ fn run<'g, G>(
     config: &Config,
     store: &mut dyn TierStore,
     stored: bool,
-    make: &MakeInside<G>,
+    make: &MakeInside<'_, G>,
     only: Option<&Only<'_, G::Position>>,
 ) -> Result<(TieredSolution<'g, G>, FxHashMap<Tier, Tally>), Error>
 where
@@ -542,7 +434,7 @@ fn solve_tier<G>(
     solved: &FxHashMap<Tier, Table>,
     config: &Config,
     stored: bool,
-    make: &MakeInside<G>,
+    make: &MakeInside<'_, G>,
     only: Option<&Only<'_, G::Position>>,
     spare: &mut Spare,
 ) -> Result<(Table, Tally), Error>
@@ -702,7 +594,7 @@ fn solve_tier_in<G, C: Cell>(
     solved: &FxHashMap<Tier, Table>,
     config: &Config,
     stored: bool,
-    make: &MakeInside<G>,
+    make: &MakeInside<'_, G>,
     only: Option<&Only<'_, G::Position>>,
     spare: &mut Spare,
 ) -> Result<(Cells<C>, Tally), Error>
@@ -733,7 +625,7 @@ where
         )));
     }
     // The reachable bits of this tier (none reached: an empty map).
-    let reach: Option<(&[u64], crate::reach_first::Weight<'_, G::Position>)> =
+    let reach: Option<(&[u64], Weight<'_, G::Position>)> =
         only.map(|o| (o.bits.get(&tier).map_or(&[][..], Vec::as_slice), o.weight));
     let mut declared = Vec::new();
     game.child_tiers(tier, &mut declared);
@@ -804,7 +696,7 @@ where
                 if fault.is_some() {
                     return;
                 }
-                let Some(j) = offset_in(i, first, chunk.len()) else {
+                let Some(j) = crate::cell::offset_in(i, first, chunk.len()) else {
                     fault = Some(visited_outside(
                         game,
                         tier,
@@ -1005,12 +897,93 @@ fn seed_position<G: Tiered, C: Cell>(
     Ok(())
 }
 
-/// The offset of index `i` in a block of `len` indices from `first`, if it
-/// lies there.
-pub(crate) fn offset_in(i: u64, first: u64, len: usize) -> Option<usize> {
-    i.checked_sub(first)
-        .filter(|&j| j < len as u64)
-        .map(|j| j as usize)
+/// Only the positions reachable from a start, weighed for counting: a
+/// solve given this leaves every other index unsolved (no position) and
+/// counts the outcomes of the reachable ones as it finds them. For games
+/// whose every tier is left by every move (a position's children are then
+/// all in solved child tiers, and reachable when it is).
+pub(crate) struct Only<'a, P> {
+    /// A bit an index of every tier: reached from the start.
+    pub(crate) bits: &'a TierBits,
+    /// What each position counts for.
+    pub(crate) weight: Weight<'a, P>,
+    /// Which tables to hold at the end.
+    pub(crate) keep: Keep,
+    /// The start's tier, kept with [`Keep::Start`].
+    pub(crate) start: Tier,
+}
+
+/// What a position counts for ([`solve_tiers_reachable`]).
+pub(crate) type Weight<'a, P> = &'a (dyn Fn(&P) -> u64 + Sync);
+
+/// Which tables [`solve_tiers_reachable`] holds when it returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Every tier's (a certificate, or value queries, can follow): no
+    /// table is dropped, and a game whose tables cannot all be held
+    /// beside the tier being solved (and the bitmaps) is refused before
+    /// any tier is solved.
+    All,
+    /// Only the start's tier: every other table is dropped as soon as no
+    /// tier still to solve needs it, and its memory is reused for the
+    /// next tiers (no fresh pages for the kernel to clear) — the counts
+    /// and the start's value at the least memory.
+    Start,
+}
+
+/// Tables no longer needed, kept as memory maps to solve later tiers in
+/// (at most [`Spare::MAX`], the largest), and the bytes a new table's map
+/// reserves (`room`: the largest tier's, with [`Keep::Start`]) so that it
+/// can serve any later tier — a map's pages are faulted in only as they
+/// are written.
+#[derive(Default)]
+pub(crate) struct Spare {
+    maps: Vec<memmap2::MmapMut>,
+    /// The bytes a new map reserves.
+    pub(crate) room: usize,
+}
+
+impl Spare {
+    const MAX: usize = 2;
+
+    /// Keeps `map` (the two largest maps kept) unless the pages it held,
+    /// `written` bytes, pass `limit`: those stay resident while it waits.
+    pub(crate) fn put(&mut self, map: memmap2::MmapMut, written: u64, limit: u64) {
+        if written > limit {
+            return;
+        }
+        self.maps.push(map);
+        self.maps.sort_by_key(|m| std::cmp::Reverse(m.len()));
+        self.maps.truncate(Self::MAX);
+    }
+
+    /// `len` cells for a tier (zero bits, or an old table's, until the
+    /// caller writes every one): in the smallest spare map they fit, else
+    /// in a fresh map of `room` bytes when that is more, else in a map of
+    /// their own.
+    pub(crate) fn cells<C: Cell>(&mut self, len: usize, limit: u64) -> Result<Cells<C>, Error> {
+        let bytes = len.saturating_mul(C::BYTES as usize);
+        if let Some(k) = self.maps.iter().rposition(|m| m.len() >= bytes) {
+            if let Some(cells) = Cells::reuse(self.maps.remove(k), len) {
+                return Ok(cells);
+            }
+        }
+        if self.room > bytes {
+            Cells::with_room(len, self.room)
+        } else {
+            Cells::new(len, None, limit)
+        }
+    }
+}
+
+/// The reachable positions a tier's solve found: their weighed outcomes,
+/// and how many there are (unweighed).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Tally {
+    /// The weighed outcomes.
+    pub(crate) counts: Counts,
+    /// The positions (unweighed).
+    pub(crate) positions: u64,
 }
 
 #[cfg(test)]

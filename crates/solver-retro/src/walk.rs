@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use game_core::{ChildIndices, Game, Indexed, IndexedChildren, Tier, Tiered};
 use rayon::prelude::*;
 
-use crate::solution::{Counts, IndexedSolution};
+use crate::solution::{checked_counts, checked_sum, Counts, IndexedSolution};
 use crate::{Config, Error};
 
 mod frontier;
@@ -675,38 +675,6 @@ impl<M> Default for Buffers<M> {
     }
 }
 
-/// What [`Error::CountOverflow`] names.
-const WEIGHTED: &str = "the positions reached";
-
-/// `a + b`, a weighted count.
-///
-/// # Errors
-/// [`Error::CountOverflow`] past `u64::MAX`.
-pub(crate) fn checked_sum(a: u64, b: u64) -> Result<u64, Error> {
-    // `ok_or_else`: an error built and dropped on every call (`ok_or`)
-    // cost the walk a tenth of its time.
-    a.checked_add(b).ok_or_else(count_overflow)
-}
-
-/// [`Error::CountOverflow`] for the weighted counts.
-#[cold]
-pub(crate) fn count_overflow() -> Error {
-    Error::CountOverflow { what: WEIGHTED }
-}
-
-/// `a + b`, outcome by outcome, weighted counts.
-///
-/// # Errors
-/// [`Error::CountOverflow`] past `u64::MAX`.
-pub(crate) fn checked_counts(a: Counts, b: Counts) -> Result<Counts, Error> {
-    Ok(Counts {
-        win: checked_sum(a.win, b.win)?,
-        lose: checked_sum(a.lose, b.lose)?,
-        tie: checked_sum(a.tie, b.tie)?,
-        draw: checked_sum(a.draw, b.draw)?,
-    })
-}
-
 /// The shared view of one tier's walk.
 struct Step<'a, G: Tiered> {
     game: &'a G,
@@ -752,7 +720,7 @@ impl<G: Tiered> Step<'_, G> {
             if fault.is_some() {
                 return;
             }
-            let Some(j) = crate::tiers::offset_in(i, first, len) else {
+            let Some(j) = crate::cell::offset_in(i, first, len) else {
                 fault = Some(crate::seed::visited_outside(
                     game,
                     t,

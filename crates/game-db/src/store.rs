@@ -1,10 +1,12 @@
-//! Solved tables kept in a [`game_db::Database`]: the tier solver's store
-//! ([`DbStore`]), and saving or loading one table.
+//! Solved tables kept in a [`Database`]: the tier solver's store
+//! ([`DbStore`], solver-retro's [`TierStore`]), and saving or loading one
+//! table (the feature `retro`, on by default; the facade re-exports this
+//! module as `gamesolve::store`).
 //!
 //! ```
-//! use gamesolve::retro::{solve_tiers_with, Config, Solved};
-//! use gamesolve::store::DbStore;
-//! use gamesolve::games::ConnectFour;
+//! use solver_retro::{solve_tiers_with, Config, Solved};
+//! use game_db::store::DbStore;
+//! use games::ConnectFour;
 //!
 //! let dir = std::env::temp_dir().join(format!("gamesolve-doc-{}", std::process::id()));
 //! let game = ConnectFour::new(3, 3)?;
@@ -20,7 +22,8 @@
 //! ```
 
 use game_core::{Budget, Tier};
-use game_db::Database;
+
+use crate::Database;
 use solver_retro::{Error, Table, TierStore};
 
 /// A [`Database`] as the store of the tier solver: tiers it holds finished
@@ -50,7 +53,7 @@ impl<'a> DbStore<'a> {
     }
 }
 
-fn store_err(e: game_db::Error) -> Error {
+fn store_err(e: crate::Error) -> Error {
     Error::Store(db_message(&e))
 }
 
@@ -58,7 +61,7 @@ fn store_err(e: game_db::Error) -> Error {
 /// do: "…: block 0 checksum mismatch; the database is damaged: delete DIR
 /// and run solve with --db DIR again" (it named the damage alone).
 #[must_use]
-pub fn db_message(e: &game_db::Error) -> String {
+pub fn db_message(e: &crate::Error) -> String {
     match e.damaged_file().and_then(std::path::Path::parent) {
         Some(dir) => damaged(dir, e),
         None => e.to_string(),
