@@ -51,35 +51,11 @@ impl ConnectFour {
         (pos.occupied + self.bottom) & self.board
     }
 
-    /// The cell a move into column `c` fills (0 for a full column).
-    #[inline]
-    fn drop_cell(&self, pos: &ConnectFourPosition, c: u32) -> u64 {
-        self.playable(pos) & (self.column_cells() << (c * self.stride))
-    }
-}
-
-/// The key of a board is its two bitboards in one, `mover + occupied`
-/// (unique: the occupied cells of a column, plus the mover's among them,
-/// carry into the cell above the column's top exactly when the top is the
-/// mover's, so the sum tells the column's height and every colour), taken
-/// for whichever of the board and its mirror image gives the smaller: a
-/// board and its mirror have one value.
-impl SearchKey for ConnectFour {
-    #[inline]
-    fn search_key(&self, pos: &ConnectFourPosition) -> u64 {
-        let m = self.mirror(pos);
-        (pos.mover + pos.occupied).min(m.mover + m.occupied)
-    }
-}
-
-impl SearchHints for ConnectFour {
-    /// Moves that let the opponent win at once (a stone under one of the
-    /// opponent's winning cells) last; the others by the winning cells
-    /// they make for the mover, most first; ties by closeness to the
-    /// centre.
-    fn order_moves(&self, pos: &ConnectFourPosition, moves: &mut [u8]) {
+    /// Sorts `moves`: those under one of the opponent's winning cells
+    /// (`theirs`) last, the others by the winning cells they make for the
+    /// mover, most first; ties by closeness to the centre, then by column.
+    fn sort_by_threats(&self, pos: &ConnectFourPosition, theirs: u64, moves: &mut [u8]) {
         let empty = self.board & !pos.occupied;
-        let theirs = self.winning_cells(pos.opponent(), empty);
         let centre = i64::from(self.width) - 1;
         let mut keys = [(0i64, 0u8); MAX_WIDTH];
         let keys = &mut keys[..moves.len()];
@@ -110,10 +86,78 @@ impl SearchHints for ConnectFour {
         }
     }
 
+    /// The cell a move into column `c` fills (0 for a full column).
+    #[inline]
+    fn drop_cell(&self, pos: &ConnectFourPosition, c: u32) -> u64 {
+        self.playable(pos) & (self.column_cells() << (c * self.stride))
+    }
+}
+
+/// The key of a board is its two bitboards in one, `mover + occupied`
+/// (unique: the occupied cells of a column, plus the mover's among them,
+/// carry into the cell above the column's top exactly when the top is the
+/// mover's, so the sum tells the column's height and every colour), taken
+/// for whichever of the board and its mirror image gives the smaller: a
+/// board and its mirror have one value.
+impl SearchKey for ConnectFour {
+    #[inline]
+    fn search_key(&self, pos: &ConnectFourPosition) -> u64 {
+        let m = self.mirror(pos);
+        (pos.mover + pos.occupied).min(m.mover + m.occupied)
+    }
+}
+
+impl SearchHints for ConnectFour {
+    /// Moves that let the opponent win at once (a stone under one of the
+    /// opponent's winning cells) last; the others by the winning cells
+    /// they make for the mover, most first; ties by closeness to the
+    /// centre.
+    fn order_moves(&self, pos: &ConnectFourPosition, moves: &mut [u8]) {
+        let empty = self.board & !pos.occupied;
+        let theirs = self.winning_cells(pos.opponent(), empty);
+        self.sort_by_threats(pos, theirs, moves);
+    }
+
+    /// Pascal Pons' non-losing moves: when the opponent threatens to win
+    /// at a playable cell, only the move that blocks it (every other move
+    /// loses at once); else every move but those under one of the
+    /// opponent's winning cells (each loses at once, and
+    /// [`SearchHints::quick_value`] has told that some move does not);
+    /// in the order of [`SearchHints::order_moves`].
+    fn useful_moves(&self, pos: &ConnectFourPosition, moves: &mut [u8]) -> usize {
+        let empty = self.board & !pos.occupied;
+        let theirs = self.winning_cells(pos.opponent(), empty);
+        let playable = self.playable(pos);
+        let forced = theirs & playable;
+        if forced != 0 {
+            // One forced cell (two would be a loss the quick value tells).
+            if let Some(i) = moves
+                .iter()
+                .position(|&m| self.drop_cell(pos, u32::from(m)) & forced != 0)
+            {
+                moves.swap(0, i);
+                return 1;
+            }
+        }
+        self.sort_by_threats(pos, theirs, moves);
+        // Moves under an opponent's winning cell sort last: keep the rest.
+        let losing = theirs >> 1;
+        let keep = moves
+            .iter()
+            .take_while(|&&m| self.drop_cell(pos, u32::from(m)) & losing == 0)
+            .count();
+        if keep == 0 {
+            moves.len()
+        } else {
+            keep
+        }
+    }
+
     /// A win in 1 when a move makes four; a loss in 2 when the opponent
     /// threatens to make four at two playable cells, or at one whose
     /// blocking stone gives the cell above it to another of the
-    /// opponent's fours.
+    /// opponent's fours, or when every move puts a stone under one of the
+    /// opponent's winning cells.
     #[inline]
     fn quick_value(&self, pos: &ConnectFourPosition) -> Option<Value> {
         let empty = self.board & !pos.occupied;
@@ -123,10 +167,20 @@ impl SearchHints for ConnectFour {
         }
         let theirs = self.winning_cells(pos.opponent(), empty);
         let forced = theirs & playable;
-        if forced.count_ones() >= 2 || (forced != 0 && (forced << 1) & theirs != 0) {
+        if forced.count_ones() >= 2
+            || (forced != 0 && (forced << 1) & theirs != 0)
+            || (forced == 0 && playable & !(theirs >> 1) == 0)
+        {
             return Some(Value::lose(2));
         }
         None
+    }
+
+    /// Complete: "wins now" is every win in 1, "can only lose" every loss
+    /// in 2, and only the player who just moved can have won.
+    #[inline]
+    fn quick_value_complete(&self) -> bool {
+        true
     }
 
     /// The pieces on the board: one more with every move.
@@ -194,7 +248,7 @@ mod tests {
     }
 
     /// Quick values against brute force: "wins now" exactly when a move
-    /// wins; "can only lose" only when every move loses at once.
+    /// wins; "can only lose" exactly when every move loses at once.
     #[test]
     fn quick_values_are_true() {
         let mut rng = Rng(48);
@@ -208,7 +262,8 @@ mod tests {
                 let brute = within_two(&g, &pos);
                 match quick {
                     Some(v) => assert_eq!(Some(v), brute, "{w}x{h}\n{}", g.picture(&pos)),
-                    None => assert_ne!(brute, Some(Value::win(1)), "{}", g.picture(&pos)),
+                    // Complete: no win in 1 nor loss in 2 is missed.
+                    None => assert_eq!(brute, None, "{}", g.picture(&pos)),
                 }
             }
         }
@@ -227,6 +282,39 @@ mod tests {
             assert!(old.is_none_or(|o| o == canonical), "{}", g.picture(pos));
         }
         assert!(seen.len() > 80_000);
+    }
+
+    /// The moves worth searching hold the best: on every position of 4×4
+    /// without a quick value, the best value among the moves kept is the
+    /// position's value (from the table of the whole game), and the kept
+    /// and left out moves are a permutation of all.
+    #[test]
+    fn useful_moves_keep_the_best() {
+        let g = ConnectFour::new(4, 4).unwrap();
+        let sol = solver_dp::solve(&g, g.start()).unwrap();
+        let (mut checked, mut cut) = (0, 0);
+        let mut moves = Vec::new();
+        for (pos, want) in sol.iter() {
+            if g.outcome(pos).is_some() || g.quick_value(pos).is_some() {
+                continue;
+            }
+            moves.clear();
+            g.moves(pos, &mut moves);
+            let mut kept = moves.clone();
+            let n = g.useful_moves(pos, &mut kept);
+            assert!((1..=moves.len()).contains(&n));
+            let mut sorted = kept.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, moves);
+            let best = kept[..n]
+                .iter()
+                .map(|m| sol.value(&g.play(pos, m)).unwrap().parent())
+                .max();
+            assert_eq!(best, Some(want), "{}", g.picture(pos));
+            checked += 1;
+            cut += moves.len() - n;
+        }
+        assert!(checked > 10_000 && cut > 10_000, "{checked} {cut}");
     }
 
     #[test]
