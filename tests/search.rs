@@ -249,3 +249,26 @@ fn connect4_7x6_agrees_with_pons_begin_easy_whole() {
     let set = pons_set(PONS_L1_R1, &g);
     pons_agrees(&set, 1);
 }
+
+/// 7×6 from the empty board: the first player wins, the game ending on
+/// ply 41 (Allis and Allen's result; Pons' solver gives the empty board
+/// the score 1). Slow: `cargo test --release --test search -- --ignored
+/// empty_board --nocapture`.
+#[test]
+#[ignore]
+fn connect4_7x6_empty_board_is_a_first_player_win_on_ply_41() {
+    let g = ConnectFour::new(7, 6).unwrap();
+    let config = Config::new().with_table_bytes(1 << 30);
+    let search = Searcher::new(&g, config).unwrap();
+    let started = std::time::Instant::now();
+    let found = search.value(&g.start()).unwrap();
+    let took = started.elapsed().as_secs_f64();
+    println!(
+        "empty board: {:?} in {took:.1} s, {} nodes, {:.2}M nodes a second",
+        found.value,
+        found.nodes,
+        found.nodes as f64 / took / 1e6
+    );
+    assert_eq!(found.value, pons_value(0, 1));
+    assert_eq!(found.value, Value::win(41));
+}
