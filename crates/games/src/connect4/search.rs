@@ -25,23 +25,29 @@ use super::{ConnectFour, ConnectFourPosition, MAX_WIDTH};
 
 impl ConnectFour {
     /// The empty cells where one more stone of `bits` would make four in
-    /// a row (of any direction that fits the board).
-    #[inline]
+    /// a row (of any direction that fits the board). The four directions
+    /// written out, without a branch: a direction that does not fit has
+    /// mask 0.
+    #[inline(always)]
     pub(super) fn winning_cells(&self, bits: u64, empty: u64) -> u64 {
-        let mut r = 0;
-        for (s, mask) in self.directions {
-            if mask == 0 {
-                continue;
-            }
-            // Three of four cells, the fourth at either end or inside.
-            let up = (bits << s) & (bits << (2 * s));
-            r |= up & (bits << (3 * s));
-            r |= up & (bits >> s);
-            let down = (bits >> s) & (bits >> (2 * s));
-            r |= down & (bits << s);
-            r |= down & (bits >> (3 * s));
-        }
+        let [(s0, m0), (s1, m1), (s2, m2), (s3, m3)] = self.directions;
+        let r = (Self::line_cells(bits, s0) & m0)
+            | (Self::line_cells(bits, s1) & m1)
+            | (Self::line_cells(bits, s2) & m2)
+            | (Self::line_cells(bits, s3) & m3);
         r & empty
+    }
+
+    /// The cells that complete three of `bits` to four along shift `s`:
+    /// the fourth at either end or inside.
+    #[inline(always)]
+    fn line_cells(bits: u64, s: u32) -> u64 {
+        let up = (bits << s) & (bits << (2 * s));
+        let down = (bits >> s) & (bits >> (2 * s));
+        (up & (bits << (3 * s)))
+            | (up & (bits >> s))
+            | (down & (bits << s))
+            | (down & (bits >> (3 * s)))
     }
 
     /// The cells a move can fill: the lowest empty cell of each column not
