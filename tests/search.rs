@@ -162,3 +162,113 @@ fn endgame_tables_cut_nodes_and_keep_the_answer() {
         "{with} nodes with tables, {without} without"
     );
 }
+
+/// Pascal Pons' test set `Test_L1_R1` ("begin easy": 1,000 positions of
+/// 7×6 Connect Four near the start, chosen and scored by his solver, not
+/// by this project): lines of "moves score", the moves as columns from 1,
+/// the score for the player to move in his convention — a win scores 22
+/// minus the stones the winner has played when the game ends, a loss the
+/// negation of the winner's, a tie 0.
+const PONS_L1_R1: &str = include_str!("data/Test_L1_R1");
+
+/// The value Pons' score of a position of `pieces` pieces means, on 7×6:
+/// a win (loss) in the plies that bring the winner to its `22 − |score|`
+/// stones, a tie on the full board.
+fn pons_value(pieces: u32, score: i32) -> Value {
+    let stones = 22 - score.unsigned_abs();
+    match score {
+        0 => Value::tie(42 - pieces),
+        // The player to move has pieces / 2 stones; its last is the win.
+        s if s > 0 => Value::win(2 * (stones - pieces / 2) - 1),
+        // The opponent has the rest and moves second from here.
+        _ => Value::lose(2 * (stones - pieces.div_ceil(2))),
+    }
+}
+
+/// Pons' lines, parsed: the position and the value its score means.
+fn pons_set(set: &str, g: &ConnectFour) -> Vec<(String, ConnectFourPosition, Value)> {
+    set.lines()
+        .map(|line| {
+            let (moves, score) = line.trim().split_once(' ').expect("moves and score");
+            let pos = g.position_from_moves(moves).expect("a legal position");
+            let score: i32 = score.parse().expect("a score");
+            (moves.to_string(), pos, pons_value(pos.pieces(), score))
+        })
+        .collect()
+}
+
+/// The search's value of every position in `lines` against Pons' score,
+/// one search keeping its table from position to position (what it holds
+/// are true bounds); the mean time a position printed.
+fn pons_agrees(lines: &[(String, ConnectFourPosition, Value)], threads: usize) {
+    let g = ConnectFour::new(7, 6).unwrap();
+    let config = Config::new()
+        .with_threads(threads)
+        .with_table_bytes(1 << 26);
+    let search = Searcher::new(&g, config).unwrap();
+    let started = std::time::Instant::now();
+    let mut nodes = 0;
+    for (moves, pos, want) in lines {
+        let found = search.value(pos).unwrap();
+        assert_eq!(found.value, *want, "{moves}\n{}", g.picture(pos));
+        nodes += found.nodes;
+    }
+    let took = started.elapsed();
+    println!(
+        "{} positions agree; {:.1} µs a position, {nodes} nodes",
+        lines.len(),
+        took.as_secs_f64() * 1e6 / lines.len() as f64
+    );
+}
+
+#[test]
+fn pons_values_mean_what_his_blog_says() {
+    // "4455": the player to move wins with its 4th stone (score 18), and
+    // "44455554221": the opponent wins next move with its 7th (-15).
+    assert_eq!(pons_value(4, 18), Value::win(3));
+    assert_eq!(pons_value(11, -15), Value::lose(2));
+    // The empty board: the first player wins with its last stone.
+    assert_eq!(pons_value(0, 1), Value::win(41));
+}
+
+/// The first 40 positions of Pons' `Test_L1_R1`, and every one on two
+/// threads in an ignored run (`cargo test --release --test search --
+/// --ignored pons`).
+#[test]
+fn connect4_7x6_agrees_with_pons_begin_easy_sample() {
+    let g = ConnectFour::new(7, 6).unwrap();
+    let set = pons_set(PONS_L1_R1, &g);
+    assert_eq!(set.len(), 1000);
+    pons_agrees(&set[..40], 1);
+}
+
+#[test]
+#[ignore]
+fn connect4_7x6_agrees_with_pons_begin_easy_whole() {
+    let g = ConnectFour::new(7, 6).unwrap();
+    let set = pons_set(PONS_L1_R1, &g);
+    pons_agrees(&set, 1);
+}
+
+/// 7×6 from the empty board: the first player wins, the game ending on
+/// ply 41 (Allis and Allen's result; Pons' solver gives the empty board
+/// the score 1). Slow: `cargo test --release --test search -- --ignored
+/// empty_board --nocapture`.
+#[test]
+#[ignore]
+fn connect4_7x6_empty_board_is_a_first_player_win_on_ply_41() {
+    let g = ConnectFour::new(7, 6).unwrap();
+    let config = Config::new().with_table_bytes(1 << 30);
+    let search = Searcher::new(&g, config).unwrap();
+    let started = std::time::Instant::now();
+    let found = search.value(&g.start()).unwrap();
+    let took = started.elapsed().as_secs_f64();
+    println!(
+        "empty board: {:?} in {took:.1} s, {} nodes, {:.2}M nodes a second",
+        found.value,
+        found.nodes,
+        found.nodes as f64 / took / 1e6
+    );
+    assert_eq!(found.value, pons_value(0, 1));
+    assert_eq!(found.value, Value::win(41));
+}

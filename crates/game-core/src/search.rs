@@ -64,12 +64,39 @@ capability! {
         /// the likely best come first. The default keeps generation order.
         fn order_moves(&self, _pos: &Self::Position, _moves: &mut [Self::Move]) {}
 
+        /// The moves worth searching: reorders `moves` (the moves of `pos`, a
+        /// position not over for which [`SearchHints::quick_value`] gave
+        /// `None`, in generation order) as [`SearchHints::order_moves`] would
+        /// and returns how many of the first are enough — a count `n ≥ 1`
+        /// such that the best value among `moves[..n]` is the value of `pos`
+        /// (a move left out is never better, for the player to move, than
+        /// the best kept; Connect Four: a move that lets the opponent win at
+        /// once is left out while another does not). The search tries only
+        /// those; every move's value (an analysis of the position) still
+        /// looks at all. The default keeps every move, in the order of
+        /// [`SearchHints::order_moves`].
+        fn useful_moves(&self, pos: &Self::Position, moves: &mut [Self::Move]) -> usize {
+            self.order_moves(pos, moves);
+            moves.len()
+        }
+
         /// The exact value of `pos`, a position not over, when a cheap test
         /// tells it ("wins now": a move wins at once, `Value::win(1)`; "can
         /// only lose": every move lets the opponent win at once,
         /// `Value::lose(2)`); `None` when the test does not apply.
         fn quick_value(&self, _pos: &Self::Position) -> Option<Value> {
             None
+        }
+
+        /// Whether [`SearchHints::quick_value`] is complete: it gives the
+        /// value of every position not over that wins in 1 ply or loses in
+        /// 2, and every game over is a loss or a tie for the player to move
+        /// (so a win takes an odd number of plies and a loss an even one).
+        /// Then a position not over without a quick value wins in 3 plies
+        /// at the fastest and loses in 4 at the fastest, which the search
+        /// uses to cut (Connect Four: yes). The default: `false`.
+        fn quick_value_complete(&self) -> bool {
+            false
         }
 
         /// A number that grows with every move (Connect Four: the pieces on

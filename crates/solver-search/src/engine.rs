@@ -91,6 +91,11 @@ pub(crate) struct Engine<'a, G: Game, T> {
     /// Exact tie remoteness of the ties searched.
     tie_memo: FxHashMap<u64, u32>,
     unflushed: u64,
+    /// The fewest plies of a win and of a loss of a position pushed (not
+    /// over, no quick value): 1 and 1, or 3 and 4 when the game's quick
+    /// value is complete.
+    fastest_win: i64,
+    fastest_loss: i64,
 }
 
 impl<'a, G, T> Engine<'a, G, T>
@@ -107,6 +112,8 @@ where
             tie_moves: Vec::new(),
             tie_memo: FxHashMap::default(),
             unflushed: 0,
+            fastest_win: if s.game.quick_value_complete() { 3 } else { 1 },
+            fastest_loss: if s.game.quick_value_complete() { 4 } else { 1 },
         }
     }
 
@@ -150,6 +157,11 @@ where
     fn known(&self, pos: &G::Position) -> Result<Option<i64>, Error> {
         let g = self.s.game;
         if let Some(o) = g.outcome(pos) {
+            if o == Outcome::Win && self.fastest_win > 1 {
+                return Err(Error::Broken(
+                    "a game over won by the player to move, in a game whose quick value is complete",
+                ));
+            }
             return Self::given(Value::new(o, 0)).map(Some);
         }
         if let Some(v) = self.s.tables.table_value(g, pos) {
@@ -220,8 +232,12 @@ where
         if end == first {
             return Self::given(Value::new(g.stalemate(&pos), 0)).map(Step::Done);
         }
-        // With a move, the value is between a loss in one and a win in one.
-        let (lo, hi) = (lo.max(1 - BIG), hi.min(BIG - 1));
+        // With a move, the value is between a loss in one and a win in one;
+        // with a complete quick value, between a loss in 4 and a win in 3.
+        let (lo, hi) = (
+            lo.max(self.fastest_loss - BIG),
+            hi.min(BIG - self.fastest_win),
+        );
         if lo >= beta || hi < beta {
             self.moves.truncate(first);
             return Ok(Step::Done(if lo >= beta { lo } else { hi }));
@@ -233,7 +249,14 @@ where
                 });
             }
         }
-        g.order_moves(&pos, &mut self.moves[first..end]);
+        // The game may leave out moves never better than those it keeps.
+        let keep = g.useful_moves(&pos, &mut self.moves[first..end]);
+        let end = if keep == 0 || keep >= end - first {
+            end
+        } else {
+            first + keep
+        };
+        self.moves.truncate(end);
         self.reserve()?;
         self.stack.push(Frame {
             pos,

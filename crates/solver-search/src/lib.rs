@@ -57,9 +57,12 @@
 //! * **Work budget.** Every node costs [`STEPS_A_NODE`] steps of the
 //!   budget's work; when it is spent the search stops with
 //!   [`Error::TooLarge`].
-//! * **Hints and tables.** [`game_core::SearchHints`]: a move order, a quick
-//!   exact value ("wins now", "can only lose"), a progress that proves no
-//!   repetition, a bound on the plies left. [`game_core::EndgameTable`]:
+//! * **Hints and tables.** [`game_core::SearchHints`]: a move order and
+//!   the moves worth searching (Connect Four: the non-losing moves only), a
+//!   quick exact value ("wins now", "can only lose") and whether it is
+//!   complete (then a node without one is bounded between a loss in 4 and
+//!   a win in 3), a progress that proves no repetition, a bound on the
+//!   plies left. [`game_core::EndgameTable`]:
 //!   exact values of solved positions, read instead of searching below.
 //! * **Threads.** [`Searcher::analyze`] searches the root's moves in
 //!   parallel, every thread sharing the table; the values found are exact,

@@ -25,23 +25,29 @@ use super::{ConnectFour, ConnectFourPosition, MAX_WIDTH};
 
 impl ConnectFour {
     /// The empty cells where one more stone of `bits` would make four in
-    /// a row (of any direction that fits the board).
-    #[inline]
+    /// a row (of any direction that fits the board). The four directions
+    /// written out, without a branch: a direction that does not fit has
+    /// mask 0.
+    #[inline(always)]
     pub(super) fn winning_cells(&self, bits: u64, empty: u64) -> u64 {
-        let mut r = 0;
-        for (s, mask) in self.directions {
-            if mask == 0 {
-                continue;
-            }
-            // Three of four cells, the fourth at either end or inside.
-            let up = (bits << s) & (bits << (2 * s));
-            r |= up & (bits << (3 * s));
-            r |= up & (bits >> s);
-            let down = (bits >> s) & (bits >> (2 * s));
-            r |= down & (bits << s);
-            r |= down & (bits >> (3 * s));
-        }
+        let [(s0, m0), (s1, m1), (s2, m2), (s3, m3)] = self.directions;
+        let r = (Self::line_cells(bits, s0) & m0)
+            | (Self::line_cells(bits, s1) & m1)
+            | (Self::line_cells(bits, s2) & m2)
+            | (Self::line_cells(bits, s3) & m3);
         r & empty
+    }
+
+    /// The cells that complete three of `bits` to four along shift `s`:
+    /// the fourth at either end or inside.
+    #[inline(always)]
+    fn line_cells(bits: u64, s: u32) -> u64 {
+        let up = (bits << s) & (bits << (2 * s));
+        let down = (bits >> s) & (bits >> (2 * s));
+        (up & (bits << (3 * s)))
+            | (up & (bits >> s))
+            | (down & (bits << s))
+            | (down & (bits >> (3 * s)))
     }
 
     /// The cells a move can fill: the lowest empty cell of each column not
@@ -49,6 +55,41 @@ impl ConnectFour {
     #[inline]
     pub(super) fn playable(&self, pos: &ConnectFourPosition) -> u64 {
         (pos.occupied + self.bottom) & self.board
+    }
+
+    /// Sorts `moves`: those under one of the opponent's winning cells
+    /// (`theirs`) last, the others by the winning cells they make for the
+    /// mover, most first; ties by closeness to the centre, then by column.
+    fn sort_by_threats(&self, pos: &ConnectFourPosition, theirs: u64, moves: &mut [u8]) {
+        let empty = self.board & !pos.occupied;
+        let centre = i64::from(self.width) - 1;
+        let mut keys = [(0i64, 0u8); MAX_WIDTH];
+        let keys = &mut keys[..moves.len()];
+        for (k, &m) in keys.iter_mut().zip(moves.iter()) {
+            let cell = self.drop_cell(pos, u32::from(m));
+            let threats = if (cell << 1) & theirs != 0 {
+                -1
+            } else {
+                i64::from(
+                    self.winning_cells(pos.mover | cell, empty & !cell)
+                        .count_ones(),
+                )
+            };
+            // Larger is tried first: threats, then nearness to the centre.
+            let off = (2 * i64::from(m) - centre).abs();
+            *k = (threats * 128 - off, m);
+        }
+        // Insertion sort: at most 32 moves, no allocation; stable.
+        for i in 1..keys.len() {
+            let mut j = i;
+            while j > 0 && keys[j - 1].0 < keys[j].0 {
+                keys.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        for (m, k) in moves.iter_mut().zip(keys.iter()) {
+            *m = k.1;
+        }
     }
 
     /// The cell a move into column `c` fills (0 for a full column).
@@ -80,40 +121,49 @@ impl SearchHints for ConnectFour {
     fn order_moves(&self, pos: &ConnectFourPosition, moves: &mut [u8]) {
         let empty = self.board & !pos.occupied;
         let theirs = self.winning_cells(pos.opponent(), empty);
-        let centre = i64::from(self.width) - 1;
-        let mut keys = [(0i64, 0u8); MAX_WIDTH];
-        let keys = &mut keys[..moves.len()];
-        for (k, &m) in keys.iter_mut().zip(moves.iter()) {
-            let cell = self.drop_cell(pos, u32::from(m));
-            let threats = if (cell << 1) & theirs != 0 {
-                -1
-            } else {
-                i64::from(
-                    self.winning_cells(pos.mover | cell, empty & !cell)
-                        .count_ones(),
-                )
-            };
-            // Larger is tried first: threats, then nearness to the centre.
-            let off = (2 * i64::from(m) - centre).abs();
-            *k = (threats * 128 - off, m);
-        }
-        // Insertion sort: at most 32 moves, no allocation; stable.
-        for i in 1..keys.len() {
-            let mut j = i;
-            while j > 0 && keys[j - 1].0 < keys[j].0 {
-                keys.swap(j - 1, j);
-                j -= 1;
+        self.sort_by_threats(pos, theirs, moves);
+    }
+
+    /// Pascal Pons' non-losing moves: when the opponent threatens to win
+    /// at a playable cell, only the move that blocks it (every other move
+    /// loses at once); else every move but those under one of the
+    /// opponent's winning cells (each loses at once, and
+    /// [`SearchHints::quick_value`] has told that some move does not);
+    /// in the order of [`SearchHints::order_moves`].
+    fn useful_moves(&self, pos: &ConnectFourPosition, moves: &mut [u8]) -> usize {
+        let empty = self.board & !pos.occupied;
+        let theirs = self.winning_cells(pos.opponent(), empty);
+        let playable = self.playable(pos);
+        let forced = theirs & playable;
+        if forced != 0 {
+            // One forced cell (two would be a loss the quick value tells).
+            if let Some(i) = moves
+                .iter()
+                .position(|&m| self.drop_cell(pos, u32::from(m)) & forced != 0)
+            {
+                moves.swap(0, i);
+                return 1;
             }
         }
-        for (m, k) in moves.iter_mut().zip(keys.iter()) {
-            *m = k.1;
+        self.sort_by_threats(pos, theirs, moves);
+        // Moves under an opponent's winning cell sort last: keep the rest.
+        let losing = theirs >> 1;
+        let keep = moves
+            .iter()
+            .take_while(|&&m| self.drop_cell(pos, u32::from(m)) & losing == 0)
+            .count();
+        if keep == 0 {
+            moves.len()
+        } else {
+            keep
         }
     }
 
     /// A win in 1 when a move makes four; a loss in 2 when the opponent
     /// threatens to make four at two playable cells, or at one whose
     /// blocking stone gives the cell above it to another of the
-    /// opponent's fours.
+    /// opponent's fours, or when every move puts a stone under one of the
+    /// opponent's winning cells.
     #[inline]
     fn quick_value(&self, pos: &ConnectFourPosition) -> Option<Value> {
         let empty = self.board & !pos.occupied;
@@ -123,10 +173,20 @@ impl SearchHints for ConnectFour {
         }
         let theirs = self.winning_cells(pos.opponent(), empty);
         let forced = theirs & playable;
-        if forced.count_ones() >= 2 || (forced != 0 && (forced << 1) & theirs != 0) {
+        if forced.count_ones() >= 2
+            || (forced != 0 && (forced << 1) & theirs != 0)
+            || (forced == 0 && playable & !(theirs >> 1) == 0)
+        {
             return Some(Value::lose(2));
         }
         None
+    }
+
+    /// Complete: "wins now" is every win in 1, "can only lose" every loss
+    /// in 2, and only the player who just moved can have won.
+    #[inline]
+    fn quick_value_complete(&self) -> bool {
+        true
     }
 
     /// The pieces on the board: one more with every move.
@@ -194,7 +254,7 @@ mod tests {
     }
 
     /// Quick values against brute force: "wins now" exactly when a move
-    /// wins; "can only lose" only when every move loses at once.
+    /// wins; "can only lose" exactly when every move loses at once.
     #[test]
     fn quick_values_are_true() {
         let mut rng = Rng(48);
@@ -208,7 +268,8 @@ mod tests {
                 let brute = within_two(&g, &pos);
                 match quick {
                     Some(v) => assert_eq!(Some(v), brute, "{w}x{h}\n{}", g.picture(&pos)),
-                    None => assert_ne!(brute, Some(Value::win(1)), "{}", g.picture(&pos)),
+                    // Complete: no win in 1 nor loss in 2 is missed.
+                    None => assert_eq!(brute, None, "{}", g.picture(&pos)),
                 }
             }
         }
@@ -227,6 +288,39 @@ mod tests {
             assert!(old.is_none_or(|o| o == canonical), "{}", g.picture(pos));
         }
         assert!(seen.len() > 80_000);
+    }
+
+    /// The moves worth searching hold the best: on every position of 4×4
+    /// without a quick value, the best value among the moves kept is the
+    /// position's value (from the table of the whole game), and the kept
+    /// and left out moves are a permutation of all.
+    #[test]
+    fn useful_moves_keep_the_best() {
+        let g = ConnectFour::new(4, 4).unwrap();
+        let sol = solver_dp::solve(&g, g.start()).unwrap();
+        let (mut checked, mut cut) = (0, 0);
+        let mut moves = Vec::new();
+        for (pos, want) in sol.iter() {
+            if g.outcome(pos).is_some() || g.quick_value(pos).is_some() {
+                continue;
+            }
+            moves.clear();
+            g.moves(pos, &mut moves);
+            let mut kept = moves.clone();
+            let n = g.useful_moves(pos, &mut kept);
+            assert!((1..=moves.len()).contains(&n));
+            let mut sorted = kept.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, moves);
+            let best = kept[..n]
+                .iter()
+                .map(|m| sol.value(&g.play(pos, m)).unwrap().parent())
+                .max();
+            assert_eq!(best, Some(want), "{}", g.picture(pos));
+            checked += 1;
+            cut += moves.len() - n;
+        }
+        assert!(checked > 10_000 && cut > 10_000, "{checked} {cut}");
     }
 
     #[test]
