@@ -8,6 +8,7 @@ use std::time::Duration;
 use game_core::{Outcome, ParentIndices, Tier};
 use game_db::{Database, ShardEntry};
 use rustc_hash::FxHashMap;
+use solver_retro::step::{self, Phase, Seeds, Updated};
 use solver_retro::{Progress, Table};
 use timely::dataflow::operators::vec::Input;
 use timely::dataflow::operators::{Exchange, Inspect, Probe};
@@ -18,7 +19,7 @@ use timely::worker::Worker;
 use crate::cell::{self, Cell, Piece, TierCells, View};
 use crate::layout::Layout;
 use crate::local::{self, Local};
-use crate::space::{After, Event, Seeds, Space};
+use crate::space::{After, Space};
 use crate::updates::{self, Encoder, Span};
 use crate::{Error, Traffic};
 
@@ -601,13 +602,6 @@ fn round_bytes<S>(ctx: &Ctx<S>, size: u64, peers: usize) -> u64 {
         .max(1)
 }
 
-/// Which half of a tier's levels runs.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Phase {
-    Decisive,
-    Ties,
-}
-
 /// A worker's view of the tier being solved: the process's blocks, and
 /// what it has gathered for them and for other processes' workers.
 struct Shard<'a, S: Space> {
@@ -883,7 +877,7 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                 // The events, as they grow: this worker's share of what
                 // the limit leaves the process (the refusal's words made
                 // only when it is refused).
-                let events = (seeds.events.capacity() * std::mem::size_of::<Event>()) as u64;
+                let events = (seeds.events.capacity() * std::mem::size_of::<u64>()) as u64;
                 let needed = ctx.held.saturating_add(events.saturating_mul(pp as u64));
                 if needed > ctx.budget.memory() {
                     return Err(solver_retro::Error::TooLarge(ctx.budget.memory_error(
@@ -947,10 +941,12 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                         remote: (0..peers).map(|_| Encoder::default()).collect(),
                         spans: Vec::new(),
                     };
+                    // Sorted by phase, level and id (solver-retro's packing):
+                    // the decisive events, then the ties'.
                     let mut events = std::mem::take(&mut seeds.events);
-                    events.sort_unstable_by_key(|e| (e.level, e.id));
-                    let (ties, decisive): (Vec<Event>, Vec<Event>) =
-                        events.into_iter().partition(|e| e.outcome == Outcome::Tie);
+                    events.sort_unstable();
+                    let split = events.partition_point(|&e| !step::event_tied(e));
+                    let (decisive, ties) = events.split_at(split);
                     let mut resolved = 0u64;
                     // Wins and losses, then ties (unless a cell overflowed).
                     let phases = [
@@ -977,7 +973,7 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
                             phase,
                             level,
                             unlisted & bit != 0,
-                            &events,
+                            events,
                             peers,
                             &mut traffic,
                             &mut resolved,
@@ -1063,17 +1059,11 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
 /// remoteness `r` in `phase` — won or lost (a loss with the lost bit), or
 /// tied — as the level lists hold them.
 fn find_level<C: Cell>(cells: &[C], base: u64, r: u64, phase: Phase, found: &mut Vec<u64>) {
-    let (a, b, flag) = match phase {
-        Phase::Decisive => (
-            C::resolved(Outcome::Lose, r),
-            C::resolved(Outcome::Win, r),
-            updates::LOST,
-        ),
-        Phase::Ties => (
-            C::resolved(Outcome::Tie, r),
-            C::resolved(Outcome::Tie, r),
-            0,
-        ),
+    let [a, b] = step::level_cells::<C>(phase, r);
+    let flag = if phase == Phase::Decisive {
+        updates::LOST
+    } else {
+        0
     };
     let mut from = 0;
     while let Some(i) = solver_retro::next_in_level(cells, from, [a, b]) {
@@ -1138,6 +1128,17 @@ fn write_shard(
     Ok(w.finish()?)
 }
 
+/// Adds `x` to the list `next` while it is below `cap`, else marks the
+/// level `unlisted` (found by a scan).
+#[inline(always)]
+fn list_in(next: &mut Vec<u64>, cap: usize, unlisted: &mut bool, x: u64) {
+    if next.len() < cap {
+        next.push(x);
+    } else {
+        *unlisted = true;
+    }
+}
+
 /// How many updates a block's list may hold before the worker applies it
 /// even if another worker holds the block (it waits for the lock then).
 const PATIENCE: usize = 8;
@@ -1158,7 +1159,7 @@ impl<S: Space> Shard<'_, S> {
         phase: Phase,
         mut level: Vec<u64>,
         mut scan: bool,
-        events: &[Event],
+        events: &[u64],
         peers: usize,
         traffic: &mut Traffic,
         resolved: &mut u64,
@@ -1207,8 +1208,8 @@ impl<S: Space> Shard<'_, S> {
                 let round_start = traffic.remote_bytes;
                 self.round_words = 0;
                 let mut more = false;
-                while let Some(e) = events.get(at) {
-                    if e.level != r {
+                while let Some(&e) = events.get(at) {
+                    if step::event_level(e) != r {
                         break;
                     }
                     if self.round_words >= limit {
@@ -1217,15 +1218,8 @@ impl<S: Space> Shard<'_, S> {
                     }
                     at += 1;
                     busy += 1;
-                    self.route(
-                        e.id,
-                        e.id + 1,
-                        e.outcome == Outcome::Lose,
-                        phase,
-                        next,
-                        io,
-                        traffic,
-                    )?;
+                    let id = step::event_id(e);
+                    self.route(id, id + 1, step::event_lost(e), phase, next, io, traffic)?;
                 }
                 while !more {
                     let Some((part, range)) = self.shared.local.take_work(level_round, mine) else {
@@ -1255,7 +1249,7 @@ impl<S: Space> Shard<'_, S> {
                 traffic.max_round_bytes = traffic
                     .max_round_bytes
                     .max(traffic.remote_bytes - round_start);
-                let next_event = events.get(at).map_or(NONE, |e| e.level);
+                let next_event = events.get(at).map_or(NONE, |&e| step::event_level(e));
                 let summary = busy
                     | if self.overflow { OVERFLOW } else { 0 }
                     | if self.unlisted { UNLISTED } else { 0 }
@@ -1399,11 +1393,7 @@ impl<S: Space> Shard<'_, S> {
     /// list is full: then the next level is found by a scan.
     #[inline(always)]
     fn list(&mut self, x: u64) {
-        if self.next.len() < self.cap {
-            self.next.push(x);
-        } else {
-            self.unlisted = true;
-        }
+        list_in(&mut self.next, self.cap, &mut self.unlisted, x);
     }
 
     /// Updates that another process sent this worker: every span lies in
@@ -1621,23 +1611,16 @@ impl<S: Space> Shard<'_, S> {
             return Ok(());
         }
         // Open cells above zero lose one; a loss or no position refuses
-        // the update (as in the rayon engine).
-        let zero = match C::dec_open_run(&mut cells[lo..hi]) {
-            Ok(zero) => zero,
-            Err(k) => {
-                let (id, c) = (base + (lo + k) as u64, cells[lo + k]);
-                return Err(solver_retro::Error::refused_update(id, c == C::INVALID).into());
-            }
-        };
-        let nothing = C::counter(0);
-        if zero {
-            let lose = C::resolved(Outcome::Lose, next);
-            for (i, c) in cells.iter_mut().enumerate().take(hi).skip(lo) {
-                if *c == nothing {
-                    *c = lose;
-                    self.list((base + i as u64) | updates::LOST);
-                }
-            }
+        // the update: the rayon engine's rule for a run.
+        let lose = C::resolved(Outcome::Lose, next);
+        let at = base + lo as u64;
+        let (next_list, cap, unlisted) = (&mut self.next, self.cap, &mut self.unlisted);
+        let refused = step::dec_run(&mut cells[lo..hi], lose, |i| {
+            list_in(next_list, cap, unlisted, (at + i as u64) | updates::LOST);
+        });
+        if let Some(k) = refused {
+            let (id, c) = (at + k as u64, cells[lo + k]);
+            return Err(solver_retro::Error::refused_update(id, c == C::INVALID).into());
         }
         Ok(())
     }
@@ -1716,52 +1699,32 @@ impl<S: Space> Shard<'_, S> {
         phase: Phase,
         next: u64,
     ) -> Result<(), Error> {
-        let c = cells[i];
-        let Some(mut open) = c.open() else {
-            // No update may reach a loss or an index that is no position
-            // while wins and losses spread; nor no position while ties do.
-            if c.refuses_update_in(phase == Phase::Ties) {
-                let id = base + i as u64;
-                return Err(solver_retro::Error::refused_update(id, c == C::INVALID).into());
+        let id = base + i as u64;
+        let (space, tier, scratch) = (self.space, self.tier, &mut self.scratch);
+        let updated = step::update(cells[i], id, lost, phase, next, || {
+            space.count(tier, id, scratch)
+        });
+        match updated {
+            Ok(Updated::Unchanged) => {}
+            Ok(Updated::Counted(c)) => cells[i] = c,
+            Ok(Updated::Resolved(c)) => {
+                cells[i] = c;
+                // Resolved by a won child: a loss (by a lost one a win, by
+                // a tied one a tie).
+                let flag = if phase == Phase::Decisive && !lost {
+                    updates::LOST
+                } else {
+                    0
+                };
+                self.list(id | flag);
             }
-            return Ok(());
-        };
-        let (new, flag) = match phase {
-            Phase::Ties => (C::resolved(Outcome::Tie, next), 0),
-            Phase::Decisive if lost => (C::resolved(Outcome::Win, next), 0),
-            Phase::Decisive => {
-                if open == C::UNCOUNTED {
-                    open = self
-                        .space
-                        .count(self.tier, base + i as u64, &mut self.scratch)?;
-                    if open > C::MAX_COUNT {
-                        if self.narrow {
-                            // The tier starts again in wide cells after
-                            // this level; the cell stays as it is.
-                            self.overflow = true;
-                            return Ok(());
-                        }
-                        return Err(
-                            solver_retro::Error::TooManyChildren { max: C::MAX_COUNT }.into()
-                        );
-                    }
-                }
-                match open {
-                    0 => {
-                        return Err(
-                            solver_retro::Error::refused_update(base + i as u64, false).into()
-                        )
-                    }
-                    1 => (C::resolved(Outcome::Lose, next), updates::LOST),
-                    _ => {
-                        cells[i] = C::counter(open - 1);
-                        return Ok(());
-                    }
-                }
+            // A count past a 2-byte cell: the tier starts again in wide
+            // cells after this level; the cell stays as it is.
+            Err(solver_retro::Error::TooManyChildren { .. }) if self.narrow => {
+                self.overflow = true;
             }
-        };
-        cells[i] = new;
-        self.list((base + i as u64) | flag);
+            Err(e) => return Err(e.into()),
+        }
         Ok(())
     }
 }

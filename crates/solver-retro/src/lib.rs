@@ -196,6 +196,7 @@ mod raw;
 mod reach_first;
 mod seed;
 mod solution;
+pub mod step;
 mod stored;
 mod tier_solution;
 mod tiers;
@@ -210,7 +211,7 @@ pub use config::{Config, Progress};
 pub use dot::{colour, graph, to_dot};
 pub use engine::next_in_level;
 pub use error::Error;
-pub use fast::{solve_unmoves, solve_unmoves_bytes, solve_unmoves_with};
+pub use fast::{solve_unmoves, solve_unmoves_bytes, solve_unmoves_with, UnmovesParents};
 /// The game traits and values of `game-core`, so that a crate depending on
 /// `solver-retro` alone can write and solve a game.
 pub use game_core::{
@@ -220,6 +221,7 @@ pub use game_core::{
 pub use reach_first::{solve_tiers_reachable, Keep};
 pub use seed::{
     count_children, outside_children, scan_cells, terminal, visited_outside, Outside, Placement,
+    ScanScratch, TierScratch, TierSeeding, UnmovesSeeding,
 };
 pub use solution::{Counts, IndexedSolution, Solution, Solved};
 pub use stored::{
@@ -227,6 +229,7 @@ pub use stored::{
 };
 pub use tier_solution::{HoldsTiers, TierTables, TieredSolution};
 pub use tiers::{
-    parents_by_unmoves, solve_tiers, solve_tiers_unmoves, solve_tiers_with, NoStore, TierStore,
+    parents_by_unmoves, solve_tiers, solve_tiers_unmoves, solve_tiers_with, NoStore, ParentsFn,
+    TierStore, TierUnmovesParents,
 };
 pub use walk::{reachable, reachable_bytes, reachable_tiers, Held, Reachable, TierReach};
