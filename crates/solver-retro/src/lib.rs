@@ -58,9 +58,12 @@
 //! ([`IndexedSolution::from_table`]). A
 //! tiered solution is the game and its [`TierTables`]; any type holding
 //! both is [`Solved`] through [`HoldsTiers`] (solver-cluster's solution
-//! is). An executor of its own (solver-cluster is one) seeds with the
-//! engine's own rules: [`terminal`], [`outside_children`],
-//! [`parents_by_unmoves`], [`count_children`] and [`scan_cells`].
+//! is). An executor of its own (solver-cluster is one) runs the engine's
+//! own level step, [`step`]: the seeds, the phase, the parents source
+//! ([`step::Parents`]: [`UnmovesParents`], [`TierUnmovesParents`]) and the
+//! update rule over [`Cell`] ([`step::update`], [`step::dec_run`]), after
+//! seeding with the engine's own routines: [`TierSeeding`] for a tier's
+//! positions, [`UnmovesSeeding`] for a dense index with unmoves.
 //!
 //! With the feature `fixtures`, the module `fixtures` holds a game that
 //! breaks its promises, to test that a solver built on this crate stops
@@ -128,7 +131,10 @@
 //! seeding still uses them all): its updates cost less than the posts
 //! between owners would. The same
 //! exchange, one per level, is what the cluster executor (`solver-cluster`)
-//! routes over the network.
+//! routes over the network: its workers seed with [`TierSeeding`] and
+//! [`UnmovesSeeding`], ask the same parents sources, and apply what
+//! arrives with the same rule ([`step`]), only the routing of the
+//! updates between workers and processes being its own.
 //!
 //! **Tiers.** A tier is solved after its child tiers. Its seeding pass
 //! reads each position's children outside the tier from the solved child
