@@ -1,5 +1,5 @@
 //! One level step, as every executor runs it: the rayon engine of this
-//! crate ([`crate::engine`]) and solver-cluster's shard loop both call
+//! crate (its `engine` module) and solver-cluster's shard loop both call
 //! what is here, so that a cell is updated by one rule wherever it lives.
 //!
 //! A step turns level `r` (the positions resolved with remoteness `r`)
