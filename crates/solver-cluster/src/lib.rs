@@ -857,7 +857,7 @@ where
 {
     let space = TierSpace {
         game: game.clone(),
-        parents: Some(space::parents_by_unmoves::<G>),
+        parents: Some(solver_retro::parents_by_unmoves::<G>),
     };
     run(space, game, config, db)
 }

@@ -4,32 +4,15 @@
 //! solver-retro's presets (`solve_tiers_with` and `solve_unmoves_with`) so
 //! that the tables come out the same.
 
-use game_core::{Game, IndexedUnmoves, Outcome, ParentIndices, Tier, Tiered, Unmoves, Value};
+use game_core::{Game, IndexedUnmoves, ParentIndices, Tier, Tiered};
+use solver_retro::step::{Parents, Seeds};
+use solver_retro::{
+    ParentsFn, TierScratch as SeedScratch, TierSeeding, TierUnmovesParents, UnmovesParents,
+    UnmovesSeeding,
+};
 
 use crate::cell::{Cell, TierCells};
 use crate::Error;
-
-/// What a child of `id` (outside the shard's tier) turned out to be.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Event {
-    /// The child's level (remoteness).
-    pub level: u64,
-    /// The parent, a global id of the tier.
-    pub id: u64,
-    /// Lose, win or tie.
-    pub outcome: Outcome,
-}
-
-/// A shard's inputs to the levels.
-#[derive(Debug, Default)]
-pub(crate) struct Seeds {
-    /// Won or lost at level 0 (global ids).
-    pub decisive: Vec<u64>,
-    /// Tied at level 0.
-    pub ties: Vec<u64>,
-    /// Children outside the tier.
-    pub events: Vec<Event>,
-}
 
 /// How a seeded tier goes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,52 +64,38 @@ pub(crate) trait Space: Send + Sync + 'static {
         s: &mut Self::Scratch,
     ) -> Result<(), Error>;
     /// The distinct children of `id` (for uncounted cells).
-    fn count(&self, _t: Tier, _id: u64, _s: &mut Self::Scratch) -> Result<u64, Error> {
-        Err(solver_retro::Error::Broken("a cell was left uncounted".into()).into())
+    fn count(
+        &self,
+        _t: Tier,
+        _id: u64,
+        _s: &mut Self::Scratch,
+    ) -> Result<u64, solver_retro::Error> {
+        Err(solver_retro::Error::Broken(
+            "a cell was left uncounted".into(),
+        ))
     }
 }
-
-/// The parents of a tier's index inside the tier.
-pub(crate) type ParentsFn<G> =
-    fn(&G, Tier, u64, &mut ParentIndices, &mut Vec<<G as Game>::Position>) -> Result<(), Error>;
 
 /// A [`Tiered`] game, with parents inside a tier by unmoves or none.
 pub(crate) struct TierSpace<G: Tiered> {
     pub game: G,
+    /// [`solver_retro::parents_by_unmoves`] for a game with unmoves.
     pub parents: Option<ParentsFn<G>>,
 }
 
-/// Scratch of [`TierSpace`].
+/// Scratch of [`TierSpace`]: the seeding's, and the parents'.
 pub(crate) struct TierScratch<G: Game> {
-    kids: Vec<(Tier, u64)>,
-    moves: Vec<G::Move>,
-    inner: Vec<u64>,
+    seed: SeedScratch<G>,
     positions: Vec<G::Position>,
 }
 
 impl<G: Game> Default for TierScratch<G> {
     fn default() -> Self {
         TierScratch {
-            kids: Vec::new(),
-            moves: Vec::new(),
-            inner: Vec::new(),
+            seed: SeedScratch::default(),
             positions: Vec::new(),
         }
     }
-}
-
-/// The parents of `id` inside `tier` by the game's unmoves, distinct:
-/// solver-retro's own ([`solver_retro::parents_by_unmoves`]).
-pub(crate) fn parents_by_unmoves<G: Tiered + Unmoves>(
-    game: &G,
-    tier: Tier,
-    id: u64,
-    out: &mut ParentIndices,
-    positions: &mut Vec<G::Position>,
-) -> Result<(), Error> {
-    Ok(solver_retro::parents_by_unmoves(
-        game, tier, id, out, positions,
-    )?)
 }
 
 impl<G> Space for TierSpace<G>
@@ -170,6 +139,13 @@ where
         let hi = lo + cells.len() as u64;
         cells.fill(C::INVALID);
         let mut placement = solver_retro::Placement::default();
+        let seeding = TierSeeding {
+            game,
+            tier,
+            leaves,
+            settle_early: false,
+            list_when_leaving: false,
+        };
         game.visit_tier(tier, lo..hi, &mut |i, pos| {
             if fault.is_some() {
                 return;
@@ -191,8 +167,24 @@ where
                 fault = Some(e.into());
                 return;
             }
-            if let Err(e) = seed_position(game, tier, leaves, kids, i, &pos, cell, seeds, s) {
-                fault = Some(e);
+            // The seeding of solver-retro's tier presets, but for what
+            // they settle early (this executor lists level 1, never scans
+            // for it).
+            let seeded = seeding.seed(
+                i,
+                &pos,
+                cell,
+                |t, k| {
+                    kids.iter()
+                        .find(|c| c.0 == t)
+                        .map(|&(_, cells)| cells.value(k))
+                },
+                seeds,
+                None,
+                &mut s.seed,
+            );
+            if let Err(e) = seeded {
+                fault = Some(e.into());
             }
         });
         match fault {
@@ -210,93 +202,16 @@ where
         s: &mut Self::Scratch,
     ) -> Result<(), Error> {
         match self.parents {
-            Some(f) => f(&self.game, t, id, out, &mut s.positions),
+            Some(f) => Ok(TierUnmovesParents::with(&self.game, t, f).parents(
+                id,
+                out,
+                &mut s.positions,
+            )?),
             None => Err(Error::NeedsUnmoves {
                 tier: self.game.tier_name(t),
             }),
         }
     }
-}
-
-/// Seeds one position of a tier exactly as solver-retro's tier preset: a
-/// terminal value, a value from children all outside (a tier every move
-/// leaves), or a counter of the distinct inside children plus one for
-/// "the children outside" and up to three events.
-#[allow(clippy::too_many_arguments)]
-fn seed_position<G: Tiered, C: Cell>(
-    game: &G,
-    tier: Tier,
-    leaves: bool,
-    kids: &Kids<'_>,
-    i: u64,
-    pos: &G::Position,
-    cell: &mut C,
-    seeds: &mut Seeds,
-    s: &mut TierScratch<G>,
-) -> Result<(), Error> {
-    let settle = |cell: &mut C, seeds: &mut Seeds, o: Outcome| {
-        *cell = C::resolved(o, 0);
-        if leaves {
-            // No levels follow: nothing to list (a tier of Connect Four
-            // has millions of ends).
-            return;
-        }
-        if o == Outcome::Tie {
-            &mut seeds.ties
-        } else {
-            &mut seeds.decisive
-        }
-        .push(i);
-    };
-    if let Some(o) = solver_retro::terminal(game, pos, true)? {
-        settle(cell, seeds, o);
-        return Ok(());
-    }
-    s.kids.clear();
-    game.child_tier_indices(pos, &mut s.kids, &mut s.moves);
-    if s.kids.is_empty() {
-        let o = solver_retro::terminal(game, pos, false)?.unwrap_or(Outcome::Lose);
-        settle(cell, seeds, o);
-        return Ok(());
-    }
-    s.inner.clear();
-    let outside = solver_retro::outside_children(game, tier, &s.kids, &mut s.inner, |t, k| {
-        kids.iter()
-            .find(|c| c.0 == t)
-            .map(|&(_, cells)| cells.value(k))
-    })?;
-    if leaves {
-        let leaving = outside.leaving(game, tier, s.inner.len(), C::MAX_REMOTENESS)?;
-        *cell = match leaving {
-            Some((o, r)) => C::resolved(o, r),
-            None => C::counter(1),
-        };
-        return Ok(());
-    }
-    s.inner.sort_unstable();
-    s.inner.dedup();
-    let count = s.inner.len() as u64 + u64::from(outside.any);
-    if count > C::MAX_COUNT {
-        return Err(solver_retro::Error::TooManyChildren { max: C::MAX_COUNT }.into());
-    }
-    *cell = C::counter(count);
-    let mut event = |level: u64, outcome| {
-        seeds.events.push(Event {
-            level,
-            id: i,
-            outcome,
-        });
-    };
-    if let Some(r) = outside.lost {
-        event(r, Outcome::Lose);
-    }
-    if outside.any && outside.all_won {
-        event(outside.won.unwrap_or(0), Outcome::Win);
-    }
-    if let Some(r) = outside.tied {
-        event(r, Outcome::Tie);
-    }
-    Ok(())
 }
 
 /// An [`IndexedUnmoves`] game: one tier, 0, its dense index.
@@ -306,21 +221,21 @@ pub(crate) struct IndexedSpace<G> {
 
 /// Scratch of [`IndexedSpace`].
 pub(crate) struct IndexedScratch<G: Game> {
-    positions: Vec<G::Position>,
-    /// Moves and positions for counting a position's children (here and
-    /// in [`solver_retro::scan_cells`]).
+    /// Positions and moves for the parents and counts of
+    /// [`UnmovesParents`], and for a scan's counts.
+    parents: (Vec<G::Position>, Vec<G::Move>),
     scan: (Vec<G::Move>, Vec<G::Position>),
-    /// The game's terminal list, sorted and checked (`None` inside: the
-    /// game lists none), kept from the first block seeded.
-    listed: Option<Option<Vec<u64>>>,
+    /// The seeding (the game's terminal list, sorted and checked), made
+    /// at the first block seeded.
+    seeding: Option<UnmovesSeeding>,
 }
 
 impl<G: Game> Default for IndexedScratch<G> {
     fn default() -> Self {
         IndexedScratch {
-            positions: Vec::new(),
+            parents: (Vec::new(), Vec::new()),
             scan: (Vec::new(), Vec::new()),
-            listed: None,
+            seeding: None,
         }
     }
 }
@@ -364,69 +279,28 @@ where
         s: &mut Self::Scratch,
     ) -> Result<After, Error> {
         let game = &self.game;
-        let size = game.size();
-        if s.listed.is_none() {
-            let mut listed = Vec::new();
-            let ends = game.terminal_indices(&mut listed);
-            if let Some(&i) = listed
-                .iter()
-                .find(|&&i| i >= size || game.position(i).is_none())
-            {
-                return Err(solver_retro::Error::BadIndex { index: i, size }.into());
-            }
-            listed.sort_unstable();
-            s.listed = Some(ends.then_some(listed));
-        }
-        let listed = s.listed.take().flatten();
-        let listed_ends = listed.is_some();
-        let bulk = game.child_counts(0, &mut [0u32; 1]);
-        if !bulk && listed_ends {
-            cells.fill(C::counter(C::UNCOUNTED));
+        let seeding = match s.seeding.take() {
+            Some(seeding) => seeding,
+            None => UnmovesSeeding::new(game)?,
+        };
+        if let Some(fill) = seeding.fill::<C>() {
+            cells.fill(fill);
         }
         for (b, chunk) in cells.chunks_mut(BLOCK).enumerate() {
             let first = lo + (b * BLOCK) as u64;
-            if bulk {
-                solver_retro::count_children(game, first, chunk)?;
-            }
-            if listed_ends {
-                continue;
-            }
-            solver_retro::scan_cells(
+            seeding.seed_block(
                 game,
                 first,
                 chunk,
-                bulk,
                 &mut s.scan,
                 &mut seeds.decisive,
                 &mut seeds.ties,
             )?;
         }
-        if let Some(listed) = &listed {
-            let hi = lo + cells.len() as u64;
-            let from = listed.partition_point(|&i| i < lo);
-            let to = listed.partition_point(|&i| i < hi);
-            for &i in &listed[from..to] {
-                let pos = game
-                    .position(i)
-                    .ok_or(solver_retro::Error::BadIndex { index: i, size })?;
-                let outcome = solver_retro::terminal(game, &pos, false)?.unwrap_or(Outcome::Lose);
-                let c = &mut cells[(i - lo) as usize];
-                if c.value().is_some_and(|v| v != Value::DRAW) {
-                    continue; // listed twice: queued once
-                }
-                *c = C::resolved(outcome, 0);
-                if outcome == Outcome::Tie {
-                    &mut seeds.ties
-                } else {
-                    &mut seeds.decisive
-                }
-                .push(i);
-            }
-        }
-        s.listed = Some(listed);
-        Ok(After::Levels {
-            lazy: listed_ends && !bulk,
-        })
+        seeding.seed_listed(game, lo, cells, &mut seeds.decisive, &mut seeds.ties)?;
+        let lazy = seeding.lazy();
+        s.seeding = Some(seeding);
+        Ok(After::Levels { lazy })
     }
 
     fn parents(
@@ -436,27 +310,10 @@ where
         out: &mut ParentIndices,
         s: &mut Self::Scratch,
     ) -> Result<(), Error> {
-        self.game.unmove_indices(id, out, &mut s.positions);
-        let size = self.game.size();
-        let bad = out.singles.iter().copied().find(|&i| i >= size);
-        match bad.or(out.runs.iter().find(|r| r.end > size).map(|r| r.end - 1)) {
-            Some(index) => Err(solver_retro::Error::BadIndex { index, size }.into()),
-            None => Ok(()),
-        }
+        Ok(UnmovesParents::new(&self.game).parents(id, out, &mut s.parents)?)
     }
 
-    fn count(&self, _t: Tier, id: u64, s: &mut Self::Scratch) -> Result<u64, Error> {
-        let pos = self.game.position(id).ok_or_else(|| {
-            solver_retro::Error::Broken(format!(
-                "index {id} is a parent by unmoves but no position"
-            ))
-        })?;
-        match self.game.child_count(&pos, &mut s.scan.0, &mut s.scan.1) {
-            0 => Err(solver_retro::Error::Broken(
-                "terminal_indices left out a position with no move".into(),
-            )
-            .into()),
-            k => Ok(k as u64),
-        }
+    fn count(&self, _t: Tier, id: u64, s: &mut Self::Scratch) -> Result<u64, solver_retro::Error> {
+        UnmovesParents::new(&self.game).count(id, &mut s.parents)
     }
 }

@@ -80,6 +80,11 @@ use rayon::prelude::*;
 use crate::cell::Cell;
 use crate::Error;
 
+pub(crate) use crate::step::{
+    dec_run, event_id, key, level_cells, level_events, refused, refused_cell, too_many_updates,
+    Parents, Phase, Seeds, Updated, ID_BITS, MAX_EVENT_LEVEL,
+};
+
 mod rounds;
 use rounds::run_phases;
 
@@ -176,115 +181,8 @@ fn owner_count(cached: bool, config: &crate::Config) -> usize {
     }
 }
 
-/// Bits of an event's id.
-const ID_BITS: u32 = 40;
-/// The largest id an event can carry (a tier of 2⁴⁰ indices).
-const MAX_EVENT_ID: u64 = (1 << ID_BITS) - 1;
-/// The largest level an event can carry.
-const MAX_EVENT_LEVEL: u64 = (1 << 22) - 1;
-
 /// Children expanded together ([`Owner::expand_batch`]).
 const BATCH: usize = if cfg!(test) { 4 } else { 32 };
-
-/// The sort key of the events of `level` for `id` (lost bit clear).
-fn key(tie: bool, level: u64, id: u64) -> u64 {
-    debug_assert!(level <= MAX_EVENT_LEVEL && id <= MAX_EVENT_ID);
-    (u64::from(tie) << 63) | (level << (ID_BITS + 1)) | (id << 1)
-}
-
-/// The id an event is for.
-fn event_id(e: u64) -> u64 {
-    (e >> 1) & MAX_EVENT_ID
-}
-
-/// The events of level `r` of a phase (`tie`), in id order: a run of the
-/// sorted `events`, found by its phase and level bits rather than by a key
-/// past it (which would wrap past the last level an event can carry).
-fn level_events(events: &[u64], tie: bool, r: u64) -> &[u64] {
-    if r > MAX_EVENT_LEVEL {
-        return &[];
-    }
-    let a = events.partition_point(|&e| e < key(tie, r, 0));
-    let n = events[a..]
-        .partition_point(|&e| (e >> 63 == 1) == tie && (e >> (ID_BITS + 1)) & MAX_EVENT_LEVEL == r);
-    &events[a..a + n]
-}
-
-/// Adds to `events` the event "a child of `id` resolved at `level` with
-/// `outcome`" (lose, win or tie), packed in 8 bytes.
-pub(crate) fn push_event(
-    events: &mut Vec<u64>,
-    level: u64,
-    id: u64,
-    outcome: Outcome,
-) -> Result<(), Error> {
-    if level > MAX_EVENT_LEVEL {
-        return Err(Error::TooDeep {
-            max: MAX_EVENT_LEVEL,
-        });
-    }
-    if id > MAX_EVENT_ID {
-        return Err(Error::Broken(format!(
-            "index {id} of a tier with outside children is past 2^40, the most the engine tracks"
-        )));
-    }
-    events.push(key(outcome == Outcome::Tie, level, id) | u64::from(outcome == Outcome::Lose));
-    Ok(())
-}
-
-/// Where the parents of a resolved position come from.
-pub(crate) trait Parents: Sync {
-    /// Per-owner scratch memory.
-    type Scratch: Default + Send;
-
-    /// Adds the ids of the distinct open-able parents of `id` to `out`.
-    fn parents(&self, id: u64, out: &mut ParentIndices, s: &mut Self::Scratch)
-        -> Result<(), Error>;
-
-    /// Sends the parents of `id` to `visit`: the same as
-    /// [`Parents::parents`], without a list between where the source
-    /// can. The default fills `buf` and sends what it holds.
-    fn visit<V: ParentVisitor>(
-        &self,
-        id: u64,
-        buf: &mut ParentIndices,
-        s: &mut Self::Scratch,
-        visit: &mut V,
-    ) -> Result<(), Error> {
-        buf.clear();
-        self.parents(id, buf, s)?;
-        buf.send_to(visit);
-        Ok(())
-    }
-
-    /// Counts the distinct children of `id` (for cells left
-    /// [`Cell::UNCOUNTED`]).
-    fn count(&self, _id: u64, _s: &mut Self::Scratch) -> Result<u64, Error> {
-        Err(Error::Broken(
-            "a cell was left uncounted by a source that cannot count".into(),
-        ))
-    }
-}
-
-/// A solve's inputs besides the cells.
-#[derive(Debug, Default)]
-pub(crate) struct Seeds {
-    /// Positions resolved (won or lost) at level 0.
-    pub decisive: Vec<u64>,
-    /// Positions tied at level 0.
-    pub ties: Vec<u64>,
-    /// Children outside the cells, in any order (see [`push_event`]).
-    pub events: Vec<u64>,
-    /// Positions the seeding resolved, won or lost, at level 1 (their
-    /// cells hold the value; level 1 is then found by a scan).
-    pub settled_at_one: u64,
-    /// Won or lost seeds past [`seed_cap`], not listed: `decisive` is then
-    /// empty and level 0 is found by a scan of the cells.
-    pub unlisted_decisive: u64,
-    /// Tied seeds past [`seed_cap`], not listed: `ties` is then empty and
-    /// the ties' level 0 is found by a scan.
-    pub unlisted_ties: u64,
-}
 
 /// Posts from one owner to another.
 #[derive(Default)]
@@ -430,13 +328,6 @@ struct Owner<'c, C, S> {
     batch: Vec<(u64, bool)>,
     /// The parents of each child in `batch`, a list each.
     bufs: Vec<ParentIndices>,
-}
-
-/// Which half of the solve is running.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Phase {
-    Decisive,
-    Ties,
 }
 
 /// The rules of one step, shared by every owner.
@@ -905,10 +796,11 @@ impl<C: Cell, S> Owner<'_, C, S> {
             return Ok(());
         }
         let (cells, mut made) = self.cells_made();
+        let mut made = made.at(lo as u64);
         if let Some(k) = dec_run(
             &mut cells[lo..hi],
             C::resolved(Outcome::Lose, step.next),
-            &mut made.at(lo as u64),
+            |i| made.record(i),
         ) {
             return Err(refused_cell(start + k as u64, cells[lo + k]));
         }
@@ -916,7 +808,8 @@ impl<C: Cell, S> Owner<'_, C, S> {
     }
 
     /// One parent (at offset `i`, holding `cell`) of a child resolved at
-    /// the current level: lost (or, in the tie phase, tied) or won.
+    /// the current level: lost (or, in the tie phase, tied) or won, by
+    /// the one update rule ([`crate::step::update`]).
     #[inline]
     fn update<P: Parents<Scratch = S>>(
         &mut self,
@@ -925,36 +818,18 @@ impl<C: Cell, S> Owner<'_, C, S> {
         cell: C,
         lost: bool,
     ) -> Result<(), Error> {
-        let Some(mut open) = cell.open() else {
-            return match refused(step.phase, self.base + i as u64, cell) {
-                Some(e) => Err(e),
-                None => Ok(()),
-            };
-        };
-        let new = match step.phase {
-            Phase::Ties => C::resolved(Outcome::Tie, step.next),
-            Phase::Decisive if lost => C::resolved(Outcome::Win, step.next),
-            Phase::Decisive => {
-                if open == C::UNCOUNTED {
-                    open = step
-                        .parents
-                        .count(self.base + i as u64, &mut self.scratch)?;
-                    if open > C::MAX_COUNT {
-                        return Err(Error::TooManyChildren { max: C::MAX_COUNT });
-                    }
-                }
-                match open {
-                    0 => return Err(too_many_updates(self.base + i as u64)),
-                    1 => C::resolved(Outcome::Lose, step.next),
-                    _ => {
-                        self.cells[i] = C::counter(open - 1);
-                        return Ok(());
-                    }
-                }
+        let id = self.base + i as u64;
+        let scratch = &mut self.scratch;
+        match crate::step::update(cell, id, lost, step.phase, step.next, || {
+            step.parents.count(id, scratch)
+        })? {
+            Updated::Unchanged => {}
+            Updated::Counted(c) => self.cells[i] = c,
+            Updated::Resolved(c) => {
+                self.cells[i] = c;
+                self.record(i);
             }
-        };
-        self.cells[i] = new;
-        self.record(i);
+        }
         Ok(())
     }
 }
@@ -963,16 +838,6 @@ impl<C: Cell, S> Owner<'_, C, S> {
 /// game gives it ([`Direct`]): within the last-level cache, where a
 /// parent's cell is seldom a miss.
 const DIRECT_BYTES: u64 = 16 << 20;
-
-/// The two cell values a scanned level `r` is made of in `phase`: lost
-/// and won positions while wins and losses spread, tied ones (twice)
-/// after.
-fn level_cells<C: Cell>(phase: Phase, r: u64) -> [C; 2] {
-    match phase {
-        Phase::Decisive => [C::resolved(Outcome::Lose, r), C::resolved(Outcome::Win, r)],
-        Phase::Ties => [C::resolved(Outcome::Tie, r); 2],
-    }
-}
 
 /// Cells a scan tests at once ([`next_in_level`]).
 const SCAN_CHUNK: usize = 64;
@@ -1093,48 +958,6 @@ impl Made<'_> {
     }
 }
 
-/// Lowers by one every open counter in `cells`, the parents of a won
-/// child ([`Cell::dec_open_run`]); a counter that reaches zero becomes
-/// `lose` and goes in the next level. `Some(k)`: the `k`-th cell refuses
-/// the update (the run is then left half done, for an error).
-#[inline]
-fn dec_run<C: Cell>(cells: &mut [C], lose: C, made: &mut Made<'_>) -> Option<usize> {
-    let zero = match C::dec_open_run(cells) {
-        Ok(zero) => zero,
-        Err(k) => return Some(k),
-    };
-    if zero {
-        for (i, c) in cells.iter_mut().enumerate() {
-            if *c == C::counter(0) {
-                *c = lose;
-                made.record(i);
-            }
-        }
-    }
-    None
-}
-
-/// The error for an update that parent `id`, holding `cell` (not open),
-/// refuses in `phase`, if it does ([`Cell::refuses_update_in`]).
-#[inline]
-fn refused<C: Cell>(phase: Phase, id: u64, cell: C) -> Option<Error> {
-    cell.refuses_update_in(phase == Phase::Ties)
-        .then(|| refused_cell(id, cell))
-}
-
-/// The error for an update parent `id`, holding `cell`, refuses.
-#[cold]
-fn refused_cell<C: Cell>(id: u64, cell: C) -> Error {
-    Error::refused_update(id, cell == C::INVALID)
-}
-
-/// The error for a position that gets more updates from won children
-/// than it has children.
-#[cold]
-fn too_many_updates(id: u64) -> Error {
-    Error::refused_update(id, false)
-}
-
 /// One owner's cells updated straight from the game's parents, with no
 /// list between: for a table in the cache, where the batches' second
 /// pass over the parents costs more than the misses it hides.
@@ -1196,7 +1019,8 @@ impl<C: Cell> ParentVisitor for Direct<'_, C> {
             return;
         }
         let cells = &mut self.cells[lo as usize..hi as usize];
-        if let Some(k) = dec_run(cells, self.lose, &mut self.made.at(lo)) {
+        let mut made = self.made.at(lo);
+        if let Some(k) = dec_run(cells, self.lose, |i| made.record(i)) {
             let e = refused_cell(run.start + k as u64, cells[k]);
             self.broken.get_or_insert(e);
         }
@@ -1227,7 +1051,8 @@ impl<C: Cell> ParentVisitor for Direct<'_, C> {
         let k = (hole - run.start) as usize;
         let kept = cells[k];
         cells[k] = C::counter(2);
-        let refused = dec_run(cells, self.lose, &mut self.made.at(lo));
+        let mut made = self.made.at(lo);
+        let refused = dec_run(cells, self.lose, |i| made.record(i));
         cells[k] = kept;
         if let Some(k) = refused {
             let e = refused_cell(run.start + k as u64, cells[k]);

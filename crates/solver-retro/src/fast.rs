@@ -2,12 +2,12 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use game_core::{IndexedUnmoves, Outcome, ParentIndices, ParentVisitor};
+use game_core::{IndexedUnmoves, ParentIndices, ParentVisitor};
 use rayon::prelude::*;
 
 use crate::cell::{Cell, Cells, Table};
 use crate::engine::{in_cache, propagate, seed_cap, working_bytes, Parents, Seeds};
-use crate::seed::{count_children, scan_cells, terminal};
+use crate::seed::UnmovesSeeding;
 use crate::solution::IndexedSolution;
 use crate::stored::table_count;
 use crate::{Config, Error};
@@ -134,13 +134,48 @@ fn solve_bytes<C: Cell>(cells: u64, config: &Config) -> u64 {
         .saturating_add(working_bytes::<C>(cells, config))
 }
 
-/// Parents by [`IndexedUnmoves::unmove_indices`], checked against the size.
-struct ByUnmoves<'g, G> {
+/// The parents source of an [`IndexedUnmoves`] game: parents by
+/// [`IndexedUnmoves::unmove_indices`] (or its visitor), checked against
+/// the size, and children counted by
+/// [`Unmoves::child_count`](game_core::Unmoves::child_count) for cells
+/// left uncounted. What [`solve_unmoves_with`] and solver-cluster's shards
+/// of such a game ask.
+///
+/// ```
+/// use game_core::fixtures::Graph;
+/// use game_core::ParentIndices;
+/// use solver_retro::step::Parents;
+/// use solver_retro::UnmovesParents;
+///
+/// // 0 -> 2, 1 -> 2: the parents of 2 are 0 and 1.
+/// let g = Graph { edges: vec![vec![2], vec![2], vec![]], ends: vec![None; 3] };
+/// let source = UnmovesParents::new(&g);
+/// let mut out = ParentIndices::default();
+/// source.parents(2, &mut out, &mut Default::default())?;
+/// let mut all: Vec<u64> = out.singles.clone();
+/// all.extend(out.runs.iter().flat_map(|r| r.clone()));
+/// all.sort();
+/// assert_eq!(all, [0, 1]);
+/// assert_eq!(source.count(0, &mut Default::default())?, 1);
+/// # Ok::<(), solver_retro::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct UnmovesParents<'g, G> {
     game: &'g G,
     size: u64,
 }
 
-impl<G> Parents for ByUnmoves<'_, G>
+impl<'g, G: IndexedUnmoves> UnmovesParents<'g, G> {
+    /// The parents source of `game`.
+    pub fn new(game: &'g G) -> Self {
+        UnmovesParents {
+            game,
+            size: game.size(),
+        }
+    }
+}
+
+impl<G> Parents for UnmovesParents<'_, G>
 where
     G: IndexedUnmoves + Sync,
     G::Position: Send,
@@ -251,9 +286,7 @@ where
     let limit = config.limit();
     let size = game.size();
     let n = table_count(size, limit, C::BYTES, false)?;
-    let mut listed = Vec::new();
-    let listed_ends = game.terminal_indices(&mut listed);
-    let bulk = game.child_counts(0, &mut [0u32; 1]);
+    let seeding = UnmovesSeeding::new(game)?;
     let needed = solve_bytes::<C>(n as u64, config);
     if needed > limit {
         return Err(crate::error::too_large(
@@ -263,16 +296,10 @@ where
             "",
         ));
     }
-    let mut cells = if bulk {
-        // Every cell is written by the bulk counts below.
-        Cells::new(n, None, limit)?
-    } else if listed_ends {
-        // Every other position is open; its children are counted only if a
-        // won child ever reaches it.
-        Cells::new(n, Some(C::counter(C::UNCOUNTED)), limit)?
-    } else {
-        Cells::new(n, None, limit)?
-    };
+    // Every cell is written by the seeding of its block, or holds what a
+    // lazy seeding leaves open (its children counted only if a won child
+    // ever reaches it).
+    let mut cells = Cells::new(n, seeding.fill::<C>(), limit)?;
     // Seeds found so far (won or lost; tied): past `cap` of a kind, the
     // blocks stop listing it and level 0 is scanned for instead, so that
     // the lists never take more than the engine's levels may.
@@ -284,17 +311,10 @@ where
     let seed = |(b, chunk): (usize, &mut [C])| -> Result<Found, Error> {
         let first = (b * BLOCK) as u64;
         let mut found = (Vec::new(), Vec::new());
-        if bulk {
-            count_children(game, first, chunk)?;
-        }
-        if listed_ends {
-            return Ok(found);
-        }
-        scan_cells(
+        seeding.seed_block(
             game,
             first,
             chunk,
-            bulk,
             &mut (Vec::new(), Vec::new()),
             &mut found.0,
             &mut found.1,
@@ -336,29 +356,9 @@ where
             Err(e) => return Err(e),
         }
     }
-    if listed_ends {
-        for &i in &listed {
-            let pos = game
-                .position(i)
-                .filter(|_| i < size)
-                .ok_or(Error::BadIndex { index: i, size })?;
-            let outcome = terminal(game, &pos, false)?.unwrap_or(Outcome::Lose);
-            let cell = &mut cells[i as usize];
-            if cell.value().is_some_and(|v| v != game_core::Value::DRAW) {
-                continue; // listed twice: queued once
-            }
-            *cell = C::resolved(outcome, 0);
-            if outcome == Outcome::Tie {
-                &mut seeds.ties
-            } else {
-                &mut seeds.decisive
-            }
-            .push(i);
-        }
-    }
-    drop(listed);
-    let lazy = listed_ends && !bulk;
-    let parents = ByUnmoves { game, size };
+    seeding.seed_listed(game, 0, &mut cells, &mut seeds.decisive, &mut seeds.ties)?;
+    let lazy = seeding.lazy();
+    let parents = UnmovesParents { game, size };
     match propagate(&mut cells, seeds, &parents, lazy, config) {
         Ok(_) => Ok(Some(cells)),
         Err(Error::TooDeep { .. } | Error::TooManyChildren { .. }) if C::BYTES < 4 => Ok(None),

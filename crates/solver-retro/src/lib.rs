@@ -61,9 +61,12 @@
 //! ([`IndexedSolution::from_table`]). A
 //! tiered solution is the game and its [`TierTables`]; any type holding
 //! both is [`Solved`] through [`HoldsTiers`] (solver-cluster's solution
-//! is). An executor of its own (solver-cluster is one) seeds with the
-//! engine's own rules: [`terminal`], [`outside_children`],
-//! [`parents_by_unmoves`], [`count_children`] and [`scan_cells`].
+//! is). An executor of its own (solver-cluster is one) runs the engine's
+//! own level step, [`step`]: the seeds, the phase, the parents source
+//! ([`step::Parents`]: [`UnmovesParents`], [`TierUnmovesParents`]) and the
+//! update rule over [`Cell`] ([`step::update`], [`step::dec_run`]), after
+//! seeding with the engine's own routines: [`TierSeeding`] for a tier's
+//! positions, [`UnmovesSeeding`] for a dense index with unmoves.
 //!
 //! With the feature `fixtures`, the module `fixtures` holds a game that
 //! breaks its promises, to test that a solver built on this crate stops
@@ -131,7 +134,10 @@
 //! seeding still uses them all): its updates cost less than the posts
 //! between owners would. The same
 //! exchange, one per level, is what the cluster executor (`solver-cluster`)
-//! routes over the network.
+//! routes over the network: its workers seed with [`TierSeeding`] and
+//! [`UnmovesSeeding`], ask the same parents sources, and apply what
+//! arrives with the same rule ([`step`]), only the routing of the
+//! updates between workers and processes being its own.
 //!
 //! **Tiers.** A tier is solved after its child tiers. Its seeding pass
 //! reads each position's children outside the tier from the solved child
@@ -203,6 +209,7 @@ mod reach_first;
 mod seed;
 mod solution;
 mod stats;
+pub mod step;
 mod stored;
 mod tier_solution;
 mod tiers;
@@ -221,7 +228,7 @@ pub use config::{Config, Progress};
 pub use dot::{colour, graph, to_dot};
 pub use engine::next_in_level;
 pub use error::Error;
-pub use fast::{solve_unmoves, solve_unmoves_bytes, solve_unmoves_with};
+pub use fast::{solve_unmoves, solve_unmoves_bytes, solve_unmoves_with, UnmovesParents};
 /// The game traits and values of `game-core`, so that a crate depending on
 /// `solver-retro` alone can write and solve a game.
 pub use game_core::{
@@ -230,6 +237,7 @@ pub use game_core::{
 };
 pub use seed::{
     count_children, outside_children, scan_cells, terminal, visited_outside, Outside, Placement,
+    ScanScratch, TierScratch, TierSeeding, UnmovesSeeding,
 };
 pub use solution::{Counts, IndexedSolution, Solution, Solved};
 pub use stats::{Example, TierStats};
@@ -237,5 +245,5 @@ pub use stored::{
     solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE, INDEXED_BYTES,
 };
 pub use tier_solution::{HoldsTiers, TierTables, TieredSolution};
-pub use tiers::{parents_by_unmoves, Keep, NoStore, TierStore};
+pub use tiers::{parents_by_unmoves, Keep, NoStore, ParentsFn, TierStore, TierUnmovesParents};
 pub use walk::{reachable, reachable_bytes, reachable_tiers, Held, Reachable, TierReach};

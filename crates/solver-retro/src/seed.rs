@@ -363,6 +363,318 @@ where
     Ok(())
 }
 
+/// The terminal seeding of an [`IndexedUnmoves`] game's dense index, as
+/// every executor does it (this crate's [`solve_unmoves_with`](crate::solve_unmoves_with)
+/// and solver-cluster's shards): children counted in bulk where the game
+/// counts them ([`count_children`]), terminal positions from the game's
+/// list where it keeps one ([`IndexedUnmoves::terminal_indices`]; other
+/// cells then wait, [`Cell::UNCOUNTED`], to be counted when a won child
+/// first reaches them, unless counted in bulk), else found by a scan
+/// ([`scan_cells`]).
+///
+/// A block of cells is seeded by [`UnmovesSeeding::seed_block`] (any
+/// blocks, in any order, on any thread), then the listed terminal
+/// positions in it by [`UnmovesSeeding::seed_listed`].
+///
+/// ```
+/// use game_core::fixtures::Graph;
+/// use solver_retro::{Cell, Outcome, UnmovesSeeding};
+///
+/// // 0 -> 1 -> 2, and 2 is over (lost for the player to move).
+/// let g = Graph { edges: vec![vec![1], vec![2], vec![]], ends: vec![None; 3] };
+/// let seeding = UnmovesSeeding::new(&g)?;
+/// let mut cells = vec![seeding.fill::<u16>().unwrap_or(0); 3];
+/// let (mut decisive, mut ties) = (Vec::new(), Vec::new());
+/// let mut scratch = Default::default();
+/// seeding.seed_block(&g, 0, &mut cells, &mut scratch, &mut decisive, &mut ties)?;
+/// seeding.seed_listed(&g, 0, &mut cells, &mut decisive, &mut ties)?;
+/// assert_eq!(cells, [u16::counter(1), u16::counter(1), u16::resolved(Outcome::Lose, 0)]);
+/// assert_eq!((decisive, ties), (vec![2], vec![]));
+/// # Ok::<(), solver_retro::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct UnmovesSeeding {
+    /// The game's terminal list, checked and sorted, if it keeps one.
+    listed: Option<Vec<u64>>,
+    /// The game counts children in bulk.
+    bulk: bool,
+}
+
+/// Scratch of [`UnmovesSeeding::seed_block`]: moves and positions.
+pub type ScanScratch<G> = (Vec<<G as Game>::Move>, Vec<<G as Game>::Position>);
+
+impl UnmovesSeeding {
+    /// Reads what `game` offers: its terminal list (checked: every index a
+    /// position) and whether it counts in bulk.
+    ///
+    /// # Errors
+    /// [`Error::BadIndex`] for a listed index that is no position.
+    pub fn new<G: IndexedUnmoves + ?Sized>(game: &G) -> Result<UnmovesSeeding, Error> {
+        let size = game.size();
+        let mut listed = Vec::new();
+        let ends = game.terminal_indices(&mut listed);
+        if ends {
+            if let Some(&i) = listed
+                .iter()
+                .find(|&&i| i >= size || game.position(i).is_none())
+            {
+                return Err(Error::BadIndex { index: i, size });
+            }
+            listed.sort_unstable();
+        }
+        Ok(UnmovesSeeding {
+            listed: ends.then_some(listed),
+            bulk: game.child_counts(0, &mut [0u32; 1]),
+        })
+    }
+
+    /// Cells may be left [`Cell::UNCOUNTED`], counted when first reached
+    /// ([`crate::step::Parents::count`]).
+    #[must_use]
+    pub fn lazy(&self) -> bool {
+        self.listed.is_some() && !self.bulk
+    }
+
+    /// What every cell must hold before [`UnmovesSeeding::seed_block`]
+    /// when that does not write every cell: `Some` for a lazy seeding
+    /// (every cell uncounted until a listed terminal or a won child
+    /// reaches it).
+    #[must_use]
+    pub fn fill<C: Cell>(&self) -> Option<C> {
+        self.lazy().then(|| C::counter(C::UNCOUNTED))
+    }
+
+    /// Whether [`UnmovesSeeding::seed_listed`] has anything to do: the
+    /// game lists its terminal positions (then `seed_block` lists none).
+    #[must_use]
+    pub fn listed(&self) -> bool {
+        self.listed.is_some()
+    }
+
+    /// Seeds the cells of indices `first..first + cells.len()` (holding
+    /// [`UnmovesSeeding::fill`] when it is `Some`): bulk counts, and
+    /// without a terminal list the scan, which adds the positions over at
+    /// level 0 to `decisive` or `ties`.
+    ///
+    /// # Errors
+    /// As [`count_children`] and [`scan_cells`].
+    pub fn seed_block<G, C>(
+        &self,
+        game: &G,
+        first: u64,
+        cells: &mut [C],
+        scratch: &mut ScanScratch<G>,
+        decisive: &mut Vec<u64>,
+        ties: &mut Vec<u64>,
+    ) -> Result<(), Error>
+    where
+        G: IndexedUnmoves,
+        C: Cell,
+    {
+        if self.bulk {
+            count_children(game, first, cells)?;
+        }
+        if self.listed.is_some() {
+            return Ok(());
+        }
+        scan_cells(game, first, cells, self.bulk, scratch, decisive, ties)
+    }
+
+    /// Resolves the listed terminal positions among indices
+    /// `first..first + cells.len()` (once their block is seeded), adding
+    /// each once to `decisive` or `ties`.
+    ///
+    /// # Errors
+    /// [`Error::TerminalDraw`] for a position declared drawn.
+    pub fn seed_listed<G, C>(
+        &self,
+        game: &G,
+        first: u64,
+        cells: &mut [C],
+        decisive: &mut Vec<u64>,
+        ties: &mut Vec<u64>,
+    ) -> Result<(), Error>
+    where
+        G: IndexedUnmoves,
+        C: Cell,
+    {
+        let Some(listed) = &self.listed else {
+            return Ok(());
+        };
+        let size = game.size();
+        let end = first + cells.len() as u64;
+        let from = listed.partition_point(|&i| i < first);
+        let to = listed.partition_point(|&i| i < end);
+        for &i in &listed[from..to] {
+            let pos = game.position(i).ok_or(Error::BadIndex { index: i, size })?;
+            let outcome = terminal(game, &pos, false)?.unwrap_or(Outcome::Lose);
+            let cell = &mut cells[(i - first) as usize];
+            if cell.value().is_some_and(|v| v != Value::DRAW) {
+                continue; // listed twice: queued once
+            }
+            *cell = C::resolved(outcome, 0);
+            if outcome == Outcome::Tie {
+                &mut *ties
+            } else {
+                &mut *decisive
+            }
+            .push(i);
+        }
+        Ok(())
+    }
+}
+
+/// How the positions of one tier are seeded, as every executor does it
+/// (this crate's tier presets and solver-cluster's shards): a terminal
+/// value at level 0; in a tier every move leaves, the value from the
+/// children at once; else a counter of the distinct children inside the
+/// tier plus one for "the children outside", and up to three *events*
+/// from the outside children ([`crate::step::push_event`]: the fastest
+/// lost, the slowest won when all are won, the fastest tied).
+#[derive(Debug, Clone, Copy)]
+pub struct TierSeeding<'g, G> {
+    /// The game.
+    pub game: &'g G,
+    /// The tier seeded.
+    pub tier: Tier,
+    /// Every move leaves the tier ([`Tiered::leaves_tier`]): each position
+    /// is final once seeded, and nothing is listed for levels.
+    pub leaves: bool,
+    /// Settle at level 1 what outside children alone decide then (a lost
+    /// child at level 0; every child outside and won at level 0), counted
+    /// in [`crate::step::Seeds::settled_at_one`] — for an executor that
+    /// then finds level 1 by a scan; else those are left to the events.
+    pub settle_early: bool,
+    /// List what is resolved at level 0 in `seeds` even when every move
+    /// leaves the tier, though no level follows (this crate's tier preset
+    /// does, and counts the lists against the memory limit; the cluster
+    /// lists nothing there).
+    pub list_when_leaving: bool,
+}
+
+/// Scratch of [`TierSeeding::seed`].
+#[derive(Debug)]
+pub struct TierScratch<G: Game> {
+    kids: Vec<(Tier, u64)>,
+    moves: Vec<G::Move>,
+    inner: Vec<u64>,
+}
+
+impl<G: Game> Default for TierScratch<G> {
+    fn default() -> Self {
+        TierScratch {
+            kids: Vec::new(),
+            moves: Vec::new(),
+            inner: Vec::new(),
+        }
+    }
+}
+
+impl<G: Tiered> TierSeeding<'_, G> {
+    /// Seeds position `pos` (index `i` of the tier) into `cell`: what it
+    /// resolves at level 0 goes to `seeds` (unless the tier is left by
+    /// every move), its events to `seeds.events`, and with `edges` its
+    /// moves inside the tier as (child, parent). `value` reads an outside
+    /// child (as [`outside_children`]).
+    ///
+    /// # Errors
+    /// As [`terminal`] and [`outside_children`];
+    /// [`Error::TooManyChildren`] and [`Error::TooDeep`] when `C` is too
+    /// narrow.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn seed<C: Cell>(
+        &self,
+        i: u64,
+        pos: &G::Position,
+        cell: &mut C,
+        value: impl FnMut(Tier, u64) -> Option<Option<Value>>,
+        seeds: &mut crate::step::Seeds,
+        edges: Option<&mut Vec<(u64, u64)>>,
+        s: &mut TierScratch<G>,
+    ) -> Result<(), Error> {
+        let (game, tier, leaves) = (self.game, self.tier, self.leaves);
+        let unlisted = leaves && !self.list_when_leaving;
+        let settle = |cell: &mut C, seeds: &mut crate::step::Seeds, o: Outcome| {
+            *cell = C::resolved(o, 0);
+            if unlisted {
+                // No levels follow: nothing to list (a tier of Connect
+                // Four has millions of ends).
+                return;
+            }
+            if o == Outcome::Tie {
+                &mut seeds.ties
+            } else {
+                &mut seeds.decisive
+            }
+            .push(i);
+        };
+        if let Some(o) = terminal(game, pos, true)? {
+            settle(cell, seeds, o);
+            return Ok(());
+        }
+        s.kids.clear();
+        game.child_tier_indices(pos, &mut s.kids, &mut s.moves);
+        if s.kids.is_empty() {
+            let o = terminal(game, pos, false)?.unwrap_or(Outcome::Lose);
+            settle(cell, seeds, o);
+            return Ok(());
+        }
+        s.inner.clear();
+        let outside = outside_children(game, tier, &s.kids, &mut s.inner, value)?;
+        if leaves {
+            *cell = match outside.leaving(game, tier, s.inner.len(), C::MAX_REMOTENESS)? {
+                Some((o, r)) => C::resolved(o, r),
+                None => C::counter(1),
+            };
+            return Ok(());
+        }
+        let inner = &mut s.inner;
+        // Settled by the outside alone: a lost child at level 0 is the
+        // fastest win there is; with no child inside, the outside decides.
+        let settle_at_one = match (
+            outside.lost,
+            outside.all_won && outside.any,
+            inner.is_empty(),
+        ) {
+            _ if !self.settle_early => None,
+            (Some(0), _, _) => Some(Outcome::Win),
+            (None, true, true) if outside.won.unwrap_or(0) == 0 => Some(Outcome::Lose),
+            _ => None,
+        };
+        if let Some(o) = settle_at_one {
+            *cell = C::resolved(o, 1);
+            seeds.settled_at_one += 1;
+            return Ok(());
+        }
+        inner.sort_unstable();
+        inner.dedup();
+        // Outside children all won at level 0 lower the counter before any
+        // level runs: leave them out of it (when settling early).
+        let early_won =
+            self.settle_early && outside.any && outside.all_won && outside.won.unwrap_or(0) == 0;
+        let count = inner.len() as u64 + u64::from(outside.any && !early_won);
+        if count > C::MAX_COUNT {
+            return Err(Error::TooManyChildren { max: C::MAX_COUNT });
+        }
+        *cell = C::counter(count);
+        if let Some(edges) = edges {
+            edges.extend(inner.iter().map(|&c| (c, i)));
+        }
+        let events = &mut seeds.events;
+        if let Some(r) = outside.lost {
+            crate::step::push_event(events, r, i, Outcome::Lose)?;
+        }
+        if outside.any && outside.all_won && !early_won {
+            crate::step::push_event(events, outside.won.unwrap_or(0), i, Outcome::Win)?;
+        }
+        if let Some(r) = outside.tied {
+            crate::step::push_event(events, r, i, Outcome::Tie)?;
+        }
+        Ok(())
+    }
+}
+
 /// Writes `counts` (16 or 32 bits) into `cells` as counters, 0 as
 /// [`Cell::INVALID`]; [`Error::TooManyChildren`] past what a cell counts.
 #[inline]

@@ -17,8 +17,8 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::cell::{Cell, Cells, Table};
-use crate::engine::{posts_bytes, propagate, push_event, Parents, Seeds};
-use crate::seed::{outside_children, terminal, visited_outside, Placement};
+use crate::engine::{posts_bytes, propagate, Parents, Seeds};
+use crate::seed::{visited_outside, Placement, TierScratch, TierSeeding};
 use crate::solution::{checked_counts, count_overflow, Counts};
 use crate::tier_solution::{TierTables, TieredSolution};
 use crate::walk::TierBits;
@@ -100,11 +100,7 @@ where
             store,
             false,
             &move |game, tier, _| {
-                Ok(Inside::Unmoves(ByUnmovesInTier {
-                    game,
-                    tier,
-                    parents,
-                }))
+                Ok(Inside::Unmoves(TierUnmovesParents::with(game, tier, parents)))
             },
             only,
         ),
@@ -122,7 +118,7 @@ where
 /// Parents inside a tier: a stored reverse graph or the game's unmoves.
 enum Inside<'g, G: Tiered> {
     Stored(StoredInside),
-    Unmoves(ByUnmovesInTier<'g, G>),
+    Unmoves(TierUnmovesParents<'g, G>),
 }
 
 /// Builds the parents source of a loopy tier from its inside edges
@@ -153,8 +149,10 @@ impl StoredInside {
     }
 }
 
-/// The parents of an id of a tier, by the game's unmoves.
-pub(crate) type ParentsFn<G> = fn(
+/// The parents of an id of a tier inside the tier (as
+/// [`parents_by_unmoves`]): a plain function, so that a parents source
+/// holding one is generic over the game alone.
+pub type ParentsFn<G> = fn(
     &G,
     Tier,
     u64,
@@ -162,10 +160,51 @@ pub(crate) type ParentsFn<G> = fn(
     &mut Vec<<G as game_core::Game>::Position>,
 ) -> Result<(), Error>;
 
-struct ByUnmovesInTier<'g, G: Tiered> {
+/// The parents source of a loopy tier by the game's unmoves: the parents
+/// of an index inside its tier ([`parents_by_unmoves`]). What
+/// [`solve_tiers_unmoves`](crate::solve_tiers_unmoves) and solver-cluster's
+/// shards of a tier ask.
+pub struct TierUnmovesParents<'g, G: Tiered> {
     game: &'g G,
     tier: Tier,
     parents: ParentsFn<G>,
+}
+
+impl<'g, G: Tiered> TierUnmovesParents<'g, G> {
+    /// The parents of `tier`'s indices inside it, by `game`'s unmoves.
+    pub fn new(game: &'g G, tier: Tier) -> Self
+    where
+        G: Unmoves,
+    {
+        Self::with(game, tier, parents_by_unmoves::<G>)
+    }
+
+    /// The same, by `parents` (for a caller generic over games that may
+    /// have no unmoves: it keeps the function of those that have).
+    pub fn with(game: &'g G, tier: Tier, parents: ParentsFn<G>) -> Self {
+        TierUnmovesParents {
+            game,
+            tier,
+            parents,
+        }
+    }
+}
+
+impl<G> Parents for TierUnmovesParents<'_, G>
+where
+    G: Tiered + Sync,
+    G::Position: Send,
+{
+    type Scratch = Vec<G::Position>;
+
+    fn parents(
+        &self,
+        id: u64,
+        out: &mut ParentIndices,
+        s: &mut Self::Scratch,
+    ) -> Result<(), Error> {
+        (self.parents)(self.game, self.tier, id, out, s)
+    }
 }
 
 impl<G> Parents for Inside<'_, G>
@@ -189,7 +228,7 @@ where
                     .extend_from_slice(&g.parents[a as usize..b as usize]);
                 Ok(())
             }
-            Inside::Unmoves(u) => (u.parents)(u.game, u.tier, id, out, s),
+            Inside::Unmoves(u) => u.parents(id, out, s),
         }
     }
 }
@@ -689,7 +728,14 @@ where
             if words.is_some_and(|w| w.iter().all(|&x| x == 0)) {
                 return Ok(found);
             }
-            let (mut kids, mut moves, mut inner) = (Vec::new(), Vec::new(), Vec::new());
+            let mut scratch = TierScratch::default();
+            let seeding = TierSeeding {
+                game,
+                tier,
+                leaves,
+                settle_early: true,
+                list_when_leaving: true,
+            };
             let mut fault: Option<Error> = None;
             let mut placement = Placement::default();
             game.visit_tier(tier, first..first + chunk.len() as u64, &mut |i, pos| {
@@ -717,9 +763,19 @@ where
                     return;
                 }
                 let cell = &mut chunk[j];
-                let r = seed_position(
-                    game, tier, leaves, &children, i, &pos, cell, &mut found, &mut kids,
-                    &mut moves, &mut inner,
+                let r = seeding.seed(
+                    i,
+                    &pos,
+                    cell,
+                    |t, k| {
+                        children
+                            .iter()
+                            .find(|c| c.0 == t)
+                            .map(|&(_, table)| table.value(k))
+                    },
+                    &mut found.seeds,
+                    stored.then_some(&mut found.edges),
+                    &mut scratch,
                 );
                 let r = match (r, reach) {
                     (Ok(()), Some((_, weight))) => {
@@ -734,9 +790,6 @@ where
                     }
                     (r, _) => r,
                 };
-                if !stored {
-                    found.edges.clear();
-                }
                 if let Err(e) = r {
                     fault = Some(e);
                 }
@@ -804,97 +857,6 @@ where
     let inside = make(game, tier, edges)?;
     propagate(&mut cells, seeds, &inside, false, config)?;
     Ok((cells, tally))
-}
-
-/// Seeds one position of a tier: a terminal value, a value from children
-/// all outside (a tier that is left by every move), or a counter and
-/// events.
-#[allow(clippy::too_many_arguments)]
-fn seed_position<G: Tiered, C: Cell>(
-    game: &G,
-    tier: Tier,
-    leaves: bool,
-    children: &[(Tier, &Table)],
-    i: u64,
-    pos: &G::Position,
-    cell: &mut C,
-    found: &mut Found,
-    kids: &mut Vec<(Tier, u64)>,
-    moves: &mut Vec<G::Move>,
-    inner: &mut Vec<u64>,
-) -> Result<(), Error> {
-    let settle = |cell: &mut C, found: &mut Found, o: Outcome| {
-        *cell = C::resolved(o, 0);
-        if o == Outcome::Tie {
-            &mut found.seeds.ties
-        } else {
-            &mut found.seeds.decisive
-        }
-        .push(i);
-    };
-    if let Some(o) = terminal(game, pos, true)? {
-        settle(cell, found, o);
-        return Ok(());
-    }
-    kids.clear();
-    game.child_tier_indices(pos, kids, moves);
-    if kids.is_empty() {
-        let o = terminal(game, pos, false)?.unwrap_or(Outcome::Lose);
-        settle(cell, found, o);
-        return Ok(());
-    }
-    inner.clear();
-    let outside = outside_children(game, tier, kids, inner, |t, k| {
-        children
-            .iter()
-            .find(|c| c.0 == t)
-            .map(|&(_, table)| table.value(k))
-    })?;
-    if leaves {
-        *cell = match outside.leaving(game, tier, inner.len(), C::MAX_REMOTENESS)? {
-            Some((o, r)) => C::resolved(o, r),
-            None => C::counter(1),
-        };
-        return Ok(());
-    }
-    // Settled by the outside alone: a lost child at level 0 is the
-    // fastest win there is; with no child inside, the outside decides.
-    let settle_at_one = match (
-        outside.lost,
-        outside.all_won && outside.any,
-        inner.is_empty(),
-    ) {
-        (Some(0), _, _) => Some(Outcome::Win),
-        (None, true, true) if outside.won.unwrap_or(0) == 0 => Some(Outcome::Lose),
-        _ => None,
-    };
-    if let Some(o) = settle_at_one {
-        *cell = C::resolved(o, 1);
-        found.seeds.settled_at_one += 1;
-        return Ok(());
-    }
-    inner.sort_unstable();
-    inner.dedup();
-    // Outside children all won at level 0 lower the counter before any
-    // level runs: leave them out of it.
-    let early_won = outside.any && outside.all_won && outside.won.unwrap_or(0) == 0;
-    let count = inner.len() as u64 + u64::from(outside.any && !early_won);
-    if count > C::MAX_COUNT {
-        return Err(Error::TooManyChildren { max: C::MAX_COUNT });
-    }
-    *cell = C::counter(count);
-    found.edges.extend(inner.iter().map(|&c| (c, i)));
-    let events = &mut found.seeds.events;
-    if let Some(r) = outside.lost {
-        push_event(events, r, i, Outcome::Lose)?;
-    }
-    if outside.any && outside.all_won && !early_won {
-        push_event(events, outside.won.unwrap_or(0), i, Outcome::Win)?;
-    }
-    if let Some(r) = outside.tied {
-        push_event(events, r, i, Outcome::Tie)?;
-    }
-    Ok(())
 }
 
 /// Only the positions reachable from a start, weighed for counting: a
