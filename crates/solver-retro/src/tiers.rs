@@ -100,7 +100,9 @@ where
             store,
             false,
             &move |game, tier, _| {
-                Ok(Inside::Unmoves(TierUnmovesParents::with(game, tier, parents)))
+                Ok(Inside::Unmoves(TierUnmovesParents::with(
+                    game, tier, parents,
+                )))
             },
             only,
         ),
