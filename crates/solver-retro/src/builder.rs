@@ -475,7 +475,7 @@ where
 
 /// Solves the positions of `game` reachable from `start` and counts them
 /// by outcome, each position weighing `weight(pos)` (1, or the size of its
-/// class for a [`game_core::Canonical`] game): what [`solve_tiers_with`](crate::solve_tiers_with)
+/// class for a [`game_core::Canonical`] game): what [`solve_tiers_with`]
 /// followed by [`reachable_tiers`](crate::reachable_tiers) gives, and with
 /// [`Keep::Start`] in a fraction of the memory.
 ///
@@ -490,7 +490,7 @@ where
 /// checks the reachable positions. With [`Keep::Start`] a table is
 /// dropped once no tier still to solve needs it and its memory serves the
 /// next tiers. A game with a loopy tier is solved whole by
-/// [`solve_tiers_with`](crate::solve_tiers_with) and walked after (all its tables kept).
+/// [`solve_tiers_with`] and walked after (all its tables kept).
 ///
 /// ```
 /// use game_core::{Game, Tier, Tiered, Value};
@@ -525,7 +525,7 @@ where
 /// ```
 ///
 /// # Errors
-/// As [`solve_tiers_with`](crate::solve_tiers_with) and [`reachable_tiers`](crate::reachable_tiers);
+/// As [`solve_tiers_with`] and [`reachable_tiers`](crate::reachable_tiers);
 /// [`Error::TooLarge`] also when the bitmaps and a tier's group do not fit
 /// together; [`Error::Broken`] when a tier's solved positions are not the
 /// ones reached.

@@ -237,7 +237,7 @@ where
 
 /// The parents of index `id` of `tier` inside the tier, by the game's
 /// unmoves, distinct, added to `out.singles` (`positions` is scratch):
-/// how [`solve_tiers_unmoves`] (and the cluster) find parents inside
+/// how [`solve_tiers_unmoves`](crate::solve_tiers_unmoves) (and the cluster) find parents inside
 /// a tier.
 ///
 /// # Errors
@@ -877,10 +877,10 @@ pub(crate) struct Only<'a, P> {
     pub(crate) start: Tier,
 }
 
-/// What a position counts for ([`solve_tiers_reachable`]).
+/// What a position counts for ([`solve_tiers_reachable`](crate::solve_tiers_reachable)).
 pub(crate) type Weight<'a, P> = &'a (dyn Fn(&P) -> u64 + Sync);
 
-/// Which tables [`solve_tiers_reachable`] holds when it returns.
+/// Which tables [`solve_tiers_reachable`](crate::solve_tiers_reachable) holds when it returns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Keep {
     /// Every tier's (a certificate, or value queries, can follow): no
