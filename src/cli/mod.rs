@@ -547,21 +547,13 @@ fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Error> {
         }
         (None, env) => env,
     };
-    // This thread's stack grows into the address space as well: with less
-    // room than one more thread's, the program ended by a segmentation
-    // fault after its answer (under `ulimit -v 18000` here).
-    if let Some(free) = game_core::budget::MemoryLimits::current().address_space {
-        if free < THREAD_SPACE + (1 << 20) {
-            return Err(Error::ThreadStacks {
-                threads: 1,
-                needed: THREAD_SPACE + (1 << 20),
-                free,
-            });
-        }
-    }
+    // The address space free under a limit, read once (`/proc/self/smaps`)
+    // for every count tried; `None` without a limit.
+    let free = game_core::budget::address_space_limit_now()
+        .and_then(|_| game_core::budget::MemoryLimits::current().address_space);
     let build = |n: usize| {
         let needed = THREAD_SPACE * n as u64;
-        if let Some(free) = game_core::budget::MemoryLimits::current().address_space {
+        if let Some(free) = free {
             // A megabyte beside the stacks, for what the threads allocate.
             if free < needed + (1 << 20) {
                 return Err(Error::ThreadStacks {
