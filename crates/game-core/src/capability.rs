@@ -15,7 +15,11 @@
 //! What a method of a capability may look like (what `forward_methods!`
 //! reads): `fn name<V: Bound>(&self, arg: Type, …) -> Ret where Self: Sized`
 //! with each of the type parameter, the return type and the `where` clause
-//! optional, then `;` or a default body. A method bound by another
+//! optional, then `;` or a default body; an associated type
+//! `type Name: Bound + …;` (bounds by plain names) is the wrapped game's. [`Game`](crate::Game)
+//! itself is declared so: a wrapper that changes some of a capability's
+//! methods (misère play its ending, [`Canonical`](crate::Canonical) its
+//! moves and indices) names those it owns and gets the rest forwarded. A method bound by another
 //! capability (`where Self: Tiered`) cannot be passed on by a generic
 //! wrapper, which cannot pass the bound down: such a method belongs to a
 //! capability of its own with that bound as a supertrait
@@ -28,10 +32,10 @@ macro_rules! capability {
     (
         macro $methods:ident;
         $(#[$attr:meta])*
-        pub trait $name:ident: $sup:ident $(+ $more:ident)* { $($body:tt)* }
+        pub trait $name:ident $(: $sup:ident $(+ $more:ident)*)? { $($body:tt)* }
     ) => {
         $(#[$attr])*
-        pub trait $name: $sup $(+ $more)* { $($body)* }
+        pub trait $name $(: $sup $(+ $more)*)? { $($body)* }
 
         // `$m` and `$extra` are the inner macro's own: unbound here, they
         // pass through as written.
@@ -46,50 +50,101 @@ macro_rules! capability {
 
 /// Implements a capability for a wrapper type, each method calling the
 /// same method of the game `|s| inner` gives; the capability is named by
-/// its methods' macro:
-/// `forward!(tiered_methods impl[G: Tiered] for Misere<G>, |s| s.0);`
+/// its methods' macro, and the wrapped game's type follows `=>` (the
+/// wrapper's associated types are its):
+/// `forward!(tiered_methods impl[G: Tiered] for Misere<G> => G, |s| s.0);`
+///
+/// A wrapper that changes some methods writes those after `own` and gets
+/// every other one forwarded, so a method added to the trait still
+/// reaches it: `forward!(game_methods impl[G: Game] for Misere<G> => G,
+/// |s| s.0, own { fn outcome(…) -> … { … } fn stalemate(…) -> … { … } });`
+/// (The methods it owns are told apart by name: a local macro, made here with
+/// `$` passed in as a token, matches each one's name and drops the
+/// forwarding one.)
 macro_rules! forward {
-    ($methods:ident impl[$($gen:tt)*] for $ty:ty, |$s:ident| $inner:expr) => {
-        $methods! { forward_impl ([$($gen)*] $ty, $s, $inner) }
+    ($methods:ident impl[$($gen:tt)*] for $ty:ty => $it:ty, |$s:ident| $inner:expr) => {
+        $methods! { forward_impl ([$($gen)*] $ty, $it, $s, $inner, forward_keep_all, {}) }
     };
+    (
+        $methods:ident impl[$($gen:tt)*] for $ty:ty => $it:ty, |$s:ident| $inner:expr,
+        own { $($(#[$oa:meta])* fn $o:ident $p:tt $(-> $r:ty)? $b:block)* }
+    ) => {
+        forward! { @own ($) $methods [$($gen)*] $ty, $it, $s, $inner,
+        { $($(#[$oa])* fn $o $p $(-> $r)? $b)* } [$($o)*] }
+    };
+    (
+        @own ($d:tt) $methods:ident [$($gen:tt)*] $ty:ty, $it:ty, $s:ident, $inner:expr,
+        $own:tt [$($o:ident)*]
+    ) => {
+        const _: () = {
+            // The methods the wrapper owns are dropped from the forwarding.
+            macro_rules! forward_keep {
+                $( ($o $d($d t:tt)*) => {}; )*
+                ($d f:ident $d($d t:tt)*) => { $d($d t)* };
+            }
+            $methods! { forward_impl ([$($gen)*] $ty, $it, $s, $inner, forward_keep, $own) }
+        };
+    };
+}
+
+/// Keeps every forwarding method (a wrapper that owns none).
+macro_rules! forward_keep_all {
+    ($f:ident $($t:tt)*) => { $($t)* };
 }
 
 /// The impl `forward!` asks for, given the capability's methods.
 macro_rules! forward_impl {
-    (([$($gen:tt)*] $ty:ty, $s:ident, $inner:expr) $name:ident { $($body:tt)* }) => {
+    (
+        ([$($gen:tt)*] $ty:ty, $it:ty, $s:ident, $inner:expr, $keep:ident, { $($own:tt)* })
+        $name:ident { $($body:tt)* }
+    ) => {
         impl<$($gen)*> $crate::$name for $ty {
-            forward_methods! { $s, $inner; $($body)* }
+            $($own)*
+            forward_methods! { $name, $it, $keep, $s, $inner; $($body)* }
         }
     };
 }
 
-/// One forwarding method for each method of a capability's body.
+/// One forwarding method for each method of a capability's body (and
+/// each associated type: the wrapped game's).
 macro_rules! forward_methods {
-    ($s:ident, $inner:expr;) => {};
+    ($name:ident, $it:ty, $keep:ident, $s:ident, $inner:expr;) => {};
     (
-        $s:ident, $inner:expr;
+        $name:ident, $it:ty, $keep:ident, $s:ident, $inner:expr;
+        $(#[$attr:meta])*
+        type $t:ident $(: $b:ident $(+ $bs:ident)*)?;
+        $($rest:tt)*
+    ) => {
+        type $t = <$it as $crate::$name>::$t;
+        forward_methods! { $name, $it, $keep, $s, $inner; $($rest)* }
+    };
+    (
+        $name:ident, $it:ty, $keep:ident, $s:ident, $inner:expr;
         $(#[$attr:meta])*
         fn $f:ident $(<$g:ident: $gb:path>)? (&self $(, $arg:ident: $t:ty)* $(,)?) $(-> $r:ty)?
         $(where $sized:ident: Sized $(,)?)? ;
         $($rest:tt)*
     ) => {
-        forward_methods! { @one $s, $inner; $f [$($g: $gb)?] ($($arg: $t),*) [$($r)?] [$($sized)?] }
-        forward_methods! { $s, $inner; $($rest)* }
+        forward_methods! { @one $keep, $s, $inner; $f [$($g: $gb)?] ($($arg: $t),*) [$($r)?] [$($sized)?] }
+        forward_methods! { $name, $it, $keep, $s, $inner; $($rest)* }
     };
     (
-        $s:ident, $inner:expr;
+        $name:ident, $it:ty, $keep:ident, $s:ident, $inner:expr;
         $(#[$attr:meta])*
         fn $f:ident $(<$g:ident: $gb:path>)? (&self $(, $arg:ident: $t:ty)* $(,)?) $(-> $r:ty)?
         $(where $sized:ident: Sized $(,)?)? $default:block
         $($rest:tt)*
     ) => {
-        forward_methods! { @one $s, $inner; $f [$($g: $gb)?] ($($arg: $t),*) [$($r)?] [$($sized)?] }
-        forward_methods! { $s, $inner; $($rest)* }
+        forward_methods! { @one $keep, $s, $inner; $f [$($g: $gb)?] ($($arg: $t),*) [$($r)?] [$($sized)?] }
+        forward_methods! { $name, $it, $keep, $s, $inner; $($rest)* }
     };
-    (@one $s:ident, $inner:expr; $f:ident [$($g:ident: $gb:path)?] ($($arg:ident: $t:ty),*) [$($r:ty)?] [$($sized:ident)?]) => {
-        fn $f $(<$g: $gb>)? (&self $(, $arg: $t)*) $(-> $r)? $(where $sized: Sized)? {
-            let $s = self;
-            $inner.$f($($arg),*)
+    (@one $keep:ident, $s:ident, $inner:expr; $f:ident [$($g:ident: $gb:path)?] ($($arg:ident: $t:ty),*) [$($r:ty)?] [$($sized:ident)?]) => {
+        $keep! { $f
+            #[inline]
+            fn $f $(<$g: $gb>)? (&self $(, $arg: $t)*) $(-> $r)? $(where $sized: Sized)? {
+                let $s = self;
+                $inner.$f($($arg),*)
+            }
         }
     };
 }

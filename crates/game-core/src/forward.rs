@@ -2,29 +2,38 @@
 //! on: each impl here is generated from the capability's own declaration
 //! (see `capability.rs`), so no method, fast path or hook is left behind.
 
-use crate::{ChildIndices, ParentIndices, ParentVisitor, Tier};
+// The types the capabilities' signatures name.
+use crate::{ChildCount, ChildIndices, ParentIndices, ParentVisitor, Tier};
 
 // References: a game lent to a solver keeps every capability.
-forward!(indexed_methods impl[G: crate::Indexed + ?Sized] for &G, |s| (**s));
-forward!(indexed_children_methods impl[G: crate::IndexedChildren + ?Sized] for &G, |s| (**s));
-forward!(unmoves_methods impl[G: crate::Unmoves + ?Sized] for &G, |s| (**s));
+forward!(indexed_methods impl[G: crate::Indexed + ?Sized] for &G => G, |s| (**s));
+forward!(indexed_children_methods impl[G: crate::IndexedChildren + ?Sized] for &G => G, |s| (**s));
+forward!(unmoves_methods impl[G: crate::Unmoves + ?Sized] for &G => G, |s| (**s));
 // (Sized: the visiting fast path is for sized games.)
-forward!(indexed_unmoves_methods impl[G: crate::IndexedUnmoves] for &G, |s| (**s));
-forward!(symmetric_methods impl[G: crate::Symmetric + ?Sized] for &G, |s| (**s));
-forward!(tiered_methods impl[G: crate::Tiered + ?Sized] for &G, |s| (**s));
-forward!(tiered_symmetric_methods impl[G: crate::TieredSymmetric + ?Sized] for &G, |s| (**s));
+forward!(indexed_unmoves_methods impl[G: crate::IndexedUnmoves] for &G => G, |s| (**s));
+forward!(symmetric_methods impl[G: crate::Symmetric + ?Sized] for &G => G, |s| (**s));
+forward!(tiered_methods impl[G: crate::Tiered + ?Sized] for &G => G, |s| (**s));
+forward!(tiered_symmetric_methods impl[G: crate::TieredSymmetric + ?Sized] for &G => G, |s| (**s));
 
 // Misère play changes how a game ends, nothing else.
-forward!(indexed_methods impl[G: crate::Indexed] for crate::Misere<G>, |s| s.0);
-forward!(indexed_children_methods impl[G: crate::IndexedChildren] for crate::Misere<G>, |s| s.0);
-forward!(unmoves_methods impl[G: crate::Unmoves] for crate::Misere<G>, |s| s.0);
-forward!(indexed_unmoves_methods impl[G: crate::IndexedUnmoves] for crate::Misere<G>, |s| s.0);
-forward!(symmetric_methods impl[G: crate::Symmetric] for crate::Misere<G>, |s| s.0);
-forward!(tiered_methods impl[G: crate::Tiered] for crate::Misere<G>, |s| s.0);
-forward!(tiered_symmetric_methods impl[G: crate::TieredSymmetric] for crate::Misere<G>, |s| s.0);
+forward!(indexed_methods impl[G: crate::Indexed] for crate::Misere<G> => G, |s| s.0);
+forward!(indexed_children_methods impl[G: crate::IndexedChildren] for crate::Misere<G> => G, |s| s.0);
+forward!(unmoves_methods impl[G: crate::Unmoves] for crate::Misere<G> => G, |s| s.0);
+forward!(indexed_unmoves_methods impl[G: crate::IndexedUnmoves] for crate::Misere<G> => G, |s| s.0);
+forward!(symmetric_methods impl[G: crate::Symmetric] for crate::Misere<G> => G, |s| s.0);
+forward!(tiered_methods impl[G: crate::Tiered] for crate::Misere<G> => G, |s| s.0);
+forward!(tiered_symmetric_methods impl[G: crate::TieredSymmetric] for crate::Misere<G> => G, |s| s.0);
+
+// One tier of an indexed game: its positions, indices, children, parents
+// and symmetries are the game's.
+forward!(indexed_methods impl[G: crate::Indexed] for crate::OneTier<G> => G, |s| s.0);
+forward!(indexed_children_methods impl[G: crate::IndexedChildren] for crate::OneTier<G> => G, |s| s.0);
+forward!(unmoves_methods impl[G: crate::Indexed + crate::Unmoves] for crate::OneTier<G> => G, |s| s.0);
+forward!(indexed_unmoves_methods impl[G: crate::IndexedUnmoves] for crate::OneTier<G> => G, |s| s.0);
+forward!(symmetric_methods impl[G: crate::Indexed + crate::Symmetric] for crate::OneTier<G> => G, |s| s.0);
 
 // The canonical game's canonical positions and children are its game's.
-forward!(tiered_symmetric_methods impl[G: crate::TieredSymmetric] for crate::Canonical<G>, |s| s.0);
+forward!(tiered_symmetric_methods impl[G: crate::TieredSymmetric] for crate::Canonical<G> => G, |s| s.0);
 
 #[cfg(test)]
 mod tests {
@@ -81,12 +90,8 @@ mod tests {
             out.push(0);
             true
         }
-        fn child_counts(&self, _: u64, out: &mut [u32]) -> bool {
-            out.fill(5);
-            true
-        }
-        fn child_counts_narrow(&self, _: u64, out: &mut [u16]) -> bool {
-            out.fill(6);
+        fn child_counts<T: crate::ChildCount>(&self, _: u64, out: &mut [T]) -> bool {
+            out.fill(T::saturating(5));
             true
         }
         fn unmove_indices(&self, _: u64, out: &mut ParentIndices, _: &mut Vec<u64>) {
@@ -99,7 +104,7 @@ mod tests {
             _: &mut Vec<u64>,
             visit: &mut V,
         ) {
-            visit.run(66..68);
+            visit.run(crate::Run::range(66..69).except(67));
         }
     }
 
@@ -164,14 +169,14 @@ mod tests {
         assert!(g.terminal_indices(&mut ends));
         assert_eq!(ends, [0]);
         let (mut wide, mut narrow) = ([0u32; 2], [0u16; 2]);
-        assert!(g.child_counts(0, &mut wide) && g.child_counts_narrow(0, &mut narrow));
-        assert_eq!((wide, narrow), ([5, 5], [6, 6]));
+        assert!(g.child_counts(0, &mut wide) && g.child_counts(0, &mut narrow));
+        assert_eq!((wide, narrow), ([5, 5], [5, 5]));
         let mut parents = ParentIndices::default();
         g.unmove_indices(3, &mut parents, &mut Vec::new());
         assert_eq!(parents.singles, [55]);
         let mut seen = ParentIndices::default();
         g.visit_unmove_indices(3, &mut parents, &mut Vec::new(), &mut seen);
-        assert_eq!(seen.iter().collect::<Vec<_>>(), [66, 67]);
+        assert_eq!(seen.iter().collect::<Vec<_>>(), [66, 68]);
         assert!(seen.singles.is_empty());
         let mut kids = ChildIndices::default();
         g.child_indices(3, &mut kids, &mut Vec::new());
@@ -202,6 +207,27 @@ mod tests {
         let canonical = crate::Canonical(Marked);
         fast_hooks(&canonical);
         fast_hooks(&crate::Canonical(Misere(&Marked)));
+        // One tier keeps the game's indexed fast paths.
+        indexed_paths(&crate::OneTier(Marked));
+        indexed_paths(&crate::OneTier(Misere(&Marked)));
+    }
+
+    fn indexed_paths<G>(g: &G)
+    where
+        G: IndexedChildren<Position = u64, Move = u64> + IndexedUnmoves + Symmetric,
+    {
+        let mut ends = Vec::new();
+        assert!(g.terminal_indices(&mut ends));
+        let mut narrow = [0u16; 3];
+        assert!(g.child_counts(0, &mut narrow));
+        assert_eq!(narrow, [5; 3]);
+        let mut seen = ParentIndices::default();
+        g.visit_unmove_indices(3, &mut ParentIndices::default(), &mut Vec::new(), &mut seen);
+        assert_eq!(seen.iter().collect::<Vec<_>>(), [66, 68]);
+        let mut kids = ChildIndices::default();
+        g.child_indices(3, &mut kids, &mut Vec::new());
+        assert_eq!(kids.singles, [77]);
+        assert_eq!(g.canonical(&4), 4);
     }
 
     fn fast_hooks<G: Tiered<Position = u64>>(g: &G) {

@@ -23,31 +23,168 @@ capability! {
     }
 }
 
-/// A run of indices `start, start + step, …` (`count` of them).
+/// A run of indices `start, start + step, …` (`count` of them), less
+/// `except` when that is one of them: the one shape in which a game
+/// gives many children ([`ChildIndices`]) or parents
+/// ([`ParentIndices`](crate::ParentIndices),
+/// [`ParentVisitor::run`](crate::ParentVisitor::run)) at once. Magic
+/// Fingers' transfers are one: every other split of the same number of
+/// fingers, a column of the index (`step` the row length) or a row
+/// (`step` 1), less the position's own split.
+///
+/// ```
+/// use game_core::Run;
+/// let run = Run::range(3..7).except(5);
+/// assert_eq!(run.iter().collect::<Vec<_>>(), [3, 4, 6]);
+/// assert_eq!(run.len(), 3);
+/// let column = Run::strided(1, 10, 3);
+/// assert_eq!(column.iter().collect::<Vec<_>>(), [1, 11, 21]);
+/// // A hole that is none of the run's indices leaves nothing out.
+/// assert_eq!(column.except(12).len(), 3);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Strided {
+pub struct Run {
     /// The first index.
     pub start: u64,
-    /// The distance between consecutive indices (at least 1).
+    /// The distance between consecutive indices (at least 1 when there
+    /// are two or more).
     pub step: u64,
-    /// How many indices.
+    /// How many indices, the hole included.
     pub count: u64,
+    /// An index left out: the run's indices less this one (nothing is
+    /// left out when it is none of them).
+    pub except: Option<u64>,
 }
 
-impl Strided {
-    /// The indices in order. A run that would pass `u64::MAX` (one that
-    /// is [`within`](Strided::within) no size) stops at its last index
-    /// below it.
+impl Run {
+    /// The consecutive indices `range.start..range.end` (none when the
+    /// range is reversed).
+    #[inline]
+    #[must_use]
+    pub fn range(range: std::ops::Range<u64>) -> Run {
+        Run {
+            start: range.start,
+            step: 1,
+            count: range.end.saturating_sub(range.start),
+            except: None,
+        }
+    }
+
+    /// `count` indices from `start`, `step` apart.
+    #[inline]
+    #[must_use]
+    pub fn strided(start: u64, step: u64, count: u64) -> Run {
+        Run {
+            start,
+            step,
+            count,
+            except: None,
+        }
+    }
+
+    /// The same run less `hole`.
+    #[inline]
+    #[must_use]
+    pub fn except(self, hole: u64) -> Run {
+        Run {
+            except: Some(hole),
+            ..self
+        }
+    }
+
+    /// The position of `hole` among the run's indices (`Some(k)`: it is
+    /// `start + k * step`, `k < count`), or `None` when there is no hole
+    /// or it is none of them.
+    #[inline]
+    #[must_use]
+    pub fn hole(&self) -> Option<u64> {
+        let hole = self.except?;
+        let off = hole.checked_sub(self.start)?;
+        // A step of 1 first: no division on the solvers' common run.
+        let k = match self.step {
+            1 => off,
+            0 if off == 0 => 0,
+            0 => return None,
+            step if off % step == 0 => off / step,
+            _ => return None,
+        };
+        (k < self.count).then_some(k)
+    }
+
+    /// The run as at most two runs with no hole: the indices before the
+    /// hole and those after it (the second empty, `count` 0, when there
+    /// is no hole). What a consumer that walks plain runs reads.
     ///
     /// ```
-    /// use game_core::Strided;
-    /// let run = Strided { start: u64::MAX - 1, step: 1, count: 5 };
+    /// use game_core::Run;
+    /// let [a, b] = Run::range(3..7).except(3).pieces();
+    /// assert_eq!((a.count, b.start, b.count), (0, 4, 3));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn pieces(&self) -> [Run; 2] {
+        let plain = Run {
+            except: None,
+            ..*self
+        };
+        match self.hole() {
+            None => [plain, Run::strided(self.start, self.step, 0)],
+            Some(k) => [
+                Run::strided(self.start, self.step, k),
+                // k < count, so the index after the hole is at most the
+                // run's last: no overflow in a run within a size.
+                Run::strided(
+                    self.start
+                        .wrapping_add(self.step.wrapping_mul(k))
+                        .wrapping_add(self.step),
+                    self.step,
+                    self.count - k - 1,
+                ),
+            ],
+        }
+    }
+
+    /// The run as consecutive indices `start..end`, when it is (a step
+    /// of 1, or at most one index), hole not left out; `None` for a
+    /// strided run. The end saturates at `u64::MAX` (a run that passes
+    /// it is within no size).
+    #[inline]
+    #[must_use]
+    pub fn span(&self) -> Option<std::ops::Range<u64>> {
+        (self.step == 1 || self.count <= 1)
+            .then(|| self.start..self.start.saturating_add(self.count))
+    }
+
+    /// The number of indices, less the hole when it is one of them.
+    #[inline]
+    #[must_use]
+    pub fn len(&self) -> u64 {
+        self.count - u64::from(self.hole().is_some())
+    }
+
+    /// Whether the run holds no index.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The indices in order, the hole left out. A run that would pass
+    /// `u64::MAX` (one that is [`within`](Run::within) no size) stops at
+    /// its last index below it.
+    ///
+    /// ```
+    /// use game_core::Run;
+    /// let run = Run::strided(u64::MAX - 1, 1, 5);
     /// assert_eq!(run.iter().collect::<Vec<_>>(), [u64::MAX - 1, u64::MAX]);
-    /// let all = Strided { start: 0, step: 1, count: u64::MAX };
+    /// let all = Run::strided(0, 1, u64::MAX);
     /// assert_eq!(all.iter().nth(3), Some(3));
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = u64> {
-        let Strided { start, step, count } = *self;
+        let Run {
+            start, step, count, ..
+        } = *self;
+        let hole = self.hole().unwrap_or(u64::MAX);
         // The indices up to u64::MAX, counted once: no check an index in
         // the loop (the certificate and the reachable walk run it over
         // every strided child).
@@ -56,30 +193,37 @@ impl Strided {
             // 2⁶⁴ indices from 0 by 1 saturate to u64::MAX, more than any count.
             _ => count.min(((u64::MAX - start) / step).saturating_add(1)),
         };
-        (0..reach).map(move |k| start + k * step)
+        (0..reach)
+            .filter(move |&k| k != hole)
+            .map(move |k| start + k * step)
     }
 
     /// Whether the run keeps its promises for a game of `size` indices:
     /// distinct indices (a step of at least 1 unless it holds one index)
-    /// that all lie below `size`. What a solver checks before it walks a
-    /// run a game gave it: a step of 0 repeated `u64::MAX` times would
-    /// never end.
+    /// that all lie below `size` (the hole, left out, need not). What a
+    /// solver checks before it walks a run a game gave it: a step of 0
+    /// repeated `u64::MAX` times would never end.
     ///
     /// ```
-    /// use game_core::Strided;
-    /// assert!(Strided { start: 2, step: 3, count: 3 }.within(9)); // 2, 5, 8
-    /// assert!(!Strided { start: 2, step: 3, count: 3 }.within(8));
-    /// assert!(!Strided { start: 2, step: 0, count: 2 }.within(9));
-    /// assert!(Strided { start: 2, step: 0, count: 1 }.within(9));
-    /// assert!(Strided { start: 9, step: 1, count: 0 }.within(9)); // empty
-    /// assert!(!Strided { start: 1, step: u64::MAX, count: 3 }.within(u64::MAX));
+    /// use game_core::Run;
+    /// assert!(Run::strided(2, 3, 3).within(9)); // 2, 5, 8
+    /// assert!(!Run::strided(2, 3, 3).within(8));
+    /// assert!(!Run::strided(2, 0, 2).within(9));
+    /// assert!(Run::strided(2, 0, 1).within(9));
+    /// assert!(Run::strided(9, 1, 0).within(9)); // empty
+    /// assert!(!Run::strided(1, u64::MAX, 3).within(u64::MAX));
+    /// assert!(Run::range(0..9).within(9) && !Run::range(0..10).within(9));
     /// ```
+    #[inline]
     #[must_use]
     pub fn within(&self, size: u64) -> bool {
-        let Strided { start, step, count } = *self;
+        let Run {
+            start, step, count, ..
+        } = *self;
         match count {
             0 => true,
             1 => start < size,
+            _ if step == 1 => start < size && count <= size - start,
             _ => {
                 step >= 1
                     && step
@@ -91,31 +235,31 @@ impl Strided {
     }
 }
 
-/// The children of a position by index: single indices and strided runs,
-/// every distinct child exactly once.
+/// The children of a position by index: single indices and runs, every
+/// distinct child exactly once.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ChildIndices {
     /// Children given one by one.
     pub singles: Vec<u64>,
-    /// Children given as strided runs.
-    pub strided: Vec<Strided>,
+    /// Children given as runs.
+    pub runs: Vec<Run>,
 }
 
 impl ChildIndices {
     /// Empties both lists, keeping their memory.
     pub fn clear(&mut self) {
         self.singles.clear();
-        self.strided.clear();
+        self.runs.clear();
     }
 
     /// The number of children, `u64::MAX` if they are more (runs that
     /// promise more distinct indices than there are: see
-    /// [`Strided::within`]).
+    /// [`Run::within`]).
     #[must_use]
     pub fn len(&self) -> u64 {
-        self.strided
+        self.runs
             .iter()
-            .fold(self.singles.len() as u64, |n, s| n.saturating_add(s.count))
+            .fold(self.singles.len() as u64, |n, s| n.saturating_add(s.len()))
     }
 
     /// Whether there is no child.
@@ -129,7 +273,7 @@ impl ChildIndices {
         self.singles
             .iter()
             .copied()
-            .chain(self.strided.iter().flat_map(Strided::iter))
+            .chain(self.runs.iter().flat_map(Run::iter))
     }
 }
 
@@ -138,7 +282,7 @@ capability! {
     /// Children by index, for checkers and walks that visit every position:
     /// the default generates the moves, plays them and indexes the results; a
     /// game with structure in its index overrides it (Magic Fingers lists its
-    /// transfers as one strided run).
+    /// transfers as one run of the index less a hole).
     pub trait IndexedChildren: Indexed {
         /// Adds to `out` the index of every distinct child of the position at
         /// `index`, each exactly once — none when `index` is no position or the
@@ -204,14 +348,10 @@ mod tests {
     /// saturates instead of overflowing.
     #[test]
     fn len_of_runs_past_u64_saturates() {
-        let run = Strided {
-            start: 0,
-            step: 0,
-            count: u64::MAX,
-        };
+        let run = Run::strided(0, 0, u64::MAX);
         let kids = ChildIndices {
             singles: vec![1],
-            strided: vec![run, run],
+            runs: vec![run, run],
         };
         assert_eq!(kids.len(), u64::MAX);
         assert!(!kids.is_empty());
@@ -220,25 +360,40 @@ mod tests {
     /// A run past `u64::MAX` ends there instead of overflowing.
     #[test]
     fn a_run_past_the_last_index_stops_there() {
-        let run = Strided {
-            start: 1,
-            step: u64::MAX / 2,
-            count: 4,
-        };
+        let run = Run::strided(1, u64::MAX / 2, 4);
         assert_eq!(
             run.iter().collect::<Vec<_>>(),
             [1, 1 + u64::MAX / 2, u64::MAX]
         );
         let kids = ChildIndices {
             singles: vec![9],
-            strided: vec![run],
+            runs: vec![run],
         };
         assert_eq!(kids.iter().count(), 4);
-        let ok = Strided {
-            start: 2,
-            step: 3,
-            count: 3,
-        };
+        let ok = Run::strided(2, 3, 3);
         assert_eq!(ok.iter().collect::<Vec<_>>(), [2, 5, 8]);
+    }
+
+    /// A hole is left out wherever it lies in the run, and nothing is
+    /// left out for a hole that is none of its indices; the pieces hold
+    /// exactly the indices the run walks (checked against a filter of
+    /// the plain run, for every hole near a few small runs).
+    #[test]
+    fn holes_and_pieces_agree_with_a_filter() {
+        for (start, step, count) in [(0, 1, 5), (3, 4, 4), (7, 0, 1), (2, 3, 0), (5, 2, 1)] {
+            let plain = Run::strided(start, step, count);
+            for hole in 0..start + step * count + 3 {
+                let run = plain.except(hole);
+                let want: Vec<u64> = plain.iter().filter(|&k| k != hole).collect();
+                assert_eq!(run.iter().collect::<Vec<_>>(), want, "{run:?}");
+                assert_eq!(run.len(), want.len() as u64, "{run:?}");
+                let pieces: Vec<u64> = run.pieces().iter().flat_map(Run::iter).collect();
+                assert_eq!(pieces, want, "{run:?}");
+                assert!(run.pieces().iter().all(|p| p.hole().is_none()));
+            }
+        }
+        assert_eq!(Run::range(4..2).len(), 0);
+        assert_eq!(Run::range(4..9).span(), Some(4..9));
+        assert_eq!(Run::strided(4, 2, 3).span(), None);
     }
 }

@@ -56,9 +56,11 @@
 //! * [`SearchKey`], [`SearchHints`], [`EndgameTable`] — what an exact
 //!   search (`solver-search`) uses: a compact key, optional hints, and
 //!   solved tables beneath it.
-//! * [`Misere`] — misère play for any game. It and `&G` pass every other
-//!   capability on, fast paths included, through impls generated from each
-//!   capability's declaration (`capability.rs`), so none is lost.
+//! * [`Misere`] — misère play for any game. It, `&G`, [`OneTier`] and
+//!   [`Canonical`] pass every capability they keep on, fast paths
+//!   included, through impls generated from each capability's declaration
+//!   (`capability.rs`), naming only the methods they change, so none is
+//!   lost.
 //! * [`best_move`] — the deterministic choice of a best move from a table.
 //! * [`period`] — proven periodicity of row-structured tables.
 //! * [`budget`] — memory and work budgets, the memory really available,
@@ -75,11 +77,13 @@
 #[macro_use]
 mod capability;
 #[macro_use]
+mod game;
+#[macro_use]
 mod indexed;
 #[macro_use]
-mod symmetric;
-#[macro_use]
 mod tiered;
+#[macro_use]
+mod symmetric;
 #[macro_use]
 mod unmoves;
 #[macro_use]
@@ -92,7 +96,6 @@ mod echo;
 mod error;
 #[cfg(feature = "fixtures")]
 pub mod fixtures;
-mod game;
 mod impartial;
 mod misere;
 mod outcome;
@@ -106,7 +109,7 @@ pub use error::Error;
 pub use game::Game;
 pub use impartial::Impartial;
 pub use indexed::{
-    child_indices_by_moves, sort_dedup_tail, ChildIndices, Indexed, IndexedChildren, Strided,
+    child_indices_by_moves, sort_dedup_tail, ChildIndices, Indexed, IndexedChildren, Run,
 };
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
@@ -115,4 +118,4 @@ pub use search::{EndgameTable, NoTable, SearchHints, SearchKey};
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};
 pub use symmetric::{orbit_size, Canonical, Symmetric, TieredSymmetric};
 pub use tiered::{OneTier, Tier, Tiered};
-pub use unmoves::{IndexedUnmoves, ParentIndices, ParentVisitor, Unmoves};
+pub use unmoves::{ChildCount, IndexedUnmoves, ParentIndices, ParentVisitor, Unmoves};

@@ -24,26 +24,16 @@ use crate::{Game, Outcome};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Misere<G>(pub G);
 
-impl<G: Game> Game for Misere<G> {
-    type Position = G::Position;
-    type Move = G::Move;
-
-    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
-        self.0.moves(pos, out);
-    }
-
-    fn play(&self, pos: &Self::Position, mv: &Self::Move) -> Self::Position {
-        self.0.play(pos, mv)
-    }
-
+// Misère play changes how a game ends, nothing else: the moves are
+// forwarded, the ending turned round.
+forward!(game_methods impl[G: Game] for Misere<G> => G, |s| s.0, own {
     fn outcome(&self, pos: &Self::Position) -> Option<Outcome> {
         self.0.outcome(pos).map(Outcome::flip)
     }
-
     fn stalemate(&self, pos: &Self::Position) -> Outcome {
         self.0.stalemate(pos).flip()
     }
-}
+});
 
 // Every other capability passes through unchanged: `forward.rs`.
 

@@ -151,20 +151,18 @@ impl<G: Game + ?Sized, F: Fn(&G::Position) -> Option<Value>> EndgameTable<G> for
 }
 
 // A game lent to a search keeps its key and hints.
-forward!(search_key_methods impl[G: SearchKey + ?Sized] for &G, |s| (**s));
-forward!(search_hints_methods impl[G: SearchHints + ?Sized] for &G, |s| (**s));
+forward!(search_key_methods impl[G: SearchKey + ?Sized] for &G => G, |s| (**s));
+forward!(search_hints_methods impl[G: SearchHints + ?Sized] for &G => G, |s| (**s));
 
 // Misère play keeps the positions, so the key, the progress, the bound on
 // plies left and when ties end (misère changes who wins, not when the game
 // ends: a tie stays a tie); a quick value and a move order speak of how the game
 // ends, which misère play changes, so they keep their defaults.
-impl<G: SearchKey> SearchKey for crate::Misere<G> {
-    #[inline]
-    fn search_key(&self, pos: &Self::Position) -> u64 {
-        self.0.search_key(pos)
-    }
-}
-
+forward!(search_key_methods impl[G: SearchKey] for crate::Misere<G> => G, |s| s.0);
+// The hints are passed on one by one, by choice: a hint speaks of how
+// the game ends unless shown otherwise, and one passed on wrongly would
+// change the answer where one left out only slows the search (the
+// opposite of a fast path, which the generated forwarding serves).
 impl<G: SearchHints> SearchHints for crate::Misere<G> {
     #[inline]
     fn progress(&self, pos: &Self::Position) -> Option<u64> {
@@ -180,7 +178,6 @@ impl<G: SearchHints> SearchHints for crate::Misere<G> {
     }
 }
 
-/// The fixture graphs are searched by node.
 #[cfg(feature = "fixtures")]
 impl SearchKey for crate::fixtures::Graph {
     fn search_key(&self, pos: &usize) -> u64 {

@@ -1,6 +1,6 @@
 //! [`Symmetric`]: games whose positions come in classes of equal value.
 
-use crate::{Game, Tier, Tiered};
+use crate::{Game, Outcome, Tier, Tiered};
 
 capability! {
     macro symmetric_methods;
@@ -157,32 +157,18 @@ pub fn orbit_size<G: Symmetric + ?Sized>(
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Canonical<G>(pub G);
 
-impl<G: Symmetric> Game for Canonical<G> {
-    type Position = G::Position;
-    type Move = G::Move;
-    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
-        self.0.moves(pos, out);
-    }
+// Moves lead to canonical positions; the rest of the game is its game's.
+forward!(game_methods impl[G: Symmetric] for Canonical<G> => G, |s| s.0, own {
     fn play(&self, pos: &Self::Position, mv: &Self::Move) -> Self::Position {
         self.0.canonical(&self.0.play(pos, mv))
     }
-    fn outcome(&self, pos: &Self::Position) -> Option<crate::Outcome> {
-        self.0.outcome(pos)
-    }
-    fn stalemate(&self, pos: &Self::Position) -> crate::Outcome {
-        self.0.stalemate(pos)
-    }
-}
+});
 
-impl<G: Symmetric> Symmetric for Canonical<G> {
-    fn symmetric(&self, pos: &Self::Position, out: &mut Vec<Self::Position>) {
-        self.0.symmetric(pos, out);
-    }
-    fn canonical(&self, pos: &Self::Position) -> Self::Position {
-        self.0.canonical(pos)
-    }
-}
+forward!(symmetric_methods impl[G: Symmetric] for Canonical<G> => G, |s| s.0);
 
+// Indices, children and parents are the canonical positions' own: the
+// defaults, built on the canonical moves above, not the game's (whose
+// counts and parents speak of every position of a class).
 impl<G: Symmetric + crate::Indexed> crate::Indexed for Canonical<G> {
     fn size(&self) -> u64 {
         self.0.size()
@@ -217,19 +203,9 @@ impl<G: Symmetric + crate::Indexed> crate::IndexedChildren for Canonical<G> {}
 
 impl<G: Symmetric + crate::Indexed + crate::Unmoves> crate::IndexedUnmoves for Canonical<G> {}
 
-impl<G: TieredSymmetric> Tiered for Canonical<G> {
-    fn tiers(&self) -> Vec<crate::Tier> {
-        self.0.tiers()
-    }
-    fn tier(&self, pos: &Self::Position) -> crate::Tier {
-        self.0.tier(pos)
-    }
-    fn child_tiers(&self, tier: crate::Tier, out: &mut Vec<crate::Tier>) {
-        self.0.child_tiers(tier, out);
-    }
-    fn tier_size(&self, tier: crate::Tier) -> u64 {
-        self.0.tier_size(tier)
-    }
+// The tiers are the game's; a tier's positions, indices and children are
+// its canonical ones, through the game's hooks.
+forward!(tiered_methods impl[G: TieredSymmetric] for Canonical<G> => G, |s| s.0, own {
     fn tier_index(&self, pos: &Self::Position) -> u64 {
         self.0.tier_index(&self.0.canonical(pos))
     }
@@ -237,12 +213,6 @@ impl<G: TieredSymmetric> Tiered for Canonical<G> {
         self.0
             .tier_position(tier, index)
             .filter(|p| self.0.canonical(p) == *p)
-    }
-    fn leaves_tier(&self, tier: crate::Tier) -> bool {
-        self.0.leaves_tier(tier)
-    }
-    fn tier_name(&self, tier: crate::Tier) -> String {
-        self.0.tier_name(tier)
     }
     fn visit_tier(
         &self,
@@ -260,4 +230,4 @@ impl<G: TieredSymmetric> Tiered for Canonical<G> {
     ) {
         self.0.canonical_child_tier_indices(pos, out, moves);
     }
-}
+});

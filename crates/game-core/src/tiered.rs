@@ -1,7 +1,7 @@
 //! [`Tiered`]: positions split into tiers that moves only leave towards
 //! tiers solved earlier, each tier with a dense index of its own.
 
-use crate::Game;
+use crate::{Game, Outcome};
 
 /// A tier's number. Tiers are named by the game (Connect Four: the number of
 /// pieces on the board); the number is also how a database names a tier's
@@ -131,22 +131,9 @@ capability! {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct OneTier<G>(pub G);
 
-impl<G: crate::Indexed> Game for OneTier<G> {
-    type Position = G::Position;
-    type Move = G::Move;
-    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
-        self.0.moves(pos, out);
-    }
-    fn play(&self, pos: &Self::Position, mv: &Self::Move) -> Self::Position {
-        self.0.play(pos, mv)
-    }
-    fn outcome(&self, pos: &Self::Position) -> Option<crate::Outcome> {
-        self.0.outcome(pos)
-    }
-    fn stalemate(&self, pos: &Self::Position) -> crate::Outcome {
-        self.0.stalemate(pos)
-    }
-}
+// The game's moves, ending and indices are the one tier's (every other
+// capability it keeps: `forward.rs`).
+forward!(game_methods impl[G: crate::Indexed] for OneTier<G> => G, |s| s.0);
 
 impl<G: crate::Indexed> Tiered for OneTier<G> {
     fn tiers(&self) -> Vec<Tier> {

@@ -1,6 +1,6 @@
 //! [`Unmoves`]: predecessors, for retrograde analysis without a stored graph.
 
-use crate::{Game, Indexed};
+use crate::{Game, Indexed, Run};
 
 capability! {
     macro unmoves_methods;
@@ -47,14 +47,14 @@ capability! {
     }
 }
 
-/// The parents of a position by index, as single indices and as runs of
-/// consecutive indices (which solvers can update with one tight loop).
+/// The parents of a position by index, as single indices and as
+/// [`Run`]s (which solvers can update with one tight loop).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ParentIndices {
     /// Parents given one by one.
     pub singles: Vec<u64>,
-    /// Parents given as runs `start..end` of consecutive indices.
-    pub runs: Vec<std::ops::Range<u64>>,
+    /// Parents given as runs.
+    pub runs: Vec<Run>,
 }
 
 impl ParentIndices {
@@ -64,14 +64,13 @@ impl ParentIndices {
         self.runs.clear();
     }
 
-    /// The number of parents: a run `start..end` with `end <= start` is
-    /// empty (as [`ParentIndices::iter`] walks it), and a count past
-    /// `u64::MAX` (runs that overlap) saturates.
+    /// The number of parents; a count past `u64::MAX` (runs that
+    /// overlap) saturates.
     #[must_use]
     pub fn len(&self) -> u64 {
-        self.runs.iter().fold(self.singles.len() as u64, |n, r| {
-            n.saturating_add(r.end.saturating_sub(r.start))
-        })
+        self.runs
+            .iter()
+            .fold(self.singles.len() as u64, |n, r| n.saturating_add(r.len()))
     }
 
     /// Whether there is no parent.
@@ -85,8 +84,8 @@ impl ParentIndices {
         for &p in &self.singles {
             visit.single(p);
         }
-        for run in &self.runs {
-            visit.run(run.clone());
+        for &run in &self.runs {
+            visit.run(run);
         }
     }
 
@@ -95,46 +94,30 @@ impl ParentIndices {
         self.singles
             .iter()
             .copied()
-            .chain(self.runs.iter().flat_map(|r| r.clone()))
+            .chain(self.runs.iter().flat_map(Run::iter))
     }
 }
 
 /// Where [`IndexedUnmoves::visit_unmove_indices`] sends a position's
-/// parents: one by one, or as runs of consecutive indices.
-/// [`ParentIndices`] is one (it keeps them in its lists).
+/// parents: one by one, or as [`Run`]s. [`ParentIndices`] is one (it
+/// keeps them in its lists).
+///
+/// ```
+/// use game_core::{ParentIndices, ParentVisitor, Run};
+/// let mut seen = ParentIndices::default();
+/// seen.run(Run::range(3..7).except(5));
+/// seen.run(Run::range(10..12).except(10));
+/// seen.run(Run::strided(20, 5, 2).except(99));
+/// assert_eq!(seen.iter().collect::<Vec<_>>(), [3, 4, 6, 11, 20, 25]);
+/// ```
 pub trait ParentVisitor {
     /// One parent.
     fn single(&mut self, index: u64);
-    /// The parents `run.start..run.end`.
-    fn run(&mut self, run: std::ops::Range<u64>);
-    /// The parents `run.start..run.end` but `hole`: a run with one index
-    /// inside it that is no parent (Fingers' transfers: every other
-    /// split of the same number of fingers, not the child's own). The
-    /// default sends the runs either side of the hole (the whole run if
-    /// the hole is outside it); a solver may instead update the whole
-    /// run in one pass and leave the hole's cell as it was.
-    ///
-    /// ```
-    /// use game_core::{ParentIndices, ParentVisitor};
-    /// let mut seen = ParentIndices::default();
-    /// seen.run_except(3..7, 5);
-    /// seen.run_except(10..12, 10);
-    /// seen.run_except(20..22, 99);
-    /// assert_eq!(seen.iter().collect::<Vec<_>>(), [3, 4, 6, 11, 20, 21]);
-    /// ```
-    #[inline]
-    fn run_except(&mut self, run: std::ops::Range<u64>, hole: u64) {
-        if !run.contains(&hole) {
-            self.run(run);
-            return;
-        }
-        if run.start < hole {
-            self.run(run.start..hole);
-        }
-        if hole + 1 < run.end {
-            self.run(hole + 1..run.end);
-        }
-    }
+    /// The parents of `run`: its indices less its hole (Fingers'
+    /// transfers: every other split of the same number of fingers, not
+    /// the child's own). A solver may update a run with a hole in one
+    /// pass and leave the hole's cell as it was.
+    fn run(&mut self, run: Run);
 }
 
 impl ParentVisitor for ParentIndices {
@@ -143,8 +126,31 @@ impl ParentVisitor for ParentIndices {
         self.singles.push(index);
     }
     #[inline]
-    fn run(&mut self, run: std::ops::Range<u64>) {
+    fn run(&mut self, run: Run) {
         self.runs.push(run);
+    }
+}
+
+/// A child count as a solver's cells hold it: 16 bits (2-byte cells) or
+/// 32. What [`IndexedUnmoves::child_counts`] writes.
+pub trait ChildCount: Copy + Default + From<u16> + Send + Sync + 'static {
+    /// `n`, or the largest count this type holds when `n` is larger
+    /// (more than a 2-byte cell counts, so such a solver moves to wider
+    /// cells).
+    fn saturating(n: u32) -> Self;
+}
+
+impl ChildCount for u16 {
+    #[inline]
+    fn saturating(n: u32) -> Self {
+        n.min(u32::from(u16::MAX)) as u16
+    }
+}
+
+impl ChildCount for u32 {
+    #[inline]
+    fn saturating(n: u32) -> Self {
+        n
     }
 }
 
@@ -167,25 +173,16 @@ capability! {
 
         /// If the game can count children in bulk, writes into `out[k]` the
         /// number of distinct children of the position at index `first + k`
-        /// (any number for indices that are no position or are over: the
-        /// solver ignores those) and returns `true`. The default returns
-        /// `false`.
-        fn child_counts(&self, _first: u64, _out: &mut [u32]) -> bool {
-            false
-        }
-
-        /// [`IndexedUnmoves::child_counts`] in 16 bits, for solvers whose
-        /// cells are 2 bytes: the same counts, each above `u16::MAX` written as
-        /// `u16::MAX` (more than a 2-byte cell counts, so such a solver moves
-        /// to wider cells). Returns what `child_counts` returns. The default
-        /// asks `child_counts` a few hundred at a time and narrows (slots past
-        /// index `u64::MAX`, which no position has, get 0); a game
-        /// that counts in bulk overrides this as well when it can count in 16
-        /// bits directly (twice the counts a SIMD register, no narrowing: a
-        /// tenth of Fingers F = 64's whole solve).
+        /// ([`ChildCount::saturating`]: in 16 bits a count above
+        /// `u16::MAX` is written as `u16::MAX`; any number for indices that
+        /// are no position or are over: the solver ignores those) and
+        /// returns `true`. The default returns `false`. One method for
+        /// both widths: a game counts in the width it is asked for (in 16
+        /// bits, twice the counts a SIMD register and no narrowing: a tenth
+        /// of Fingers F = 64's whole solve).
         ///
         /// ```
-        /// use game_core::IndexedUnmoves;
+        /// use game_core::{ChildCount, IndexedUnmoves};
         /// # use game_core::{Game, Indexed, Unmoves};
         /// /// Position `i` has `30_000 * i` children (only counted here).
         /// struct Wide;
@@ -201,42 +198,20 @@ capability! {
         /// # }
         /// # impl Unmoves for Wide { fn unmoves(&self, _: &u64, _: &mut Vec<u64>) {} }
         /// impl IndexedUnmoves for Wide {
-        ///     fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
+        ///     fn child_counts<T: ChildCount>(&self, first: u64, out: &mut [T]) -> bool {
         ///         for (k, o) in out.iter_mut().enumerate() {
-        ///             *o = 30_000 * (first as u32 + k as u32);
+        ///             *o = T::saturating(30_000 * (first as u32 + k as u32));
         ///         }
         ///         true
         ///     }
         /// }
-        /// let mut narrow = [0u16; 4];
-        /// assert!(Wide.child_counts_narrow(0, &mut narrow));
+        /// let (mut narrow, mut wide) = ([0u16; 4], [0u32; 4]);
+        /// assert!(Wide.child_counts(0, &mut narrow) && Wide.child_counts(0, &mut wide));
         /// assert_eq!(narrow, [0, 30_000, 60_000, u16::MAX]);
+        /// assert_eq!(wide[3], 90_000);
         /// ```
-        fn child_counts_narrow(&self, first: u64, out: &mut [u16]) -> bool {
-            const CHUNK: usize = 256;
-            if out.is_empty() {
-                return self.child_counts(first, &mut []);
-            }
-            let mut wide = [0u32; CHUNK];
-            let mut done = 0;
-            while done < out.len() {
-                // Slots past index u64::MAX stand for no position: any number.
-                let Some(start) = first.checked_add(done as u64) else {
-                    out[done..].fill(0);
-                    break;
-                };
-                let end = (done + CHUNK).min(out.len());
-                let narrow = &mut out[done..end];
-                let wide = &mut wide[..narrow.len()];
-                if !self.child_counts(start, wide) {
-                    return false;
-                }
-                for (n, &w) in narrow.iter_mut().zip(wide.iter()) {
-                    *n = w.min(u32::from(u16::MAX)) as u16;
-                }
-                done += narrow.len();
-            }
-            true
+        fn child_counts<T: ChildCount>(&self, _first: u64, _out: &mut [T]) -> bool {
+            false
         }
 
         /// Adds to `out` the index of every distinct parent of the position at
@@ -310,71 +285,30 @@ capability! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::ops::Range;
 
-    /// A reversed run is empty, as its iterator says, and overlapping runs
-    /// past `u64::MAX` saturate: neither overflows.
+    /// Overlapping runs past `u64::MAX` saturate, and a run's hole is
+    /// not counted: neither overflows.
     #[test]
-    fn len_of_reversed_and_huge_runs() {
-        let reversed = ParentIndices {
+    fn len_of_holed_and_huge_runs() {
+        let holed = ParentIndices {
             singles: vec![],
-            runs: vec![Range { start: 7, end: 3 }],
+            runs: vec![Run::range(3..7).except(4), Run::range(7..3)],
         };
-        assert_eq!(reversed.iter().count(), 0);
-        assert_eq!(reversed.len(), 0);
-        assert!(reversed.is_empty());
+        assert_eq!(holed.iter().count(), 3);
+        assert_eq!(holed.len(), 3);
+        assert!(!holed.is_empty());
         let huge = ParentIndices {
             singles: vec![1],
-            runs: vec![0..u64::MAX, 0..u64::MAX],
+            runs: vec![Run::range(0..u64::MAX), Run::range(0..u64::MAX)],
         };
         assert_eq!(huge.len(), u64::MAX);
     }
 
-    /// Every index counts one child.
-    struct Ones;
-
-    impl Game for Ones {
-        type Position = u64;
-        type Move = ();
-        fn moves(&self, _: &u64, _: &mut Vec<()>) {}
-        fn play(&self, p: &u64, (): &()) -> u64 {
-            *p
-        }
-    }
-
-    impl crate::Indexed for Ones {
-        fn size(&self) -> u64 {
-            u64::MAX
-        }
-        fn index(&self, p: &u64) -> u64 {
-            *p
-        }
-        fn position(&self, i: u64) -> Option<u64> {
-            Some(i)
-        }
-    }
-
-    impl Unmoves for Ones {
-        fn unmoves(&self, _: &u64, _: &mut Vec<u64>) {}
-    }
-
-    impl IndexedUnmoves for Ones {
-        fn child_counts(&self, _: u64, out: &mut [u32]) -> bool {
-            out.fill(1);
-            true
-        }
-    }
-
-    /// Narrow counts asked past index `u64::MAX` (more than one chunk from
-    /// near the end): the chunks that start past it are no positions,
-    /// not an overflow.
+    /// The narrow count saturates, the wide one does not.
     #[test]
-    fn narrow_counts_near_the_last_index() {
-        let mut narrow = [7u16; 600];
-        assert!(Ones.child_counts_narrow(u64::MAX - 10, &mut narrow));
-        assert!(narrow[..256].iter().all(|&n| n == 1));
-        let mut narrow = [7u16; 600];
-        assert!(Ones.child_counts_narrow(5, &mut narrow));
-        assert!(narrow.iter().all(|&n| n == 1));
+    fn counts_saturate_in_16_bits() {
+        assert_eq!(u16::saturating(70_000), u16::MAX);
+        assert_eq!(u16::saturating(7), 7);
+        assert_eq!(u32::saturating(70_000), 70_000);
     }
 }

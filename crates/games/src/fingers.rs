@@ -16,8 +16,8 @@
 use std::fmt;
 
 use game_core::{
-    child_indices_by_moves, ChildIndices, Game, Indexed, IndexedChildren, IndexedUnmoves, Outcome,
-    ParentIndices, ParentVisitor, Strided, Unmoves,
+    child_indices_by_moves, ChildCount, ChildIndices, Game, Indexed, IndexedChildren,
+    IndexedUnmoves, Outcome, ParentIndices, ParentVisitor, Run, Unmoves,
 };
 
 use crate::Error;
@@ -723,7 +723,7 @@ impl Fingers {
 
 impl IndexedChildren for Fingers {
     /// Under the default rules the transfer children are one strided run
-    /// of the index (every other split of the mover's fingers becomes the
+    /// of the index less the mover's own split (every other split of the mover's fingers becomes the
     /// new opponent's hands; the new mover's hands, the column, stay), so
     /// no move is generated for them; touches are played and indexed.
     fn child_indices(&self, index: u64, out: &mut ChildIndices, moves: &mut Vec<FingersMove>) {
@@ -758,14 +758,9 @@ impl IndexedChildren for Fingers {
             u64::from(self.sum_start[s]),
             u64::from(self.sum_start[s + 1]),
         );
-        for (a, b) in [(lo, col), (col + 1, hi)] {
-            if b > a {
-                out.strided.push(Strided {
-                    start: a * h + row,
-                    step: h,
-                    count: b - a,
-                });
-            }
+        if hi - lo > 1 {
+            out.runs
+                .push(Run::strided(lo * h + row, h, hi - lo).except(col * h + row));
         }
     }
 }
@@ -783,15 +778,8 @@ impl IndexedUnmoves for Fingers {
     }
 
     /// Children counts in closed form, a row of the index at a time
-    /// (computed in 16 bits, widened).
-    fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
-        self.bulk_counts(first, out);
-        true
-    }
-
-    /// The same counts in 16 bits, computed in 16 bits (they never need
-    /// more).
-    fn child_counts_narrow(&self, first: u64, out: &mut [u16]) -> bool {
+    /// (computed in 16 bits, in either width: they never need more).
+    fn child_counts<T: ChildCount>(&self, first: u64, out: &mut [T]) -> bool {
         self.bulk_counts(first, out);
         true
     }
@@ -825,7 +813,7 @@ impl Fingers {
     /// mover's hands alone (a table), touches on the number of distinct
     /// live hands and, under cutoff, on whether both of the mover's values
     /// would kill the target.
-    fn bulk_counts<T: From<u16>>(&self, first: u64, out: &mut [T]) {
+    fn bulk_counts<T: ChildCount>(&self, first: u64, out: &mut [T]) {
         let h = self.pairs.len();
         let f = i16::from(self.f);
         let mut i = usize::try_from(first).unwrap_or(usize::MAX);
@@ -966,7 +954,7 @@ impl Fingers {
             let run = self.transfer_parent_run([y0, y1]);
             let (lo, hi) = (base + u64::from(run.start), base + u64::from(run.end));
             let own = base + child_opp;
-            out.run_except(lo..hi, own);
+            out.run(Run::range(lo..hi).except(own));
         }
     }
 }

@@ -572,7 +572,7 @@ fn certify_block<G: IndexedChildren, C: Cell>(
             for &k in &kids.singles {
                 seen.add(read(k).ok_or_else(|| reject(Flaw::UnknownChild))?);
             }
-            for run in &kids.strided {
+            for run in &kids.runs {
                 // A run past the table, or one child repeated, names
                 // children the table does not hold as such.
                 if !run.within(cells.len() as u64) {

@@ -481,7 +481,7 @@ where
             out.clear();
             self.game.child_indices(i, &mut out, &mut moves);
             let size = self.game.size();
-            if let Some(run) = out.strided.iter().find(|r| !r.within(size)) {
+            if let Some(run) = out.runs.iter().find(|r| !r.within(size)) {
                 return Err(broken(
                     "IndexedChildren: child_indices lists each distinct child once",
                     &p,
@@ -649,9 +649,9 @@ where
                 }
                 let mut narrow = [0u16];
                 let want = n.min(u32::from(u16::MAX)) as u16;
-                if n > 0 && (!game.child_counts_narrow(i, &mut narrow) || narrow[0] != want) {
+                if n > 0 && (!game.child_counts(i, &mut narrow) || narrow[0] != want) {
                     return Err(broken(
-                        "IndexedUnmoves: child_counts_narrow equals child_count (at most 65535)",
+                        "IndexedUnmoves: child_counts in 16 bits equals child_count (at most 65535)",
                         &p,
                         format!("narrow {} against {n}", narrow[0]),
                     ));

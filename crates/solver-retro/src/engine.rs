@@ -74,7 +74,7 @@
 //! lost child at level 0) are resolved by the seeding itself and level 1
 //! is scanned.
 
-use game_core::{Outcome, ParentIndices, ParentVisitor};
+use game_core::{Outcome, ParentIndices, ParentVisitor, Run};
 use rayon::prelude::*;
 
 use crate::cell::Cell;
@@ -602,54 +602,38 @@ impl<C: Cell, S> Owner<'_, C, S> {
     }
 
     /// Updates or posts the parents of a child resolved at this level:
-    /// `singles` and `runs`.
+    /// `singles` and `runs` (consecutive pieces in one pass a owner,
+    /// strided ones one by one).
     fn expand<P: Parents<Scratch = S>>(
         &mut self,
         me: usize,
         singles: &[u64],
-        runs: &[std::ops::Range<u64>],
+        runs: &[Run],
         lost: bool,
         step: &Step<'_, P>,
     ) -> Result<(), Error> {
-        let (lo, hi) = (self.base, self.base + self.cells.len() as u64);
-        let mut result = Ok(());
         for &p in singles {
-            if p >= lo && p < hi {
-                let cell = self.cells[(p - lo) as usize];
-                if let Err(e) = self.update(step, (p - lo) as usize, cell, lost) {
-                    result = Err(e);
-                    break;
-                }
-            } else {
-                let t = (p >> step.shift) as usize;
-                if t >= step.owners {
-                    result = Err(past_the_end(p));
-                    break;
-                }
-                let inbox = post_to(&mut self.out, &mut self.watch, t);
-                if lost {
-                    &mut inbox.lost
-                } else {
-                    &mut inbox.won
-                }
-                .push((p & ((1 << step.shift) - 1)) as u32);
-                self.posted += 1;
-            }
+            self.expand_one(p, lost, step)?;
         }
-        if result.is_ok() {
-            'runs: for run in runs {
-                let mut start = run.start;
-                while start < run.end {
+        for run in runs {
+            for piece in run.pieces() {
+                let Some(span) = piece.span() else {
+                    if !piece.within(u64::MAX) {
+                        return Err(bad_run(&piece));
+                    }
+                    for p in piece.iter() {
+                        self.expand_one(p, lost, step)?;
+                    }
+                    continue;
+                };
+                let mut start = span.start;
+                while start < span.end {
                     let t = (start >> step.shift) as usize;
-                    let end = run.end.min(((t as u64) + 1) << step.shift);
+                    let end = span.end.min(((t as u64) + 1) << step.shift);
                     if t == me {
-                        if let Err(e) = self.apply_run(step, start, end, lost) {
-                            result = Err(e);
-                            break 'runs;
-                        }
+                        self.apply_run(step, start, end, lost)?;
                     } else if t >= step.owners {
-                        result = Err(past_the_end(start));
-                        break 'runs;
+                        return Err(past_the_end(start));
                     } else {
                         post_to(&mut self.out, &mut self.watch, t)
                             .runs
@@ -660,7 +644,35 @@ impl<C: Cell, S> Owner<'_, C, S> {
                 }
             }
         }
-        result
+        Ok(())
+    }
+
+    /// Updates or posts one parent of a child resolved at this level.
+    #[inline]
+    fn expand_one<P: Parents<Scratch = S>>(
+        &mut self,
+        p: u64,
+        lost: bool,
+        step: &Step<'_, P>,
+    ) -> Result<(), Error> {
+        let (lo, hi) = (self.base, self.base + self.cells.len() as u64);
+        if p >= lo && p < hi {
+            let cell = self.cells[(p - lo) as usize];
+            return self.update(step, (p - lo) as usize, cell, lost);
+        }
+        let t = (p >> step.shift) as usize;
+        if t >= step.owners {
+            return Err(past_the_end(p));
+        }
+        let inbox = post_to(&mut self.out, &mut self.watch, t);
+        if lost {
+            &mut inbox.lost
+        } else {
+            &mut inbox.won
+        }
+        .push((p & ((1 << step.shift) - 1)) as u32);
+        self.posted += 1;
+        Ok(())
     }
 
     /// The second half of a round: what the other owners posted.
@@ -1003,8 +1015,25 @@ impl<C: Cell> ParentVisitor for Direct<'_, C> {
         self.single_slow(p);
     }
 
+    /// A run of parents: consecutive ones in one pass
+    /// ([`Direct::range`], [`Direct::range_except`]), strided ones one by
+    /// one.
     #[inline]
-    fn run(&mut self, run: std::ops::Range<u64>) {
+    fn run(&mut self, run: Run) {
+        let Some(span) = run.span() else {
+            return self.strided(run);
+        };
+        match run.except {
+            None => self.range(span),
+            Some(hole) => self.range_except(span, hole),
+        }
+    }
+}
+
+impl<C: Cell> Direct<'_, C> {
+    /// Consecutive parents `run`, a won child's counted down in one pass.
+    #[inline]
+    fn range(&mut self, run: std::ops::Range<u64>) {
         let base = self.made.base;
         let (lo, hi) = (run.start.wrapping_sub(base), run.end.wrapping_sub(base));
         if lo > hi || hi > self.cells.len() as u64 {
@@ -1032,14 +1061,14 @@ impl<C: Cell> ParentVisitor for Direct<'_, C> {
     /// after: one pass where two runs would each pay their setup (Fingers
     /// F = 64: a fifteenth of the solve). Otherwise (a lost or tied
     /// child, a hole outside the run) parent by parent; a run past the
-    /// table is refused as [`Direct::run`] refuses it.
+    /// table is refused as [`Direct::range`] refuses it.
     #[inline]
-    fn run_except(&mut self, run: std::ops::Range<u64>, hole: u64) {
+    fn range_except(&mut self, run: std::ops::Range<u64>, hole: u64) {
         let base = self.made.base;
         let (lo, hi) = (run.start.wrapping_sub(base), run.end.wrapping_sub(base));
         if lo > hi || hi > self.cells.len() as u64 {
             // Past the table: refused at once, as a run is.
-            return self.run(run);
+            return self.range(run);
         }
         if self.set.is_some() || !run.contains(&hole) {
             for p in run.filter(|&p| p != hole) {
@@ -1059,9 +1088,21 @@ impl<C: Cell> ParentVisitor for Direct<'_, C> {
             self.broken.get_or_insert(e);
         }
     }
-}
 
-impl<C: Cell> Direct<'_, C> {
+    /// Strided parents, one by one; a run past the table (or one that
+    /// repeats an index) is refused as a whole.
+    #[inline(never)]
+    fn strided(&mut self, run: Run) {
+        let end = self.made.base.saturating_add(self.cells.len() as u64);
+        if !run.within(end) || run.start < self.made.base {
+            self.broken.get_or_insert_with(|| bad_run(&run));
+            return;
+        }
+        for p in run.iter() {
+            self.single(p);
+        }
+    }
+
     /// [`ParentVisitor::single`] past its common case.
     #[inline(never)]
     fn single_slow(&mut self, p: u64) {
@@ -1091,6 +1132,15 @@ impl<C: Cell> Direct<'_, C> {
         *cell = new;
         self.made.record(i);
     }
+}
+
+/// The error for a strided run of parents that repeats an id or passes
+/// the table.
+#[cold]
+fn bad_run(run: &Run) -> Error {
+    Error::Broken(format!(
+        "the game gave the run of parents {run:?}, which repeats an id or passes the last"
+    ))
 }
 
 /// The error for a parent id past the table.

@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use game_core::{IndexedUnmoves, ParentIndices, ParentVisitor};
+use game_core::{IndexedUnmoves, ParentIndices, ParentVisitor, Run};
 use rayon::prelude::*;
 
 use crate::cell::{Cell, Cells, Table};
@@ -153,7 +153,7 @@ fn solve_bytes<C: Cell>(cells: u64, config: &Config) -> u64 {
 /// let mut out = ParentIndices::default();
 /// source.parents(2, &mut out, &mut Default::default())?;
 /// let mut all: Vec<u64> = out.singles.clone();
-/// all.extend(out.runs.iter().flat_map(|r| r.clone()));
+/// all.extend(out.runs.iter().flat_map(|r| r.iter()));
 /// all.sort();
 /// assert_eq!(all, [0, 1]);
 /// assert_eq!(source.count(0, &mut Default::default())?, 1);
@@ -192,7 +192,7 @@ where
         self.game.unmove_indices(id, out, positions);
         let size = self.size;
         let bad = out.singles.iter().copied().find(|&i| i >= size);
-        match bad.or(out.runs.iter().find(|r| r.end > size).map(|r| r.end - 1)) {
+        match bad.or(out.runs.iter().find(|r| !r.within(size)).map(last_of)) {
             Some(index) => Err(Error::BadIndex { index, size }),
             None => Ok(()),
         }
@@ -252,22 +252,22 @@ impl<V: ParentVisitor> ParentVisitor for Checked<'_, V> {
     }
 
     #[inline]
-    fn run(&mut self, run: std::ops::Range<u64>) {
-        if run.end <= self.size {
+    fn run(&mut self, run: Run) {
+        if run.within(self.size) {
             self.visit.run(run);
         } else {
-            self.bad.get_or_insert(run.end - 1);
+            self.bad.get_or_insert(last_of(&run));
         }
     }
+}
 
-    #[inline]
-    fn run_except(&mut self, run: std::ops::Range<u64>, hole: u64) {
-        if run.end <= self.size {
-            self.visit.run_except(run, hole);
-        } else {
-            self.bad.get_or_insert(run.end - 1);
-        }
-    }
+/// The index a run that is not within the game is refused by: its last
+/// (saturating: a run past `u64::MAX` names it).
+fn last_of(run: &Run) -> u64 {
+    run.step
+        .checked_mul(run.count.saturating_sub(1))
+        .and_then(|span| run.start.checked_add(span))
+        .unwrap_or(u64::MAX)
 }
 
 /// What a block's scan found: decisive seeds and tied seeds.

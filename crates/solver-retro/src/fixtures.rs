@@ -3,7 +3,7 @@
 //! typed error naming what broke, never panic, hang or return a wrong
 //! table.
 
-use game_core::{Game, Indexed, IndexedUnmoves, ParentIndices, ParentVisitor, Unmoves};
+use game_core::{Game, Indexed, IndexedUnmoves, ParentIndices, ParentVisitor, Run, Unmoves};
 
 /// Position 3 moves to 1 and 2, which move to 0, which has no move (lost
 /// for the mover); index 4 is no position. Honest, 3 is lost in 2; each
@@ -79,26 +79,26 @@ impl Unmoves for Liar {
 }
 
 impl IndexedUnmoves for Liar {
-    fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
+    fn child_counts<T: game_core::ChildCount>(&self, first: u64, out: &mut [T]) -> bool {
         for (k, o) in out.iter_mut().enumerate() {
-            *o = match (first + k as u64, self.lie) {
+            *o = T::from(match (first + k as u64, self.lie) {
                 (3, Lie::CountTooLow) => 1,
                 (3, _) => 2,
                 (1 | 2, _) => 1,
                 _ => 0,
-            };
+            });
         }
         true
     }
     fn unmove_indices(&self, index: u64, out: &mut ParentIndices, _: &mut Vec<usize>) {
         match (index, self.lie) {
             (0, Lie::ParentIsNoPosition) => out.singles.extend([1, 2, 4]),
-            (0, _) => out.runs.push(1..3),
+            (0, _) => out.runs.push(Run::range(1..3)),
             (1, Lie::ParentPastTheEnd) => {
                 out.singles.push(3);
-                out.runs.push(5..8);
+                out.runs.push(Run::range(5..8));
             }
-            (1 | 2, Lie::RunThroughNoPosition) => out.runs.push(3..5),
+            (1 | 2, Lie::RunThroughNoPosition) => out.runs.push(Run::range(3..5)),
             (1 | 2, _) => out.singles.push(3),
             _ => {}
         }
@@ -112,7 +112,7 @@ impl IndexedUnmoves for Liar {
     ) {
         match (index, self.lie) {
             // The same run, sent with a hole (2, no parent of 1 or 2).
-            (1 | 2, Lie::RunThroughNoPosition) => visit.run_except(2..5, 2),
+            (1 | 2, Lie::RunThroughNoPosition) => visit.run(Run::range(2..5).except(2)),
             _ => {
                 buf.clear();
                 self.unmove_indices(index, buf, scratch);

@@ -233,7 +233,7 @@ pub use fast::{solve_unmoves, solve_unmoves_bytes, solve_unmoves_with, UnmovesPa
 /// `solver-retro` alone can write and solve a game.
 pub use game_core::{
     Canonical, ChildIndices, Game, Indexed, IndexedChildren, IndexedUnmoves, Misere, OneTier,
-    Outcome, ParentIndices, ParentVisitor, Strided, Symmetric, Tier, Tiered, Unmoves, Value,
+    Outcome, ParentIndices, ParentVisitor, Run, Symmetric, Tier, Tiered, Unmoves, Value,
 };
 pub use seed::{
     count_children, outside_children, scan_cells, terminal, visited_outside, Outside, Placement,

@@ -228,8 +228,8 @@ pub fn outside_children<G: Tiered>(
 const BULK: usize = 1 << 12;
 
 /// Writes into `cells`, the cells of indices `first..first + cells.len()`,
-/// the game's bulk children counts ([`IndexedUnmoves::child_counts`];
-/// [`IndexedUnmoves::child_counts_narrow`] for 2-byte cells), and
+/// the game's bulk children counts ([`IndexedUnmoves::child_counts`],
+/// in 16 bits for 2-byte cells), and
 /// [`Cell::INVALID`] where a count is 0 — for a game whose `child_counts`
 /// said it counts in bulk. Every seeding of bulk counts goes through here
 /// (solver-cluster's included).
@@ -257,9 +257,9 @@ const BULK: usize = 1 << 12;
 /// # }
 /// # impl Unmoves for Fan { fn unmoves(&self, _: &u64, _: &mut Vec<u64>) {} }
 /// impl IndexedUnmoves for Fan {
-///     fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
+///     fn child_counts<T: game_core::ChildCount>(&self, first: u64, out: &mut [T]) -> bool {
 ///         for (k, o) in out.iter_mut().enumerate() {
-///             *o = first as u32 + k as u32;
+///             *o = T::saturating(first as u32 + k as u32);
 ///         }
 ///         true
 ///     }
@@ -284,7 +284,7 @@ where
         let mut narrow = true;
         for (s, cells) in cells.chunks_mut(BULK).enumerate() {
             let counts = &mut counts[..cells.len()];
-            if !game.child_counts_narrow(first + (s * BULK) as u64, counts) {
+            if !game.child_counts(first + (s * BULK) as u64, counts) {
                 narrow = false;
                 break;
             }

@@ -202,10 +202,10 @@ where
                 for &k in &kids.singles {
                     mark(k)?;
                 }
-                if let Some(run) = kids.strided.iter().find(|run| !run.within(size)) {
+                if let Some(run) = kids.runs.iter().find(|run| !run.within(size)) {
                     return Err(bad_run(i, run, size));
                 }
-                marked.mark_runs(&kids.strided, &mut mark)?;
+                marked.mark_runs(&kids.runs, &mut mark)?;
                 Ok(kids.len())
             })?;
             let Some((made, edges)) = expanded else {
@@ -873,9 +873,9 @@ impl std::ops::Deref for Held<'_> {
 }
 
 /// The error for a run of children that breaks its promises
-/// ([`Strided::within`](game_core::Strided::within)): a child past the
+/// ([`Run::within`](game_core::Run::within)): a child past the
 /// size, or one child repeated.
-fn bad_run(parent: u64, run: &game_core::Strided, size: u64) -> Error {
+fn bad_run(parent: u64, run: &game_core::Run, size: u64) -> Error {
     Error::Broken(format!(
         "child_indices of index {parent} gave the run {run:?}, which repeats a child or \
          passes the size {size}"

@@ -777,15 +777,38 @@ impl<S: Space> Shard<'_, S> {
                     self.route(p, p + 1, lost, phase, next, io, traffic)?;
                 }
                 for run in &buf.runs {
-                    if run.end > size {
-                        return Err(self.past(run.end - 1));
+                    if !run.within(size) {
+                        return Err(self.past_run(run));
                     }
-                    self.route(run.start, run.end, lost, phase, next, io, traffic)?;
+                    // Consecutive pieces routed whole, strided ones by id.
+                    for piece in run.pieces() {
+                        match piece.span() {
+                            Some(span) if !span.is_empty() => {
+                                self.route(span.start, span.end, lost, phase, next, io, traffic)?;
+                            }
+                            Some(_) => {}
+                            None => {
+                                for p in piece.iter() {
+                                    self.route(p, p + 1, lost, phase, next, io, traffic)?;
+                                }
+                            }
+                        }
+                    }
                 }
                 Ok(())
             });
         self.buf = buf;
         r
+    }
+
+    /// The error for a run of parents that passes the tier's last id or
+    /// repeats one.
+    fn past_run(&self, run: &game_core::Run) -> Error {
+        Error::from(solver_retro::Error::Broken(format!(
+            "the game gave the run of parents {run:?} of tier {}, which passes its last id or \
+             repeats one",
+            self.space.name(self.tier)
+        )))
     }
 
     /// The error for a parent id past the tier's last.

@@ -328,11 +328,7 @@ impl Indexed for Sprawl {
 
 impl game_core::IndexedChildren for Sprawl {
     fn child_indices(&self, _: u64, out: &mut game_core::ChildIndices, _: &mut Vec<()>) {
-        out.strided.push(game_core::Strided {
-            start: 0,
-            step: 1,
-            count: Self::RUN,
-        });
+        out.runs.push(game_core::Run::range(0..Self::RUN));
     }
 }
 
@@ -347,7 +343,7 @@ impl IndexedUnmoves for Sprawl {
         if self.visit {
             out.singles.push((i + Self::SIZE - 1) % Self::SIZE);
         } else {
-            out.runs.push(0..Self::RUN);
+            out.runs.push(game_core::Run::range(0..Self::RUN));
         }
     }
     fn visit_unmove_indices<V: game_core::ParentVisitor>(
@@ -360,7 +356,7 @@ impl IndexedUnmoves for Sprawl {
         buf.clear();
         self.unmove_indices(i, buf, scratch);
         if self.visit {
-            buf.runs.push(0..Self::RUN);
+            buf.runs.push(game_core::Run::range(0..Self::RUN));
         }
         buf.send_to(visit);
     }

@@ -2,7 +2,7 @@
 //! on any number of threads, and its refusals of games that break their
 //! promises.
 
-use game_core::{Outcome, ParentVisitor};
+use game_core::{Outcome, ParentVisitor, Run};
 
 use super::{clear_watched, post_to, Direct, Inbox, Made, Phase, QUIET_ROUNDS};
 use crate::cell::Cell;
@@ -36,7 +36,7 @@ fn a_run_with_a_hole_leaves_the_hole_as_it_was() {
     let lost = u16::resolved(Outcome::Lose, 1);
     let mut cells = [u16::counter(2), lost, u16::counter(1), u16::counter(5)];
     // Ids 100..104, the hole at 101: a loss, which no update may reach.
-    let (next, broken) = direct(&mut cells, |d| d.run_except(100..104, 101));
+    let (next, broken) = direct(&mut cells, |d| d.run(Run::range(100..104).except(101)));
     assert!(broken.is_none(), "{broken:?}");
     assert_eq!(
         cells,
@@ -49,7 +49,7 @@ fn a_run_with_a_hole_leaves_the_hole_as_it_was() {
     );
     assert_eq!(next, [102]);
     // A loss that is not the hole is refused.
-    let (_, broken) = direct(&mut cells, |d| d.run_except(100..104, 103));
+    let (_, broken) = direct(&mut cells, |d| d.run(Run::range(100..104).except(103)));
     assert!(matches!(broken, Some(Error::Broken(_))), "{broken:?}");
 }
 
@@ -57,9 +57,9 @@ fn a_run_with_a_hole_leaves_the_hole_as_it_was() {
 fn a_run_with_a_hole_past_the_table_is_refused_at_once() {
     let mut cells = [u16::counter(2); 4];
     // Parent by parent this would take 2^64 steps.
-    let (_, broken) = direct(&mut cells, |d| d.run_except(100..u64::MAX, 101));
+    let (_, broken) = direct(&mut cells, |d| d.run(Run::range(100..u64::MAX).except(101)));
     assert!(matches!(broken, Some(Error::Broken(_))), "{broken:?}");
-    let (_, broken) = direct(&mut cells, |d| d.run_except(90..102, 95));
+    let (_, broken) = direct(&mut cells, |d| d.run(Run::range(90..102).except(95)));
     assert!(matches!(broken, Some(Error::Broken(_))), "{broken:?}");
     assert_eq!(cells, [u16::counter(2); 4]);
 }
@@ -202,7 +202,7 @@ fn many_children_counted_in_bulk_widen_the_cells() {
     for kids in [40_000usize, 70_000] {
         let g = Fan { kids };
         let mut narrow = [0u16; 2];
-        assert!(g.child_counts_narrow(0, &mut narrow));
+        assert!(g.child_counts(0, &mut narrow));
         assert_eq!(narrow, [kids.min(65_535) as u16, 0]);
         let sol = solve_unmoves(&g).unwrap();
         assert_eq!(sol.bytes_per_position(), 4, "{kids} children");
@@ -289,10 +289,10 @@ impl Unmoves for Recorded {
 }
 
 impl IndexedUnmoves for Recorded {
-    fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
+    fn child_counts<T: game_core::ChildCount>(&self, first: u64, out: &mut [T]) -> bool {
         self.saw();
         for (k, o) in out.iter_mut().enumerate() {
-            *o = u32::from((1..4).contains(&(first + k as u64)));
+            *o = T::from(u16::from((1..4).contains(&(first + k as u64))));
         }
         true
     }

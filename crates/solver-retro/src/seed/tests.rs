@@ -33,8 +33,8 @@ impl Unmoves for Fickle {
 }
 
 impl IndexedUnmoves for Fickle {
-    fn child_counts(&self, first: u64, out: &mut [u32]) -> bool {
-        out.fill(1);
+    fn child_counts<T: game_core::ChildCount>(&self, first: u64, out: &mut [T]) -> bool {
+        out.fill(T::from(1));
         first < super::BULK as u64
     }
 }
