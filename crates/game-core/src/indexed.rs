@@ -392,7 +392,7 @@ mod tests {
                 assert!(run.pieces().iter().all(|p| p.hole().is_none()));
             }
         }
-        assert_eq!(Run::range(4..2).len(), 0);
+        assert_eq!(Run::range(std::ops::Range { start: 4, end: 2 }).len(), 0);
         assert_eq!(Run::range(4..9).span(), Some(4..9));
         assert_eq!(Run::strided(4, 2, 3).span(), None);
     }
