@@ -54,7 +54,7 @@ fn main() {
         db.total_bytes()
     );
     let positions = total - hist[0];
-    println!("separately at level 9: bitmaps {MAPS:?}, values {VALS:?}");
+    println!("separately: bitmaps {MAPS:?}, values {VALS:?}");
     for (l, s) in layouts.iter().zip(&sizes) {
         println!(
             "{l:>8} {per} a block, level {level}: {s} bytes, {:.3} bits a position",
@@ -119,8 +119,8 @@ fn layout(name: &str, block: &[Option<Value>]) -> Vec<u8> {
             } else {
                 // the values compressed on their own: marked by a length
                 let vals: Vec<u8> = vals.collect();
-                let c = zstd::bulk::compress(&b, 9).unwrap();
-                let v = zstd::bulk::compress(&vals, 9).unwrap();
+                let c = zstd::bulk::compress(&b, level()).unwrap();
+                let v = zstd::bulk::compress(&vals, level()).unwrap();
                 MAPS.fetch_add(c.len() as u64, std::sync::atomic::Ordering::Relaxed);
                 VALS.fetch_add(v.len() as u64, std::sync::atomic::Ordering::Relaxed);
                 vec![]
@@ -128,4 +128,12 @@ fn layout(name: &str, block: &[Option<Value>]) -> Vec<u8> {
         }
         _ => panic!("unknown layout {name}"),
     }
+}
+
+/// The level the command line gave (the third argument).
+fn level() -> i32 {
+    std::env::args()
+        .nth(3)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3)
 }
