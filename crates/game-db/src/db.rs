@@ -20,13 +20,13 @@ pub const MANIFEST_FILE: &str = "manifest.gsdb";
 
 /// The default uncompressed size of a block (see the crate docs for the
 /// measurements behind it).
-pub const DEFAULT_BLOCK_BYTES: usize = 16 << 10;
+pub const DEFAULT_BLOCK_BYTES: usize = 512 << 10;
 
 /// The default size of the cache of decompressed blocks.
 pub const DEFAULT_CACHE_BYTES: usize = 4 << 20;
 
 /// The default zstd compression level.
-pub const DEFAULT_LEVEL: i32 = 3;
+pub const DEFAULT_LEVEL: i32 = 9;
 
 /// The default number of tier files kept open for lookups.
 pub const DEFAULT_OPEN_FILES: usize = 128;
@@ -292,12 +292,18 @@ pub struct Database {
 struct Scratch {
     dctx: Option<zstd::bulk::Decompressor<'static>>,
     compressed: Vec<u8>,
+    packed: Vec<u8>,
     raw: Vec<u8>,
 }
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = const {
-        RefCell::new(Scratch { dctx: None, compressed: Vec::new(), raw: Vec::new() })
+        RefCell::new(Scratch {
+            dctx: None,
+            compressed: Vec::new(),
+            packed: Vec::new(),
+            raw: Vec::new(),
+        })
     };
 }
 
@@ -697,7 +703,14 @@ impl Database {
                     .dctx
                     .insert(zstd::bulk::Decompressor::new().map_err(|e| Error::io(&f.path, e))?),
             };
-            f.read_block(&handle, block, dctx, &mut s.compressed, &mut s.raw)?;
+            f.read_block(
+                &handle,
+                block,
+                dctx,
+                &mut s.compressed,
+                &mut s.packed,
+                &mut s.raw,
+            )?;
             let value = f.decode_at(&s.raw, within)?;
             if self.options.cache_bytes > 0 {
                 // The block moves into the cache; an evicted block's
@@ -776,6 +789,7 @@ impl Database {
         }
         let mut dctx = None;
         let mut compressed = Vec::new();
+        let mut packed = Vec::new();
         let mut raw = Vec::new();
         let mut records = Vec::new();
         for file in &stored.files {
@@ -793,7 +807,7 @@ impl Database {
             };
             let per = u64::from(h.block_records);
             for block in (from - lo) / per..(to - lo).div_ceil(per) {
-                file.read_block(&handle, block, dctx, &mut compressed, &mut raw)?;
+                file.read_block(&handle, block, dctx, &mut compressed, &mut packed, &mut raw)?;
                 let start = lo + block * per;
                 let a = from.max(start) - start;
                 let b = to.min(start + h.records_in(block) as u64) - start;

@@ -8,7 +8,11 @@ use game_core::Tier;
 use crate::{Error, RecordWidth, Result};
 
 /// The version of the tier file format this library reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version 2 lays each block out before compressing it (a presence bitmap,
+/// then the values of the records that stand for a position); a file of version 1 (16- or 32-bit records
+/// compressed as they are) is refused as [`Error::UnsupportedVersion`]
+/// naming the version found.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The highest manifest version this library reads and writes. Version 2
 /// adds tiers stored as shards (several files, each a contiguous range of
@@ -206,11 +210,6 @@ impl Header {
             return Err(Error::corrupt(path, "block index inside the header"));
         }
         Ok(h)
-    }
-
-    /// The uncompressed bytes of a full block.
-    pub fn block_bytes(&self) -> usize {
-        self.block_records as usize * self.width.bytes()
     }
 
     /// The records of block `block`.

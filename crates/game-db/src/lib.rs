@@ -68,8 +68,23 @@
 //! | 2 | length n of the game's name |
 //! | n | the game's name, UTF-8 |
 //! | 4 | CRC-32 of the header's bytes before it |
-//! | … | the blocks, each an independent zstd frame, back to back from h |
+//! | … | the blocks, each an independent zstd frame of the block's layout (below), back to back from h |
 //! | 8 per block | the block index: compressed length, CRC-32 of the compressed bytes |
+//!
+//! A block of n records is laid out before it is compressed (format 2):
+//! one byte, the width v of the values (1, or the record width); a
+//! presence bitmap of ⌈n/8⌉ bytes (bit `i % 8` of byte `i / 8` set iff
+//! record `i` stands for a position); then the records whose bit is set,
+//! v bytes each, in index order. With v = 1 a value is `class << 6 | r`
+//! (a draw is `1`), which every record of the block must fit (remoteness
+//! below 64); otherwise the values are the records themselves. An index
+//! that stands for no position costs one bit before compression, and a
+//! position one byte: a game's dense index (mostly illegal, unreachable or
+//! non-canonical indices) costs little. A block that decompresses to
+//! anything else (a wrong length, bits past its end, a present record
+//! holding no position) is refused as damaged. Files of format 1 (records
+//! compressed as they are) are refused with
+//! [`Error::UnsupportedVersion`], which names the version found.
 //!
 //! The manifest is text: a version line, the game, the rules hash, one line
 //! per finished tier (`tier N records R bytes B header-crc32 H file-crc32
@@ -95,7 +110,7 @@
 //! # Design
 //!
 //! * **Blocks.** A tier is cut into blocks of [`Options::block_bytes`]
-//!   uncompressed bytes (16 KiB by default), each compressed on its own, so
+//!   uncompressed bytes (512 KiB by default), each compressed on its own, so
 //!   a lookup reads and decompresses one block, never the whole tier. The
 //!   block index (12 bytes a block in memory) is read at open. Recently
 //!   used blocks are kept decompressed in a shared LRU cache
@@ -133,7 +148,21 @@
 //!
 //! # Measurements
 //!
-//! Bars set for this crate, on the table of Magic Fingers with F = 128
+//! **Format 2** (the block layout above; the defaults, 512 KiB blocks at
+//! zstd level 9), on databases written by `gamesolve … solve --db`; the
+//! layouts were compared first with `examples/codecs.rs` on the format-1
+//! databases (whole tiers, records a block, level; "rows" = format 1):
+//!
+//! | table | rows, 8 Ki, 3 (format 1) | rows, 64 Ki, 19 | bitmap, 64 Ki, 3 | bitmap, 64 Ki, 9 | bitmap, 256 Ki, 9 |
+//! | --- | ---: | ---: | ---: | ---: | ---: |
+//! | Teeko (172,401,726 indices, 21.5 M positions) | 7,888,754 | 4,938,292 | 5,230,471 | 4,813,420 | — |
+//! | Connect Four 5×5 (171,976,899 indices, 35.6 M positions) | 19,906,344 | 9,549,786 | 12,589,798 | 11,365,008 | 10,233,002 |
+//!
+//! (level 19 took 190 s for Connect Four's table, level 9 on the layout
+//! about 10 s: level 19 is not worth its writing time.)
+//!
+//! **Format 1** (16-bit records compressed as they are, 16 KiB blocks,
+//! level 3 then): bars set for this crate, on the table of Magic Fingers with F = 128
 //! (68,161,536 indices, 97.9 % draws; raw 2-byte table 136,323,072 bytes),
 //! solved by `solver_retro::solve_unmoves`: (a) the database at most 25 %
 //! of the raw table, (b) random lookups under 20 µs on average, (c) opening
@@ -148,7 +177,7 @@
 //! | block, zstd level | file bytes | % of raw | random lookup | open + 50 lookups | write |
 //! | --- | ---: | ---: | ---: | ---: | ---: |
 //! | 4 KiB, 3 | 1,165,529 | 0.85 % | 3.0 µs | 0.9 ms | 1.1 s |
-//! | **16 KiB, 3 (default)** | **489,582** | **0.36 %** | **6.9 µs** | **1.2 ms** | 0.75 s |
+//! | **16 KiB, 3 (format 1 default)** | **489,582** | **0.36 %** | **6.9 µs** | **1.2 ms** | 0.75 s |
 //! | 16 KiB, 1 | 480,618 | 0.35 % | 5.0 µs | 0.3 ms | 0.44 s |
 //! | 16 KiB, 9 | 472,692 | 0.35 % | 4.5 µs | 0.3 ms | 0.80 s |
 //! | 32 KiB, 3 | 342,715 | 0.25 % | 7.6 µs | 0.5 ms | 0.65 s |
@@ -178,20 +207,21 @@
 //! 64 KiB, 0.20 % in 6.4 µs against 0.66 % in 40 µs. zstd is smaller and
 //! faster to decode on these tables, so it is the codec; its cost is a C
 //! library built with the system's C compiler. Splitting records into
-//! byte planes before compressing made zstd's output 10 % larger, so
-//! records are stored as they are.
+//! byte planes before compressing made zstd's output 10 % larger (and
+//! 18 % larger on Teeko's table), which is why format 2 lays a block out
+//! as presence and values instead.
 //!
-//! **Choice.** 16 KiB blocks at level 3: far inside bar (a) (0.36 %,
-//! about 70 times smaller than the bar allows), a lookup 3 times faster than
-//! bar (b) on this table, and still under 50 µs a lookup on tables that
-//! barely compress; larger blocks gain little size for much slower
-//! lookups.
+//! **Choice.** 512 KiB blocks at level 9 (format 2): the databases of
+//! dense game indices shrink most with the layout and a larger block; a
+//! solver reads a tier whole, block after block, and a lookup from a fresh
+//! process decompresses a block in about a millisecond.
 
 mod cache;
 mod db;
 mod error;
 mod format;
 mod fsio;
+mod layout;
 mod lock;
 mod record;
 #[cfg(feature = "retro")]

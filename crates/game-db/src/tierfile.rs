@@ -119,7 +119,10 @@ impl TierFile {
         // any size without holding one (a sparse file of a few kilobytes on
         // disk and terabytes long) is refused at its first impossible
         // entry, before its claimed length is read or allocated.
-        let bound = compress_bound(header.block_bytes()) as u64;
+        let bound = compress_bound(crate::layout::max_len(
+            header.block_records as usize,
+            header.width,
+        )) as u64;
         let mut offsets = Vec::new();
         let mut crcs = Vec::new();
         let mut index_crc = crc32fast::Hasher::new();
@@ -199,30 +202,26 @@ impl TierFile {
     }
 
     /// Reads, checks and decompresses block `block` of `file` (this tier's
-    /// file, open) into `out` (the raw records), using `compressed` as
-    /// scratch.
+    /// file, open) into `out` (the raw records), using `compressed` and
+    /// `packed` as scratch (the compressed bytes, and the block as laid
+    /// out before compression: [`crate::layout`]).
     pub fn read_block(
         &self,
         file: &File,
         block: u64,
         dctx: &mut zstd::bulk::Decompressor<'static>,
         compressed: &mut Vec<u8>,
+        packed: &mut Vec<u8>,
         out: &mut Vec<u8>,
     ) -> Result<()> {
         self.read_compressed(file, block, compressed)?;
-        let want = self.header.records_in(block) * self.header.width.bytes();
-        out.clear();
-        out.reserve(want);
-        let got = dctx
-            .decompress_to_buffer(compressed.as_slice(), out)
+        let n = self.header.records_in(block);
+        packed.clear();
+        packed.reserve(crate::layout::max_len(n, self.header.width));
+        dctx.decompress_to_buffer(compressed.as_slice(), packed)
             .map_err(|e| Error::corrupt(&self.path, format!("block {block}: {e}")))?;
-        if got != want {
-            return Err(Error::corrupt(
-                &self.path,
-                format!("block {block} decompressed to {got} bytes, not {want}"),
-            ));
-        }
-        Ok(())
+        crate::layout::unpack(self.header.width, packed, n, out)
+            .map_err(|e| Error::corrupt(&self.path, format!("block {block}: {e}")))
     }
 
     /// Reads block `block`'s compressed bytes into `compressed` and checks

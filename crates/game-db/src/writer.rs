@@ -54,6 +54,8 @@ struct Sink {
     /// Raw records of the block being gathered.
     pending: Vec<u8>,
     pending_records: usize,
+    /// The block being compressed, laid out ([`crate::layout`]).
+    packed: Vec<u8>,
     /// Compressed bytes of the last block.
     out: Vec<u8>,
     cctx: zstd::bulk::Compressor<'static>,
@@ -134,14 +136,16 @@ impl Sink {
         file.write_all(&vec![0u8; header_len])
             .map_err(|e| Error::io(&tmp, e))?;
         let cctx = zstd::bulk::Compressor::new(level).map_err(|e| Error::io(&tmp, e))?;
+        let block_records = block_bytes / width.bytes();
         Ok(Sink {
             file,
             width,
-            block_records: block_bytes / width.bytes(),
+            block_records,
             header_len,
             pending: Vec::with_capacity(block_bytes),
             pending_records: 0,
-            out: Vec::with_capacity(compress_bound(block_bytes)),
+            packed: Vec::with_capacity(crate::layout::max_len(block_records, width)),
+            out: Vec::with_capacity(compress_bound(crate::layout::max_len(block_records, width))),
             cctx,
             index: Vec::new(),
             blocks: 0,
@@ -170,9 +174,10 @@ impl Sink {
             return Ok(());
         }
         self.out.clear();
+        crate::layout::pack(self.width, &self.pending, &mut self.packed);
         let n = self
             .cctx
-            .compress_to_buffer(self.pending.as_slice(), &mut self.out)
+            .compress_to_buffer(self.packed.as_slice(), &mut self.out)
             .map_err(|e| Error::io(&self.tmp, e))?;
         let block = &self.out[..n];
         self.file
@@ -339,6 +344,7 @@ impl<'db> TierWriter<'db> {
         let old = crate::fsio::open_regular(old_tmp).map_err(|e| Error::io(old_tmp, e))?;
         let mut dctx = zstd::bulk::Decompressor::new().map_err(|e| Error::io(old_tmp, e))?;
         let mut compressed = Vec::new();
+        let mut packed = Vec::new();
         let mut raw = Vec::with_capacity(self.block_bytes);
         let mut at = self.sink.header_len as u64;
         // Every block written so far is full: blocks are written when full.
@@ -355,18 +361,21 @@ impl<'db> TierWriter<'db> {
                     block: block as u64,
                 });
             }
-            raw.clear();
-            dctx.decompress_to_buffer(compressed.as_slice(), &mut raw)
+            packed.clear();
+            packed.reserve(crate::layout::max_len(
+                self.sink.block_records,
+                RecordWidth::Narrow,
+            ));
+            dctx.decompress_to_buffer(compressed.as_slice(), &mut packed)
                 .map_err(|e| Error::io(old_tmp, e))?;
-            if raw.len() != full {
-                return Err(Error::corrupt(
-                    old_tmp,
-                    format!(
-                        "block {block} decompressed to {} bytes, not {full}",
-                        raw.len()
-                    ),
-                ));
-            }
+            crate::layout::unpack(
+                RecordWidth::Narrow,
+                &packed,
+                self.sink.block_records,
+                &mut raw,
+            )
+            .map_err(|e| Error::corrupt(old_tmp, format!("block {block}: {e}")))?;
+            debug_assert_eq!(raw.len(), full);
             for r in raw.chunks_exact(2) {
                 wide.push(widen_bits(old_tmp, [r[0], r[1]])?)?;
             }

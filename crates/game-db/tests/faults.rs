@@ -185,16 +185,23 @@ fn another_game_other_rules_or_version_are_refused() {
         Err(Error::NoDatabase { .. })
     ));
 
-    // A tier file of version 2 (bytes 8..12 of the header).
+    // A tier file of the older version 1 (records compressed as they
+    // are, not laid out) and of a newer version 3 (bytes 8..12 of the
+    // header): refused, naming the version found, before anything else
+    // of the file is read.
     let good = std::fs::read(&path).unwrap();
-    let mut v2 = good.clone();
-    v2[8..12].copy_from_slice(&2u32.to_le_bytes());
-    std::fs::write(&path, &v2).unwrap();
-    let e = open(dir.path()).unwrap_err();
-    assert!(
-        matches!(&e, Error::UnsupportedVersion { found: 2, supported: 1, path: p } if *p == path),
-        "{e}"
-    );
+    for version in [1u32, 3] {
+        let mut other = good.clone();
+        other[8..12].copy_from_slice(&version.to_le_bytes());
+        std::fs::write(&path, &other).unwrap();
+        let e = open(dir.path()).unwrap_err();
+        assert!(
+            matches!(&e, Error::UnsupportedVersion { found, supported: 2, path: p }
+                if *found == version && *p == path),
+            "{e}"
+        );
+        assert!(e.to_string().contains(&format!("{version}")), "{e}");
+    }
     std::fs::write(&path, &good).unwrap();
 
     // A manifest of version 3.
@@ -442,7 +449,7 @@ fn craft_file(
     let hlen = 68 + GAME.len() + 4;
     let mut h = Vec::new();
     h.extend_from_slice(b"GSDB\r\n\x1a\n");
-    h.extend_from_slice(&1u32.to_le_bytes());
+    h.extend_from_slice(&game_db::FORMAT_VERSION.to_le_bytes());
     h.extend_from_slice(&(hlen as u32).to_le_bytes());
     h.extend_from_slice(&game_db::rules_hash(RULES.as_bytes()).to_le_bytes());
     h.extend_from_slice(&4u64.to_le_bytes());
