@@ -40,3 +40,56 @@ pub fn script(args: &[&str], script: &str) -> String {
     );
     String::from_utf8(out.stdout).expect("UTF-8 output")
 }
+
+/// `gamesolve args…` with its standard output and error on a pseudo-terminal
+/// (util-linux's `script`), as a user at a terminal runs it: each line it
+/// drew (a progress bar's redraws split at their carriage returns, its
+/// terminal codes taken out, trailing blanks trimmed), once each in turn.
+pub fn on_a_terminal(args: &[&str]) -> Vec<String> {
+    let quoted: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_gamesolve"))
+        .chain(args.iter().copied())
+        .map(|a| format!("'{}'", a.replace('\'', r"'\''")))
+        .collect();
+    let out = Command::new("script")
+        .args(["-qec", &quoted.join(" "), "/dev/null"])
+        .env("RUST_BACKTRACE", "0")
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux's `script` runs (it gives the command a terminal)");
+    assert!(out.status.success(), "{args:?} on a terminal: {out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines: Vec<String> = Vec::new();
+    for line in text.split(['\r', '\n']) {
+        // Terminal codes: ESC [ parameters, then one letter.
+        let mut plain = String::new();
+        let mut chars = line.chars();
+        while let Some(c) = chars.next() {
+            if c == '\u{1b}' {
+                for d in chars.by_ref() {
+                    if d.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            } else {
+                plain.push(c);
+            }
+        }
+        let plain = plain.trim_end().to_string();
+        if !plain.is_empty() && lines.last() != Some(&plain) {
+            lines.push(plain);
+        }
+    }
+    lines
+}
+
+/// The grouped number (`1,234,567`) just before `word` in `line`, if any.
+pub fn number_before(line: &str, word: &str) -> Option<u64> {
+    let head = line[..line.find(word)?].trim_end();
+    let digits: String = head
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(|c| *c != ',')
+        .collect();
+    digits.chars().rev().collect::<String>().parse().ok()
+}
