@@ -1716,3 +1716,96 @@ fn connect4_analyze_at_a_terminal_shows_done_and_left() {
         .any(|l| l.starts_with("From the start: tie in 20")));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A run of five or more digits with no separator in `text`, if any
+/// (issue 45: every number over four digits is grouped).
+fn ungrouped(text: &str) -> Option<String> {
+    text.split(|c: char| !c.is_ascii_digit())
+        .find(|d| d.len() > 4)
+        .map(str::to_string)
+}
+
+/// The output of `args` that succeeds (stdout) or fails (stderr).
+fn said(args: &[&str]) -> String {
+    let out = gamesolve(args);
+    String::from_utf8_lossy(if out.status.success() {
+        &out.stdout
+    } else {
+        &out.stderr
+    })
+    .into_owned()
+}
+
+/// Issue 45's separators audit: numbers over four digits in text output
+/// are grouped, in answers and in refusals. The answers are re-derived:
+/// nim's winning take leaves a nim-sum of 0 (123,456 ^ 7 = 123,463, take
+/// 123,456 - (123,456 ^ 123,463) = 123,449), and the subtraction game
+/// {1, b} for even b has preperiod 0 and period b + 1 (Winning Ways).
+#[test]
+fn numbers_past_four_digits_are_grouped() {
+    let (heap, other) = (123_456u64, 7u64);
+    let sum = heap ^ other;
+    let take = heap - (heap ^ sum);
+    let nim = said(&["nim", &heap.to_string(), &other.to_string()]);
+    assert!(
+        nim.starts_with(&format!(
+            "nim-sum {}: the first player wins; take {} from heap 0",
+            game_core::grouped(sum),
+            game_core::grouped(take)
+        )),
+        "{nim}"
+    );
+    let b = 20_000u64;
+    let period = said(&[
+        "grundy",
+        "subtraction",
+        "--set",
+        &format!("1,{b}"),
+        "--period",
+    ]);
+    assert!(
+        period.starts_with(&format!(
+            "preperiod 0, period {} ",
+            game_core::grouped(b + 1)
+        )),
+        "{period}"
+    );
+    for args in [
+        &["stones", "take", "0", "0", "100000", "50000"][..],
+        &["stones", "take", "0", "0", "100001", "50000"],
+        &[
+            "--max-work",
+            "1",
+            "grundy",
+            "subtraction",
+            "--set",
+            "1,2",
+            "--upto",
+            "1000000",
+        ],
+        &[
+            "--max-work",
+            "1",
+            "grundy",
+            "octal",
+            "0.07",
+            "--upto",
+            "1000000",
+        ],
+        &["--max-work", "1", "power-game", "100000000", "1"],
+        &[
+            "--max-work",
+            "1",
+            "subtraction",
+            "--set",
+            "1,2",
+            "--upto",
+            "10000000",
+        ],
+        &["--max-work", "1", "fingers", "solve"],
+    ] {
+        let text = said(args);
+        assert!(!text.trim().is_empty(), "{args:?}");
+        assert_eq!(ungrouped(&text), None, "{args:?}: {text}");
+    }
+}
