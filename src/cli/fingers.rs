@@ -595,7 +595,7 @@ fn run_dot(
     ctx.check(
         &format!(
             "a drawing of up to {} positions",
-            game_core::grouped(drawn_at_most as u64)
+            game_core::grouped(drawn_at_most)
         ),
         0,
         bytes,
