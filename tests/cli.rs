@@ -1623,3 +1623,189 @@ fn the_readme_help_refusals_and_tests_name_the_same_budgets_and_timings() {
     assert!(famous.contains("some 20 minutes and 6.5 GB on 2 cores"));
     assert!(readme.contains("6.5 GB holding every tier in memory"));
 }
+
+/// A fresh directory for a database, under the system's temporary one.
+fn fresh_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gamesolve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The indices a `solve` says it solved (`Solved 21 tiers of 5,621,939
+/// indices …`): (tiers, indices).
+fn solved_tiers_and_indices(text: &str) -> (u64, u64) {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Solved "))
+        .unwrap_or_else(|| panic!("no Solved line: {text}"));
+    (
+        common::number_before(line, " tiers").unwrap(),
+        common::number_before(line, " indices").unwrap(),
+    )
+}
+
+/// Issue 45: a tiered solve at a terminal shows its work done of the
+/// indices the solve then says it solved, growing, and inside a tier too:
+/// two redraws under the same `k/21 tiers` (no tier ended between them)
+/// with more work done in the second (a count that moved only as tiers
+/// ended could not). Connect Four 5×4's tiers every move leaves: done
+/// when seeded.
+#[test]
+fn a_tiered_solve_at_a_terminal_shows_work_done_inside_a_tier() {
+    let board = ["--width", "5", "--height", "4"];
+    let mut args = vec!["connect4", "solve", "--no-certify"];
+    args.extend(board);
+    let lines = common::on_a_terminal(&args);
+    let (tiers, indices) = solved_tiers_and_indices(&lines.join("\n"));
+    let of = format!(" of {} positions' work done", game_core::grouped(indices));
+    let mut seen: Vec<(String, u64)> = Vec::new();
+    for l in lines.iter().filter(|l| l.contains(&of)) {
+        let done = common::number_before(l, &of).unwrap();
+        let phase = l[..l.find(';').unwrap()].to_string();
+        if let Some((_, last)) = seen.last() {
+            assert!(done >= *last, "the work done went back: {l}");
+        }
+        seen.push((phase, done));
+    }
+    assert!(seen.len() > 2, "{lines:#?}");
+    let inside = seen.windows(2).any(|w| w[0].0 == w[1].0 && w[0].1 < w[1].1);
+    assert!(inside, "no progress inside a tier of {tiers}: {seen:?}");
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("about") && l.contains(" left")));
+}
+
+/// Issue 45: `connect4 analyze --db DIR` at a terminal says the tiers and
+/// indices read of all (all: the indices and tiers the solve said), then
+/// the tiers its walk has read, of at most all — not only a phase.
+#[test]
+fn connect4_analyze_at_a_terminal_shows_done_and_left() {
+    let dir = fresh_dir("analyze-progress");
+    let d = dir.to_str().unwrap();
+    let board = ["--width", "5", "--height", "4"];
+    let mut solve = vec!["connect4", "solve", "--no-certify", "--db", d];
+    solve.extend(board);
+    let out = gamesolve(&solve);
+    assert!(out.status.success(), "{out:?}");
+    let (tiers, indices) = solved_tiers_and_indices(&String::from_utf8_lossy(&out.stdout));
+    let mut analyze = vec!["connect4", "analyze", "--db", d];
+    analyze.extend(board);
+    let lines = common::on_a_terminal(&analyze);
+    let of = format!(" of {} indices)", game_core::grouped(indices));
+    let reading: Vec<(u64, u64)> = lines
+        .iter()
+        .filter(|l| l.contains(&of))
+        .map(|l| {
+            let head = format!("/{tiers} read");
+            (
+                common::number_before(l, &head).unwrap(),
+                common::number_before(l, &of).unwrap(),
+            )
+        })
+        .collect();
+    assert!(reading.len() > 1, "{lines:#?}");
+    assert!(reading.windows(2).all(|w| w[0] <= w[1]), "{reading:?}");
+    assert!(reading
+        .iter()
+        .any(|&(k, read)| k > 0 && read > 0 && read < indices));
+    let walked = format!(" of at most {tiers} tiers walked");
+    assert!(lines.iter().any(|l| l.contains(&walked)), "{lines:#?}");
+    // And the report itself, after the progress.
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("From the start: tie in 20")));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A run of five or more digits with no separator in `text`, if any
+/// (issue 45: every number over four digits is grouped).
+fn ungrouped(text: &str) -> Option<String> {
+    text.split(|c: char| !c.is_ascii_digit())
+        .find(|d| d.len() > 4)
+        .map(str::to_string)
+}
+
+/// The output of `args` that succeeds (stdout) or fails (stderr).
+fn said(args: &[&str]) -> String {
+    let out = gamesolve(args);
+    String::from_utf8_lossy(if out.status.success() {
+        &out.stdout
+    } else {
+        &out.stderr
+    })
+    .into_owned()
+}
+
+/// Issue 45's separators audit: numbers over four digits in text output
+/// are grouped, in answers and in refusals. The answers are re-derived:
+/// nim's winning take leaves a nim-sum of 0 (123,456 ^ 7 = 123,463, take
+/// 123,456 - (123,456 ^ 123,463) = 123,449), and the subtraction game
+/// {1, b} for even b has preperiod 0 and period b + 1 (Winning Ways).
+#[test]
+fn numbers_past_four_digits_are_grouped() {
+    let (heap, other) = (123_456u64, 7u64);
+    let sum = heap ^ other;
+    let take = heap - (heap ^ sum);
+    let nim = said(&["nim", &heap.to_string(), &other.to_string()]);
+    assert!(
+        nim.starts_with(&format!(
+            "nim-sum {}: the first player wins; take {} from heap 0",
+            game_core::grouped(sum),
+            game_core::grouped(take)
+        )),
+        "{nim}"
+    );
+    let b = 20_000u64;
+    let period = said(&[
+        "grundy",
+        "subtraction",
+        "--set",
+        &format!("1,{b}"),
+        "--period",
+    ]);
+    assert!(
+        period.starts_with(&format!(
+            "preperiod 0, period {} ",
+            game_core::grouped(b + 1)
+        )),
+        "{period}"
+    );
+    for args in [
+        &["stones", "take", "0", "0", "100000", "50000"][..],
+        &["stones", "take", "0", "0", "100001", "50000"],
+        &[
+            "--max-work",
+            "1",
+            "grundy",
+            "subtraction",
+            "--set",
+            "1,2",
+            "--upto",
+            "1000000",
+        ],
+        &[
+            "--max-work",
+            "1",
+            "grundy",
+            "octal",
+            "0.07",
+            "--upto",
+            "1000000",
+        ],
+        &["--max-work", "1", "power-game", "100000000", "1"],
+        &[
+            "--max-work",
+            "1",
+            "subtraction",
+            "--set",
+            "1,2",
+            "--upto",
+            "10000000",
+        ],
+        &["--max-work", "1", "fingers", "solve"],
+    ] {
+        let text = said(args);
+        assert!(!text.trim().is_empty(), "{args:?}");
+        assert_eq!(ungrouped(&text), None, "{args:?}: {text}");
+    }
+}

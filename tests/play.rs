@@ -315,3 +315,89 @@ fn a_move_that_throws_the_win_away_gets_a_word() {
     drop(input);
     assert!(child.wait().unwrap().success());
 }
+
+/// The number just before `word` in `text` (`lose in 8 plies`: 8).
+fn plies_before(text: &str, word: &str) -> u32 {
+    let head = &text[..text
+        .find(word)
+        .unwrap_or_else(|| panic!("{word:?} in {text}"))];
+    let digits: String = head
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.chars().rev().collect::<String>().parse().unwrap()
+}
+
+/// `play teeko` end to end, solving the real game first under a raised
+/// budget: a scripted player asks `?` at the start, then types every
+/// move name in turn (the 25 squares, then every pair), the illegal ones
+/// refused and asked again. Teeko is a draw (Steele), so every opening
+/// square draws; the prompt lists the legal moves (all 25 squares at the
+/// start, the two men placed left out after a ply each); the scripted
+/// player's first blunder gets a word whose loss the solver's next move
+/// confirms a ply shorter (`?`'s and the solver's values agree), and the
+/// game ends in the words every `play` uses.
+#[test]
+fn teeko_play_lists_moves_answers_the_question_mark_and_ends() {
+    let squares: Vec<String> = "12345"
+        .chars()
+        .flat_map(|r| "abcde".chars().map(move |f| format!("{f}{r}")))
+        .collect();
+    let mut names = squares.clone();
+    for a in &squares {
+        for b in squares.iter().filter(|b| *b != a) {
+            names.push(format!("{a}{b}"));
+        }
+    }
+    let input = format!("?\n{}", (names.join("\n") + "\n").repeat(40));
+    let text = common::script(&["play", "teeko", "--first", "--max-work", "1e10"], &input);
+    assert!(
+        text.contains("Teeko: from the start, whoever moves first draws"),
+        "{text}"
+    );
+    let all = format!("Your move ({}; ? for values): ", squares.join(" "));
+    assert!(text.contains(&all), "{text}");
+    // `?` at the start: one value an opening square, every one a draw.
+    let asked = &text[text.find(&all).unwrap() + all.len()..];
+    let values: Vec<&str> = asked.lines().take(25).collect();
+    for (v, s) in values.iter().zip(&squares) {
+        assert_eq!(*v, format!("  {s}: a draw: neither can force an end"));
+    }
+    assert_eq!(values.len(), 25);
+    // The scripted player placed a1, the solver replied: neither is
+    // listed in the next prompt.
+    let reply = text
+        .split("I play ")
+        .nth(1)
+        .and_then(|r| r.split(':').next())
+        .unwrap();
+    let left: Vec<&str> = squares
+        .iter()
+        .map(String::as_str)
+        .filter(|s| *s != "a1" && *s != reply)
+        .collect();
+    assert!(
+        text.contains(&format!("Your move ({}; ? for values): ", left.join(" "))),
+        "{reply}: {text}"
+    );
+    // The blunder's word, and the solver's move after it.
+    let word = text
+        .find("That move turns the draw into a loss")
+        .map(|at| &text[at..])
+        .unwrap_or_else(|| panic!("{text}"));
+    let lose = plies_before(word, " plies.");
+    let next = &word[word.find("I play ").unwrap()..];
+    let next = next.lines().next().unwrap();
+    let win = if lose == 2 {
+        plies_before(next, " ply.")
+    } else {
+        plies_before(next, " plies.")
+    };
+    assert_eq!(win + 1, lose, "{word}");
+    assert!(
+        text.trim_end().ends_with("Game over: I win."),
+        "{}",
+        &text[text.len().saturating_sub(400)..]
+    );
+}

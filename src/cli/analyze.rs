@@ -67,8 +67,22 @@ where
     }
     let mut per_tier = Vec::new();
     let mut total = TierStats::default();
-    for &t in &order {
+    // Progress: the tiers and indices read of all, then the tiers the walk
+    // has read (it skips a tier no position reaches).
+    let (tiers, indices) = (
+        order.len() as u64,
+        order
+            .iter()
+            .fold(0u64, |n, &t| n.saturating_add(game.tier_size(t))),
+    );
+    let spinner = super::progress::Spinner::new(reading_words(0, tiers, 0, indices));
+    let mut read = 0u64;
+    for (k, &t) in order.iter().enumerate() {
         let size = game.tier_size(t);
+        spinner
+            .bar()
+            .set_message(reading_words(k as u64, tiers, read, indices));
+        read = read.saturating_add(size);
         let table = gamesolve::store::load_tier_within(db, t, size, &ctx.budget)?;
         let s = TierStats::of_tier(game, t, &table, weight);
         if let Some(i) = s.unrecorded {
@@ -87,12 +101,16 @@ where
         total = total.merge(s.clone());
         per_tier.push((t, s));
     }
+    spinner.bar().set_message(walking_words(0, tiers));
+    let mut walked = 0u64;
     let reach = solver_retro::reachable_tiers(
         game,
         start,
         // Each tier is read within the room the walk leaves beside its
         // bitmaps (it was read within the whole --memory, on top of them).
         &mut |t, room| {
+            spinner.bar().set_message(walking_words(walked, tiers));
+            walked += 1;
             Ok(Some(Held::Owned(gamesolve::store::load_tier_within(
                 db,
                 t,
@@ -206,6 +224,24 @@ where
             "bytes": db.total_bytes(),
         }),
     ))
+}
+
+/// The progress words of an analysis reading its tiers: `done` of
+/// `tiers` read, `read` of `indices` indices.
+fn reading_words(done: u64, tiers: u64, read: u64, indices: u64) -> String {
+    format!(
+        "analysing: reading the tiers, {done}/{tiers} read ({} of {} indices), then the walk from the start",
+        grouped(read),
+        grouped(indices)
+    )
+}
+
+/// The progress words of an analysis walking from the start: `done` tiers
+/// read by the walk, of at most `tiers`.
+fn walking_words(done: u64, tiers: u64) -> String {
+    format!(
+        "analysing: every tier read; walking the positions reachable from the start, {done} of at most {tiers} tiers walked"
+    )
 }
 
 /// The database of a cluster process, and its share of the directory's

@@ -237,7 +237,7 @@ pub fn check_solve(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
         &format!(
             "solving Magic Fingers with {} fingers a hand ({} positions)",
             game.rules().fingers,
-            game.size()
+            game_core::grouped(game.size())
         ),
         solve_work(game),
     )?;
@@ -260,8 +260,9 @@ fn check_solve_command(game: &Fingers, shown: Shown, ctx: &Ctx) -> Result<(), Er
         0
     };
     let what = format!(
-        "solving Magic Fingers with {} fingers a hand ({size} positions), walking the positions reachable from the start{}{}",
+        "solving Magic Fingers with {} fingers a hand ({} positions), walking the positions reachable from the start{}{}",
         game.rules().fingers,
+        game_core::grouped(size),
         if shown.certify { ", checking the certificate" } else { "" },
         if shown.positions { " and listing them" } else { "" },
     );
@@ -592,7 +593,10 @@ fn run_dot(
         .saturating_mul(super::dot::BYTES_PER_NODE)
         .saturating_add(edges.saturating_mul(super::dot::BYTES_PER_EDGE));
     ctx.check(
-        &format!("a drawing of up to {drawn_at_most} positions"),
+        &format!(
+            "a drawing of up to {} positions",
+            game_core::grouped(drawn_at_most)
+        ),
         0,
         bytes,
         bytes,
@@ -650,7 +654,7 @@ fn run_dot(
     } else {
         format!(
             "{title}\nall {} positions reachable from the start",
-            reach.len()
+            game_core::grouped(reach.len() as u64)
         )
     };
     let pic = super::dot::Picture {

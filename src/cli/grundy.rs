@@ -5,7 +5,7 @@ use serde_json::json;
 use sprague_grundy::{OctalCode, SubtractionSet};
 
 use super::{parse_list, Ctx, Error, List, Report};
-use game_core::plural;
+use game_core::{grouped, plural};
 
 #[derive(Debug, Subcommand)]
 pub enum GrundyCmd {
@@ -84,8 +84,8 @@ pub fn run(cmd: GrundyCmd, ctx: &Ctx) -> Result<Report, Error> {
                 return Ok(Report::new(
                     format!(
                         "preperiod {}, period {} (proven: a window of max(S) = {} repeats; {} computed)",
-                        p.preperiod,
-                        p.period,
+                        grouped(p.preperiod),
+                        grouped(p.period),
                         plural(s.max(), "value"),
                         plural(p.heaps, "value")
                     ),
@@ -95,7 +95,7 @@ pub fn run(cmd: GrundyCmd, ctx: &Ctx) -> Result<Report, Error> {
             let n = upto.unwrap_or(0);
             // Values are at most |S|.
             let width = digits(s.elements().len() as u64);
-            let what = format!("g(0..={n})");
+            let what = format!("g(0..={})", grouped(n));
             let heaps = n.saturating_add(1);
             ctx.check(
                 &what,
@@ -118,8 +118,8 @@ pub fn run(cmd: GrundyCmd, ctx: &Ctx) -> Result<Report, Error> {
                 return Ok(Report::new(
                     format!(
                         "{c}: preperiod {}, period {} (proven by the octal periodicity theorem with {}, t = {})",
-                        p.preperiod,
-                        p.period,
+                        grouped(p.preperiod),
+                        grouped(p.period),
                         plural(p.heaps, "value"),
                         c.max_take()
                     ),
@@ -128,14 +128,14 @@ pub fn run(cmd: GrundyCmd, ctx: &Ctx) -> Result<Report, Error> {
             }
             let n = upto.unwrap_or(0);
             // Values are below 2^32: ten digits at most; most are far shorter.
-            let what = format!("g(0..={n}) of {c}");
+            let what = format!("g(0..={}) of {c}", grouped(n));
             // At least two bytes a value printed (a digit and a space);
             // the computation gets the budget the printing leaves.
             let printed = n.saturating_add(1).saturating_mul(2);
             ctx.check(&what, 0, n.saturating_add(1).saturating_mul(4), printed)?;
             let n = usize::try_from(n).map_err(|_| {
                 ctx.budget
-                    .memory_error(format!("a table of g(0..={n})"), u64::MAX)
+                    .memory_error(format!("a table of g(0..={})", grouped(n)), u64::MAX)
             })?;
             let g = c.values_with(n, &ctx.budget_after_output(printed))?;
             let top = g.iter().copied().max().unwrap_or(0);
@@ -164,8 +164,9 @@ pub fn nim(a: &NimArgs, _ctx: &Ctx) -> Result<Report, Error> {
     let winner = if v.nim_sum == 0 { "second" } else { "first" };
     let text = match v.winning_move {
         Some((i, t)) => format!(
-            "nim-sum {}: the first player wins; take {t} from heap {i} (heaps numbered from 0)",
-            v.nim_sum
+            "nim-sum {}: the first player wins; take {} from heap {i} (heaps numbered from 0)",
+            grouped(v.nim_sum),
+            grouped(t)
         ),
         None => "nim-sum 0: the second player wins (every move can be answered)".into(),
     };

@@ -16,7 +16,12 @@ pub struct Args {
 pub fn run(a: &Args, ctx: &Ctx) -> Result<Report, Error> {
     let v = games::power_game::winner_with(a.size0, a.size1, &ctx.budget)?;
     Ok(Report::new(
-        v.to_string(),
+        // The problem's sentence, its count grouped.
+        format!(
+            "{} will win after {} moves",
+            v.winner(),
+            game_core::grouped(v.moves)
+        ),
         json!({ "winner": v.winner(), "moves": v.moves }),
     ))
 }

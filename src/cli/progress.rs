@@ -66,43 +66,113 @@ pub fn config_sized(spinner: &Spinner, ctx: &super::Ctx, positions: u64) -> Conf
 }
 
 /// A progress callback for a tiered solve of `positions` indices: each
-/// finished tier adds its indices to an [`Estimate`], and the spinner shows
-/// the positions done and left and a time left that counts down between
-/// tiers (redrawn at every tick, not only when a tier ends).
+/// finished tier adds its indices to an [`Estimate`], the tier being
+/// solved its part so far ([`InTier`]: seeded blocks, then positions
+/// resolved by its levels), and the spinner shows the positions done and
+/// left and a time left that counts down between reports (redrawn at
+/// every tick, not only when a tier ends).
 pub fn report_sized(
     spinner: &Spinner,
     positions: u64,
 ) -> impl Fn(Progress) + Send + Sync + 'static {
     let bar = spinner.bar().clone();
     let started = std::time::Instant::now();
-    let estimate = Arc::new(Mutex::new(Estimate::new(positions)));
+    let estimate = Arc::new(Mutex::new((Estimate::new(positions), InTier::default())));
     let shown = Arc::clone(&estimate);
     let words = move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
         if let Ok(e) = shown.lock() {
-            let _ = w.write_str(&e.words(started.elapsed().as_secs_f64()));
+            let _ = w.write_str(&e.0.words(started.elapsed().as_secs_f64()));
         }
     };
     if let Ok(style) = ProgressStyle::with_template("{spinner} {msg}{left} ({elapsed})") {
         bar.set_style(style.with_key("left", words));
     }
-    move |p| match p {
-        Progress::Tier {
-            done,
-            total,
-            positions,
-        } => {
-            if let Ok(mut e) = estimate.lock() {
-                e.add(positions, started.elapsed().as_secs_f64());
+    move |p| {
+        let now = started.elapsed().as_secs_f64();
+        match p {
+            Progress::Tier {
+                done,
+                total,
+                positions,
+            } => {
+                if let Ok(mut e) = estimate.lock() {
+                    e.0.add(positions, now);
+                    e.1 = InTier::default();
+                }
+                bar.set_message(format!("solving: {done}/{total} tiers"));
             }
-            bar.set_message(format!("solving: {done}/{total} tiers"));
+            Progress::Seeded {
+                seeded,
+                positions,
+                levels,
+            } => {
+                if let Ok(mut e) = estimate.lock() {
+                    let part = e.1.seeded(seeded, positions, levels);
+                    e.0.partial(part, now);
+                }
+            }
+            Progress::Level { level, positions } => {
+                if let Ok(mut e) = estimate.lock() {
+                    let part = e.1.resolved(positions);
+                    e.0.partial(part, now);
+                }
+                bar.set_message(format!(
+                    "solving: level {level}, {} resolved in this tier",
+                    plural(positions, "position")
+                ));
+            }
+            _ => {}
         }
-        Progress::Level { level, positions } => {
-            bar.set_message(format!(
-                "solving: level {level}, {} resolved in this tier",
-                plural(positions, "position")
-            ));
+    }
+}
+
+/// The tier being solved, as far as its reports go: what its work so far
+/// is worth in its positions. A tier with levels is counted half seeded,
+/// half resolved (seeding visits every index and its moves; the levels
+/// visit every position resolved and its unmoves: about as much work
+/// when few are drawn, as in Dobutsu shogi); a tier every move leaves is
+/// done when seeded.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct InTier {
+    /// Indices of the tier (0: no report yet).
+    positions: u64,
+    /// Indices seeded so far.
+    seeded: u64,
+    /// Whether levels follow the seeding.
+    levels: bool,
+    /// Positions resolved by the levels so far.
+    resolved: u64,
+}
+
+impl InTier {
+    /// `seeded` of the tier's `positions` indices are seeded: its work
+    /// done so far, in positions. A count below the last starts the tier
+    /// again (a tier too deep for narrow cells is solved again in wide
+    /// ones), its levels not begun.
+    pub fn seeded(&mut self, seeded: u64, positions: u64, levels: bool) -> u64 {
+        if seeded < self.seeded || self.resolved > 0 {
+            self.resolved = 0;
         }
-        _ => {}
+        self.seeded = seeded.min(positions);
+        self.positions = positions;
+        self.levels = levels;
+        self.part()
+    }
+
+    /// The levels have resolved `resolved` positions of the tier so far:
+    /// its work done so far, in positions.
+    pub fn resolved(&mut self, resolved: u64) -> u64 {
+        self.resolved = resolved.min(self.positions);
+        self.part()
+    }
+
+    /// The work done so far, in positions.
+    fn part(&self) -> u64 {
+        if self.levels {
+            self.seeded / 2 + self.resolved / 2
+        } else {
+            self.seeded
+        }
     }
 }
 
@@ -118,8 +188,10 @@ pub fn report_sized(
 pub struct Estimate {
     /// Positions to solve in all.
     total: u64,
-    /// Positions solved so far.
+    /// Positions of the tiers solved so far.
     done: u64,
+    /// What the tier being solved has done so far, in positions.
+    part: u64,
     /// The last report: its time and the seconds it left.
     last: Option<(f64, f64)>,
 }
@@ -130,22 +202,40 @@ impl Estimate {
         Estimate {
             total,
             done: 0,
+            part: 0,
             last: None,
         }
     }
 
-    /// `positions` more are done, `now` seconds after the start.
+    /// A tier of `positions` is done, `now` seconds after the start.
     pub fn add(&mut self, positions: u64, now: f64) {
         self.done = self.done.saturating_add(positions).min(self.total);
-        if self.done > 0 && now > 0.0 {
-            let rate = self.done as f64 / now;
-            self.last = Some((now, (self.total - self.done) as f64 / rate));
+        self.part = 0;
+        self.revise(now);
+    }
+
+    /// The tier being solved has done work worth `positions` so far, `now`
+    /// seconds after the start.
+    pub fn partial(&mut self, positions: u64, now: f64) {
+        self.part = positions;
+        self.revise(now);
+    }
+
+    /// The time left as of `now`, from the rate so far.
+    fn revise(&mut self, now: f64) {
+        let done = self.positions().0;
+        if done > 0 && now > 0.0 {
+            let rate = done as f64 / now;
+            self.last = Some((now, (self.total - done) as f64 / rate));
         }
     }
 
     /// Positions done and in all.
     pub fn positions(&self) -> (u64, u64) {
-        (self.done, self.total)
+        (
+            self.done.saturating_add(self.part).min(self.total),
+            self.total,
+        )
     }
 
     /// Seconds left `now` seconds after the start: `Ok(left)` while the
@@ -154,15 +244,15 @@ impl Estimate {
     pub fn left(&self, now: f64) -> Option<Result<f64, f64>> {
         let (at, left) = self.last?;
         let now_left = left - (now - at).max(0.0);
-        Some(if now_left >= 0.0 || self.done == self.total {
+        Some(if now_left >= 0.0 || self.positions().0 == self.total {
             Ok(now_left.max(0.0))
         } else {
             Err(-now_left)
         })
     }
 
-    /// The words after the phase: `; 2,000 of 10,000 positions solved,
-    /// about 40 s left` (empty before the first report, and once every
+    /// The words after the phase: `; 2,000 of 10,000 positions' work
+    /// done, about 40 s left` (empty before the first report, and once every
     /// position is solved: the phases after the solve say their own).
     pub fn words(&self, now: f64) -> String {
         let (done, total) = self.positions();
@@ -178,7 +268,7 @@ impl Estimate {
             ),
         };
         format!(
-            "; {} of {} positions solved, {time}",
+            "; {} of {} positions' work done, {time}",
             grouped(done),
             grouped(total)
         )
@@ -246,12 +336,42 @@ mod tests {
         assert_eq!(e.positions(), (500, 1_000));
         assert_eq!(
             e.words(1_010.0),
-            "; 500 of 1000 positions solved, about 990 s left"
+            "; 500 of 1000 positions' work done, about 990 s left"
         );
         // Done: nothing left, whatever the clock says, and nothing said.
         e.add(500, 1_200.0);
         assert_eq!(e.left(1_500.0), Some(Ok(0.0)));
         assert_eq!(e.words(1_500.0), "");
+    }
+
+    /// Inside a tier, the work done so far counts: a tier of 1,000 with
+    /// levels, half seeded in 10 s, is a quarter done (250 positions'
+    /// work), so 30 s left; resolved positions bring the other half, and
+    /// the tier's end replaces the part by the whole tier.
+    #[test]
+    fn the_estimate_moves_inside_a_tier() {
+        let mut e = Estimate::new(1_000);
+        let mut t = InTier::default();
+        e.partial(t.seeded(500, 1_000, true), 10.0);
+        assert_eq!(e.positions(), (250, 1_000));
+        assert_eq!(e.left(10.0), Some(Ok(30.0)));
+        assert_eq!(e.left(20.0), Some(Ok(20.0)));
+        e.partial(t.seeded(1_000, 1_000, true), 20.0);
+        assert_eq!(e.left(20.0), Some(Ok(20.0)));
+        e.partial(t.resolved(600), 32.0);
+        assert_eq!(e.positions(), (800, 1_000));
+        assert_eq!(e.left(32.0), Some(Ok(8.0)));
+        // More resolved than the tier holds is the whole tier.
+        assert_eq!(t.resolved(5_000), 1_000);
+        // Seeding again (wider cells) starts the tier's part again.
+        assert_eq!(t.seeded(100, 1_000, true), 50);
+        assert_eq!(t.resolved(0), 50);
+        // A tier every move leaves is done when seeded.
+        let mut leaves = InTier::default();
+        assert_eq!(leaves.seeded(300, 1_000, false), 300);
+        e.add(1_000, 40.0);
+        assert_eq!(e.positions(), (1_000, 1_000));
+        assert_eq!(e.words(40.0), "");
     }
 
     /// A report past the total (a store that repeats a tier) stays at the

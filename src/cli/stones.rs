@@ -34,7 +34,7 @@ pub fn run(cmd: Stones, ctx: &Ctx) -> Result<Report, Error> {
             max_take,
         } => {
             let t = games::stones::take_with(mine, his, pile, max_take, &ctx.budget)?;
-            Report::new(t.to_string(), json!({ "take": t }))
+            Report::new(game_core::grouped(t), json!({ "take": t }))
         }
         Stones::Period { max_take } => {
             let p = games::StonesTable::new_with(max_take, &ctx.budget)?.period();

@@ -30,7 +30,7 @@ pub fn run(a: &Args, ctx: &Ctx) -> Result<Report, Error> {
     // The table, then a letter a pile (twice while made into JSON).
     let piles = a.upto.saturating_add(1);
     ctx.check(
-        &format!("the outcomes of piles 0..={}", a.upto),
+        &format!("the outcomes of piles 0..={}", game_core::grouped(a.upto)),
         game.outcomes_work(a.upto),
         piles.saturating_mul(2),
         piles,

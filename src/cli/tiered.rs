@@ -849,10 +849,6 @@ where
     super::analyze::check_analyze(ctx, &title, indices, super::analyze::ANALYZE_STEPS)?;
     let game = Canonical(game);
     let weight = |p: &G::Position| game.0.weight(p);
-    let _spinner = super::progress::Spinner::new(format!(
-        "analysing {}: reading every tier, then walking the positions reachable from the start",
-        plural(indices, "index")
-    ));
     analyze(
         &title,
         &game,

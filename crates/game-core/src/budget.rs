@@ -179,11 +179,12 @@ pub fn human_bytes_apart(a: u64, b: u64) -> (String, String) {
     }
 }
 
-/// `1.5e12`, `4000`: a count for people.
+/// `1.5e12`, `11,700`, `4000`: a count for people (grouped past four
+/// digits, as [`crate::grouped`] writes it).
 #[must_use]
 pub fn human_count(n: u64) -> String {
     if n < 100_000 {
-        n.to_string()
+        crate::grouped(n)
     } else if n == u64::MAX {
         "unlimited".into()
     } else {
@@ -1016,6 +1017,8 @@ Rss:                  24 kB\n";
     #[test]
     fn figures_round_into_the_next_unit() {
         assert_eq!(human_count(999_999), "1.0e6");
+        assert_eq!(human_count(99_999), "99,999");
+        assert_eq!(human_count(4000), "4000");
         assert_eq!(human_count(9_990_000_000), "1.0e10");
         assert_eq!(human_count(994_999), "9.9e5");
         assert_eq!(human_count(1_000_000), "1.0e6");

@@ -129,7 +129,10 @@ pub fn lengths(n: u64) -> Result<Vec<u32>, Error> {
 /// # Errors
 /// [`Error::TooLarge`] over either limit.
 pub fn lengths_with(n: u64, budget: &Budget) -> Result<Vec<u32>, Error> {
-    let what = format!("the subtract-a-square lengths of piles 0..={n}");
+    let what = format!(
+        "the subtract-a-square lengths of piles 0..={}",
+        game_core::grouped(n)
+    );
     budget.check_work(&what, lengths_work(n))?;
     let mut len = budget.vec(&what, n.saturating_add(1), 0u32)?;
     for x in 1..len.len() {

@@ -207,7 +207,7 @@ impl Subtraction {
         misere: bool,
         budget: &Budget,
     ) -> Result<Vec<bool>, Error> {
-        let what = format!("the outcomes of piles 0..={upto}");
+        let what = format!("the outcomes of piles 0..={}", game_core::grouped(upto));
         budget.check_work(&what, self.outcomes_work(upto))?;
         let mut win = budget.vec(&what, upto.saturating_add(1), false)?;
         for n in 0..win.len() {
@@ -230,7 +230,10 @@ impl Subtraction {
     pub fn outcome_string(&self, upto: u64, misere: bool) -> Result<String, Error> {
         let budget = Budget::available();
         budget.check_memory(
-            &format!("the outcomes of piles 0..={upto} and their text"),
+            &format!(
+                "the outcomes of piles 0..={} and their text",
+                game_core::grouped(upto)
+            ),
             upto.saturating_add(1).saturating_mul(2),
         )?;
         Ok(self

@@ -51,6 +51,20 @@ pub enum Progress {
         /// Indices of the tier.
         positions: u64,
     },
+    /// A block of the tier being solved is seeded (between its
+    /// [`Progress::Tier`] reports; then, in a tier with levels, its
+    /// [`Progress::Level`] reports count the positions resolved in it):
+    /// sent once a block of indices, from the thread that seeded it.
+    Seeded {
+        /// Indices of the tier seeded so far (blocks finish in any order).
+        seeded: u64,
+        /// Indices of the tier.
+        positions: u64,
+        /// Whether levels follow the seeding (a loopy tier: its seeding is
+        /// about half its work); a tier every move leaves is done when
+        /// seeded.
+        levels: bool,
+    },
     /// Part of a check or a walk is done.
     Work {
         /// Units done so far.

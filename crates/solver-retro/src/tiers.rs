@@ -713,6 +713,15 @@ where
         .saturating_add(children_bytes);
     let room = config.limit().saturating_sub(taken);
     let held = AtomicU64::new(0);
+    // Indices seeded so far, reported a block at a time.
+    let seeded = AtomicU64::new(0);
+    let block_seeded = |len: u64| {
+        config.report(crate::config::Progress::Seeded {
+            seeded: seeded.fetch_add(len, Ordering::Relaxed) + len,
+            positions: size,
+            levels: !leaves,
+        });
+    };
     let found: Vec<Result<Found, Error>> = cells
         .par_chunks_mut(BLOCK as usize)
         .enumerate()
@@ -728,6 +737,7 @@ where
                     .unwrap_or(&[])
             });
             if words.is_some_and(|w| w.iter().all(|&x| x == 0)) {
+                block_seeded(chunk.len() as u64);
                 return Ok(found);
             }
             let mut scratch = TierScratch::default();
@@ -811,6 +821,7 @@ where
                     ));
                 }
             }
+            block_seeded(chunk.len() as u64);
             match fault {
                 Some(e) => Err(e),
                 None => Ok(found),

@@ -161,7 +161,12 @@ impl OctalCode {
     /// ```
     pub fn values_with(&self, upto: usize, budget: &Budget) -> Result<Vec<u32>, Error> {
         let len = table_len(upto, budget)?;
-        let what = || format!("g(0..={upto}) of the octal game {self}");
+        let what = || {
+            format!(
+                "g(0..={}) of the octal game {self}",
+                game_core::grouped(upto as u64)
+            )
+        };
         let least = (len as u64).saturating_mul(self.digits.len() as u64);
         budget.check_work(&what(), least)?;
         let t = self.max_take();
@@ -291,14 +296,20 @@ impl OctalCode {
 fn table_len(upto: usize, budget: &Budget) -> Result<usize, Error> {
     let len = (upto as u64).saturating_add(1);
     budget.check_memory(
-        &format!("a table of g(0..={upto}) (4 to 8 bytes a heap)"),
+        &format!(
+            "a table of g(0..={}) (4 to 8 bytes a heap)",
+            game_core::grouped(upto as u64)
+        ),
         len.saturating_mul(8),
     )?;
     // Heaps are numbered in 32 bits (the rare list, the marks).
     if len > u64::from(u32::MAX - 1) {
         return Err(budget
             .memory_error(
-                format!("a table of g(0..={upto}): at most 2^32 - 2 heaps are supported"),
+                format!(
+                    "a table of g(0..={}): at most 2^32 - 2 heaps are supported",
+                    game_core::grouped(upto as u64)
+                ),
                 len.saturating_mul(8),
             )
             .into());

@@ -104,11 +104,14 @@ impl SubtractionSet {
     /// [`Error::TooLarge`] over either limit.
     pub fn values_with(&self, upto: u64, budget: &Budget) -> Result<Vec<u8>, Error> {
         budget.check_work(
-            &format!("g(0..={upto}) of a subtraction game"),
+            &format!("g(0..={}) of a subtraction game", game_core::grouped(upto)),
             self.values_work(upto),
         )?;
         let mut g = budget.vec(
-            &format!("a table of g(0..={upto}) (a byte a heap)"),
+            &format!(
+                "a table of g(0..={}) (a byte a heap)",
+                game_core::grouped(upto)
+            ),
             upto.saturating_add(1),
             0u8,
         )?;

@@ -699,3 +699,70 @@ fn a_decoding_that_the_index_does_not_give_back_is_refused() {
         }
     }
 }
+
+/// A tier reports its seeding a block at a time, between the tier
+/// reports: a loopy tier of 40,000 counts (three blocks of 2¹⁴) says so
+/// three times, the last with every index seeded, then its levels count
+/// its positions resolved up to all of them (a countdown has no draw);
+/// a tier of 100 says it once. The reports are in the order the work is
+/// done: each tier's seeding before its levels, both before its `Tier`.
+/// The long countdown is too deep for 2-byte cells: its seeding starts
+/// again for 4-byte ones (the count starts from nothing) after levels up
+/// to remoteness 2¹³.
+#[test]
+fn a_tier_reports_its_seeding_a_block_at_a_time() {
+    let game = Countdowns {
+        sizes: vec![100, 40_000],
+        chained: true,
+    };
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let config = Config::default().threads(1).progress(move |p| {
+        if let Ok(mut l) = log.lock() {
+            l.push(p);
+        }
+    });
+    let sol = crate::solve_tiers_with(&game, &config, &mut crate::NoStore).unwrap();
+    assert_eq!(sol.value(&(1, 39_999)), Some(Value::win(39_999)));
+    let seen = seen.lock().unwrap().clone();
+    use crate::Progress::{Level, Seeded, Tier};
+    let mut tier = 0usize;
+    let (mut seeds, mut seeded, mut resolved, mut tries) = (0, 0, 0, 1);
+    for p in seen {
+        match p {
+            Seeded {
+                seeded: s,
+                positions,
+                levels,
+            } => {
+                assert_eq!(positions, game.sizes[tier]);
+                assert!(levels);
+                if resolved > 0 {
+                    // The tier again, in wider cells.
+                    assert_eq!(resolved, 1 << 13);
+                    (seeds, seeded, resolved) = (0, 0, 0);
+                    tries += 1;
+                }
+                assert!(s > seeded);
+                seeded = s;
+                seeds += 1;
+            }
+            Level { positions, .. } => {
+                assert_eq!(seeded, game.sizes[tier], "a level before the seeding ended");
+                resolved = positions;
+            }
+            Tier {
+                done, positions, ..
+            } => {
+                assert_eq!(positions, game.sizes[tier]);
+                assert_eq!(done, tier as u64 + 1);
+                assert_eq!(resolved, positions);
+                assert_eq!((seeds, tries), [(1, 1), (3, 2)][tier]);
+                tier += 1;
+                (seeds, seeded, resolved, tries) = (0, 0, 0, 1);
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(tier, 2);
+}
