@@ -21,7 +21,7 @@ use game_core::{grouped, plural};
 #[derive(Debug, Clone, Args)]
 pub struct RulesArgs {
     /// Fingers per hand: a hand reaching this many dies (2..=255)
-    /// [default: 5, or the database's with --db].
+    /// [default: 5].
     #[arg(long)]
     fingers: Option<u16>,
     /// A hand reaching F or more keeps the count mod F instead of dying.
