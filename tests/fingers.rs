@@ -387,3 +387,86 @@ fn the_reachable_walk_equals_the_forward_search() {
         }
     }
 }
+
+/// What the shared commands run (`CliGame`: the tier solver on the
+/// canonical game, one tier, parents by unmoves; the tier walk) against
+/// the indexed engine and its walk, under every rule switch for F =
+/// 2..=5 and the default rules at F = 12: the same value at every index,
+/// the same reachable counts, and a certificate for the tier solve.
+#[test]
+fn the_shared_commands_tier_solve_agrees_with_the_indexed_engine() {
+    use game_core::{Canonical, Tiered};
+    let variants = (2..=5).flat_map(all_rules).chain([rules(12)]);
+    for r in variants {
+        let Ok(g) = Fingers::new(r) else { continue };
+        let fast = solver_retro::solve_unmoves(&g).unwrap();
+        let canon = Canonical(g.clone());
+        let weight = |_: &FingersPosition| 1u64;
+        let done = gamesolve::cli::tier_solver(&canon)
+            .start(FingersPosition::START, &weight)
+            .keep(solver_retro::Keep::All)
+            .solve()
+            .unwrap_or_else(|e| panic!("{r:?}: {e}"));
+        let sol = done.solution;
+        assert_eq!(canon.tiers(), vec![0]);
+        // Every index that is a position (two dead pairs of hands are not).
+        for p in (0..g.size()).filter_map(|i| g.position(i)) {
+            assert_eq!(sol.value(&p), fast.value(&p), "{r:?} {p}");
+        }
+        solver_retro::certify_tiers(&sol).unwrap_or_else(|e| panic!("{r:?}: {e}"));
+        let config = solver_retro::Config::default();
+        let walk = solver_retro::reachable(&g, &FingersPosition::START, &config).unwrap();
+        let reach = solver_retro::reachable_tiers(
+            &canon,
+            &FingersPosition::START,
+            &mut |t, _| Ok(sol.table(t).map(solver_retro::Held::Borrowed)),
+            &weight,
+            &config,
+        )
+        .unwrap();
+        let c = walk.counts(&fast);
+        assert_eq!((reach.count, reach.canonical), (walk.count(), walk.count()));
+        assert_eq!(
+            (
+                reach.counts.win,
+                reach.counts.lose,
+                reach.counts.tie,
+                reach.counts.draw
+            ),
+            (c.win, c.lose, c.tie, c.draw),
+            "{r:?}"
+        );
+    }
+}
+
+/// The one tier and the (trivial) symmetry keep their promises, and the
+/// rules key a database records reads back as the same rules and no
+/// other (every switch at F = 2..=6; the default rules at 255).
+#[test]
+fn the_one_tier_and_the_rules_key_keep_their_promises() {
+    use gamesolve::cli::CliGame;
+    let mut keys = std::collections::HashSet::new();
+    for r in (2..=6).flat_map(all_rules).chain([rules(255)]) {
+        let Ok(g) = Fingers::new(r) else { continue };
+        if r.fingers <= 4 {
+            let mut check = solver_retro::GameCheck::new(&g, 1_000);
+            check
+                .tiered()
+                .and_then(|c| c.symmetric_tiers())
+                .unwrap_or_else(|e| panic!("{r:?}: {e}"));
+        }
+        // The rules key (the game's own `rules()` is its switches).
+        let key = CliGame::rules(&g);
+        let back = Fingers::from_rules_key(&key).unwrap_or_else(|| panic!("{key}"));
+        assert_eq!(back.rules(), g.rules(), "{key}");
+        assert!(keys.insert(key.clone()), "two rules, one key: {key}");
+        assert!(Fingers::from_rules_key(&key.replace("v1", "v2")).is_none());
+    }
+    for foreign in [
+        "",
+        "5x4, mirror-canonical, tiers by pieces, v1",
+        "FingersRules { fingers: 1, ",
+    ] {
+        assert!(Fingers::from_rules_key(foreign).is_none(), "{foreign}");
+    }
+}

@@ -6,12 +6,13 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use game_core::{principal_variation, Game, Indexed, LineEnd, Outcome, Value};
 use game_db::Database;
-use games::{Fingers, FingersPosition, FingersRules};
+use games::{Fingers, FingersMove, FingersPosition, FingersRules};
 use serde_json::{json, Value as Json};
 use solver_retro::{IndexedSolution, Solved};
 
 use super::analyze::{analyze, open_db, Rules};
 use super::args::{ClusterFlags, Samples};
+use super::register::{CliGame, HasUnmoves};
 use super::solve_db::SolveDb;
 use super::{plies, Ctx, Error, Report};
 use game_core::{grouped, plural};
@@ -19,9 +20,10 @@ use game_core::{grouped, plural};
 /// The rule switches shared by every fingers command.
 #[derive(Debug, Clone, Args)]
 pub struct RulesArgs {
-    /// Fingers per hand: a hand reaching this many dies (2..=255).
-    #[arg(long, default_value_t = 5)]
-    fingers: u16,
+    /// Fingers per hand: a hand reaching this many dies (2..=255)
+    /// [default: 5].
+    #[arg(long)]
+    fingers: Option<u16>,
     /// A hand reaching F or more keeps the count mod F instead of dying.
     #[arg(long)]
     rollover: bool,
@@ -44,22 +46,184 @@ pub struct RulesArgs {
 }
 
 impl RulesArgs {
+    /// The game these switches choose, the rest the default rules.
     pub fn game(&self) -> Result<Fingers, Error> {
-        let fingers = u8::try_from(self.fingers).map_err(|_| {
-            game_core::Error::InvalidRules(format!(
-                "fingers per hand must be 2..=255, not {}",
-                self.fingers
-            ))
+        self.game_over(None)
+    }
+
+    /// The game these switches choose, the rules they do not change taken
+    /// from `base` (a database's game, with `--db`), else the defaults: a
+    /// switch only ever turns its rule on (or, for a `--no-…` switch, off),
+    /// so one that contradicts `base` makes other rules, which the
+    /// database then refuses.
+    pub fn game_over(&self, base: Option<&Fingers>) -> Result<Fingers, Error> {
+        let base = base.map_or_else(FingersRules::default, |g| *g.rules());
+        let given = self.fingers.map_or(Ok(base.fingers), |f| {
+            u8::try_from(f).map_err(|_| {
+                game_core::Error::InvalidRules(format!("fingers per hand must be 2..=255, not {f}"))
+            })
         })?;
+        let transfers = base.transfers && !self.no_transfers;
+        // Without transfers the transfer switches are kept at their
+        // defaults, as they always were written.
+        let defaults = FingersRules::default();
+        let pick = |asked: bool, from_base: bool, default: bool| {
+            if transfers {
+                asked || from_base
+            } else {
+                default
+            }
+        };
         Ok(Fingers::new(FingersRules {
-            fingers,
-            rollover: self.rollover,
-            transfers: !self.no_transfers,
-            revive: !self.no_revive,
-            empty: !self.no_empty,
-            allow_swap: self.allow_swap,
-            allow_transfer_overflow: self.allow_transfer_overflow,
+            fingers: given,
+            rollover: base.rollover || self.rollover,
+            transfers,
+            revive: !pick(self.no_revive, !base.revive, !defaults.revive),
+            empty: !pick(self.no_empty, !base.empty, !defaults.empty),
+            allow_swap: pick(self.allow_swap, base.allow_swap, defaults.allow_swap),
+            allow_transfer_overflow: pick(
+                self.allow_transfer_overflow,
+                base.allow_transfer_overflow,
+                defaults.allow_transfer_overflow,
+            ),
         })?)
+    }
+}
+
+/// Magic Fingers declared once for the shared commands: one tier (the
+/// whole index), no symmetry beyond the index's, unmoves. (`gamesolve
+/// fingers …` still runs its own indexed paths below: the tier solver and
+/// tier walk the shared `solve` runs took 196 s and 212 s at 128 fingers
+/// a hand on one thread, where the indexed engine and walk take 0.9 s and
+/// 15 s; tests/fingers.rs checks that both give the same values and
+/// counts.)
+impl CliGame for Fingers {
+    const NAME: &'static str = DB_NAME;
+    /// [`Fingers::solve_steps`] an index.
+    const SOLVE_STEPS: u64 = 16;
+    type Options = RulesArgs;
+
+    fn from_options(options: &RulesArgs, base: Option<&Self>) -> Result<Self, Error> {
+        options.game_over(base)
+    }
+
+    fn title(&self) -> String {
+        format!("Magic Fingers ({})", describe(self.rules()))
+    }
+
+    /// The key fingers databases have always recorded.
+    fn rules(&self) -> String {
+        db_rules(self).key
+    }
+
+    fn from_rules_key(key: &str) -> Option<Self> {
+        // Only a key this game writes: the fingers count read from the
+        // key, then every switch tried against it.
+        let f: u8 = key
+            .strip_prefix("FingersRules { fingers: ")?
+            .split(',')
+            .next()?
+            .parse()
+            .ok()?;
+        // The switches' own form is compared first: only the one set of
+        // rules that matches is built (a game of 255 fingers a hand takes
+        // its tables to build).
+        (0..64u8).find_map(|bits| {
+            let on = |b: u8| bits & (1 << b) != 0;
+            let rules = FingersRules {
+                fingers: f,
+                rollover: on(0),
+                transfers: on(1),
+                revive: on(2),
+                empty: on(3),
+                allow_swap: on(4),
+                allow_transfer_overflow: on(5),
+            };
+            if format!("{rules:?}, index v1") != key {
+                return None;
+            }
+            let game = Fingers::new(rules).ok()?;
+            (db_rules(&game).key == key).then_some(game)
+        })
+    }
+
+    fn options(&self) -> String {
+        let r = self.rules();
+        let d = FingersRules::default();
+        let mut o = String::new();
+        if r.fingers != d.fingers {
+            o += &format!(" --fingers {}", r.fingers);
+        }
+        for (on, flag) in [
+            (r.rollover, " --rollover"),
+            (!r.transfers, " --no-transfers"),
+            (r.transfers && !r.revive, " --no-revive"),
+            (r.transfers && !r.empty, " --no-empty"),
+            (r.transfers && r.allow_swap, " --allow-swap"),
+            (
+                r.transfers && r.allow_transfer_overflow,
+                " --allow-transfer-overflow",
+            ),
+        ] {
+            if on {
+                o += flag;
+            }
+        }
+        o
+    }
+
+    fn start(&self) -> FingersPosition {
+        FingersPosition::START
+    }
+
+    /// The player to move's hands, then the opponent's: `1,3 2,2` (or
+    /// `1,3 | 2,2`, as positions are shown); empty for the start.
+    fn parse(&self, text: &str) -> Result<FingersPosition, Error> {
+        let words: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || c == '|')
+            .filter(|w| !w.is_empty())
+            .collect();
+        match words[..] {
+            [] => Ok(FingersPosition::START),
+            [me, opp] => {
+                let hands = |w: &str| parse_hands(w).map_err(Error::Usage);
+                position(self, hands(me)?, hands(opp)?)
+            }
+            _ => Err(Error::Usage(format!(
+                "'{}' is not a position such as 1,3 2,2 (the player to move's hands, then the opponent's)",
+                game_core::echo(text)
+            ))),
+        }
+    }
+
+    fn show(&self, pos: &FingersPosition) -> String {
+        pos.to_string()
+    }
+
+    fn show_move(&self, _pos: &FingersPosition, mv: &FingersMove) -> String {
+        mv.to_string()
+    }
+
+    /// Every position is its class's only member.
+    fn weight(&self, _pos: &FingersPosition) -> u64 {
+        1
+    }
+
+    fn unmoves() -> Option<HasUnmoves<Self>> {
+        Some(HasUnmoves::new())
+    }
+
+    /// Beyond the index and the unmoves, the children by index and the
+    /// unmoves by index (the fast paths `fingers solve` runs).
+    fn check_capabilities(&self, samples: u64) -> Result<u64, Error> {
+        let mut check = solver_retro::GameCheck::new(self, samples);
+        check
+            .indexed()
+            .and_then(|c| c.indexed_children())
+            .and_then(|c| c.unmoves())
+            .and_then(|c| c.indexed_unmoves())
+            .map_err(|e| Error::Usage(e.to_string()))?;
+        Ok(check.positions())
     }
 }
 

@@ -17,7 +17,8 @@ use std::fmt;
 
 use game_core::{
     child_indices_by_moves, ChildCount, ChildIndices, Game, Indexed, IndexedChildren,
-    IndexedUnmoves, Outcome, ParentIndices, ParentVisitor, Run, Unmoves,
+    IndexedUnmoves, Outcome, ParentIndices, ParentVisitor, Run, Symmetric, Tier, Tiered,
+    TieredSymmetric, Unmoves,
 };
 
 use crate::Error;
@@ -972,6 +973,60 @@ fn push_parent(
     let p = FingersPosition { me, opp: child.me };
     if !out[start..].contains(&p) {
         out.push(p);
+    }
+}
+
+/// One tier, the whole index: what the tier solvers, the database's tier
+/// files and the command line's shared commands (`CliGame`) read. Every
+/// move stays in the tier (the game is loopy).
+impl Tiered for Fingers {
+    fn tiers(&self) -> Vec<Tier> {
+        vec![0]
+    }
+    fn tier(&self, _pos: &FingersPosition) -> Tier {
+        0
+    }
+    fn child_tiers(&self, _tier: Tier, _out: &mut Vec<Tier>) {}
+    fn tier_size(&self, tier: Tier) -> u64 {
+        if tier == 0 {
+            self.size()
+        } else {
+            0
+        }
+    }
+    fn tier_index(&self, pos: &FingersPosition) -> u64 {
+        self.index(pos)
+    }
+    fn tier_position(&self, tier: Tier, index: u64) -> Option<FingersPosition> {
+        if tier == 0 {
+            self.position(index)
+        } else {
+            None
+        }
+    }
+}
+
+/// No symmetry beyond the one the index already folds: a player's two
+/// hands are kept in order ([`FingersPosition::new`]), so every position
+/// is its class's only member.
+impl Symmetric for Fingers {
+    fn symmetric(&self, pos: &FingersPosition, out: &mut Vec<FingersPosition>) {
+        out.push(*pos);
+    }
+    fn canonical(&self, pos: &FingersPosition) -> FingersPosition {
+        *pos
+    }
+}
+
+/// Every position is canonical: a tier's walk filters none.
+impl TieredSymmetric for Fingers {
+    fn visit_canonical_tier(
+        &self,
+        tier: Tier,
+        range: std::ops::Range<u64>,
+        f: &mut dyn FnMut(u64, FingersPosition),
+    ) {
+        self.visit_tier(tier, range, f);
     }
 }
 
