@@ -282,27 +282,16 @@ pub fn checked_lookup<G: Tiered>(
     pos: &G::Position,
     what: &str,
 ) -> Result<Option<Value>, Error> {
-    let Some(v) = db
-        .lookup(game.tier(pos), game.tier_index(pos))
-        .map_err(db_error)?
-    else {
-        return Ok(None);
-    };
-    let mut moves = Vec::new();
-    let mut children = Vec::new();
-    if game.outcome(pos).is_none() {
-        game.moves(pos, &mut moves);
-        for m in &moves {
-            let c = game.play(pos, m);
-            let cv = db
-                .lookup(game.tier(&c), game.tier_index(&c))
-                .map_err(db_error)?;
-            children.push(cv.ok_or(Flaw::UnknownChild));
-        }
-    }
-    solver_retro::check_position(game, pos, v, children)
-        .map_err(|flaw| contradicted(db.dir(), what, v, flaw))?;
-    Ok(Some(v))
+    let looked = solver_retro::look_up_checked(
+        game,
+        pos,
+        |p| {
+            db.lookup(game.tier(p), game.tier_index(p))
+                .map_err(db_error)
+        },
+        |v, flaw| contradicted(db.dir(), what, v, flaw),
+    )?;
+    Ok(looked.map(|l| l.value))
 }
 
 /// A database's value of a position, read by a command.
