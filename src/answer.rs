@@ -146,7 +146,9 @@ where
     match choose(game, budget, steps_an_index) {
         Engine::Table => {
             let canonical = Canonical(game.clone());
-            let config = solver_retro::Config::default().memory_limit(budget.memory());
+            let config = solver_retro::Config::default()
+                .memory_limit(budget.memory())
+                .threads(threads);
             let sol = TierSolver::new(&canonical)
                 .config(&config)
                 .solve()?

@@ -245,12 +245,11 @@ fn walking_words(done: u64, tiers: u64) -> String {
 }
 
 /// The database of a cluster process, and its share of the directory's
-/// lock ([`game_db::DirLock::cluster`], taken before anything else is
-/// done in the directory): process 0 creates (or opens) the database, the
-/// others open it once process 0 has created it (the directory is shared
-/// by all processes), waiting up to a minute for it. `key` names the
-/// solve ([`cluster_key`]): a plain solve, or a process of another
-/// cluster solve, writing the directory is refused.
+/// lock ([`game_db::SolveDir::cluster`]): process 0 creates (or opens) the
+/// database, the others open it once process 0 has created it (the
+/// directory is shared by all processes), waiting up to a minute for it.
+/// `key` names the solve ([`cluster_key`]): a plain solve, or a process
+/// of another cluster solve, writing the directory is refused.
 pub fn open_cluster_db(
     dir: &Path,
     game: &str,
@@ -259,42 +258,16 @@ pub fn open_cluster_db(
     key: &str,
 ) -> Result<(Database, Option<game_db::DirLock>), Error> {
     let wait = std::time::Duration::from_secs(60);
-    let t = std::time::Instant::now();
-    let made = leader && !dir.exists() && std::fs::create_dir_all(dir).is_ok();
-    // The others wait for process 0 to make the directory.
-    while !leader && !dir.exists() && t.elapsed() < wait {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    let lock = match game_db::DirLock::cluster(dir, key) {
-        Ok(lock) => lock,
-        // A directory that is not there (or no directory) is left for the
-        // database to report.
-        Err(game_db::Error::Io { .. }) => None,
-        Err(e) => {
-            if made {
-                let _ = std::fs::remove_dir(dir);
-            }
-            return Err(db_error(e));
-        }
-    };
-    if leader {
-        return Ok((open_db(dir, game, rules, true)?, lock));
-    }
-    loop {
-        match Database::open(dir, game, &rules.key) {
-            Err(game_db::Error::NoDatabase { .. }) if t.elapsed() < wait => {
-                std::thread::sleep(std::time::Duration::from_millis(50));
-            }
-            r => {
-                return r.map(|db| (db, lock)).map_err(|e| {
-                    Error::Usage(format!(
-                        "database {} (created by process 0, shared by every process): {e}",
-                        dir.display()
-                    ))
-                })
-            }
-        }
-    }
+    game_db::SolveDir::cluster(dir, game, &rules.key, leader, key, wait)
+        .map(game_db::SolveDir::into_parts)
+        .map_err(|e| match e {
+            e @ game_db::Error::Busy { .. } => db_error(e),
+            e if leader => open_error(dir, rules, e),
+            e => Error::Usage(format!(
+                "database {} (created by process 0, shared by every process): {e}",
+                dir.display()
+            )),
+        })
 }
 
 /// The name of a cluster solve that all its processes compute alike: its
@@ -345,27 +318,16 @@ pub fn checked_lookup<G: Tiered>(
     pos: &G::Position,
     what: &str,
 ) -> Result<Option<Value>, Error> {
-    let Some(v) = db
-        .lookup(game.tier(pos), game.tier_index(pos))
-        .map_err(db_error)?
-    else {
-        return Ok(None);
-    };
-    let mut moves = Vec::new();
-    let mut children = Vec::new();
-    if game.outcome(pos).is_none() {
-        game.moves(pos, &mut moves);
-        for m in &moves {
-            let c = game.play(pos, m);
-            let cv = db
-                .lookup(game.tier(&c), game.tier_index(&c))
-                .map_err(db_error)?;
-            children.push(cv.ok_or(Flaw::UnknownChild));
-        }
-    }
-    solver_retro::check_position(game, pos, v, children)
-        .map_err(|flaw| contradicted(db.dir(), what, v, flaw))?;
-    Ok(Some(v))
+    let looked = solver_retro::look_up_checked(
+        game,
+        pos,
+        |p| {
+            db.lookup(game.tier(p), game.tier_index(p))
+                .map_err(db_error)
+        },
+        |v, flaw| contradicted(db.dir(), what, v, flaw),
+    )?;
+    Ok(looked.map(|l| l.value))
 }
 
 /// A database's value of a position, read by a command.
@@ -480,7 +442,13 @@ pub fn open_db(dir: &Path, game: &str, rules: &Rules, create: bool) -> Result<Da
     } else {
         Database::open(dir, game, &rules.key)
     };
-    db.map_err(|e| match e {
+    db.map_err(|e| open_error(dir, rules, e))
+}
+
+/// The error `e` of opening (or creating) the database in `dir` for
+/// `rules`, in one line naming the directory.
+pub fn open_error(dir: &Path, rules: &Rules, e: game_db::Error) -> Error {
+    match e {
         // The manifest keeps only a hash of the rules: say which were
         // asked, in words (for Magic Fingers it showed the key, a Debug
         // `FingersRules { fingers: 5, rollover: true, … }`).
@@ -501,5 +469,5 @@ pub fn open_db(dir: &Path, game: &str, rules: &Rules, create: bool) -> Result<Da
             dir.display(),
             gamesolve::store::db_message(&e)
         )),
-    })
+    }
 }

@@ -240,7 +240,7 @@ fn search_error(e: answer::Error) -> Error {
 /// the table's answer gives them.
 fn searched_value(game: &ConnectFour, text: &str, ctx: &Ctx) -> Result<Report, Error> {
     let pos = game.position_from_moves(text)?;
-    let threads = rayon::current_num_threads();
+    let threads = ctx.threads();
     let a = answer::answer(game, &pos, &ctx.budget, threads, ConnectFour::SOLVE_STEPS)
         .map_err(search_error)?;
     let options: Vec<(String, _)> = a
@@ -282,7 +282,7 @@ pub fn play(board: &Board, seat: &Seat, ctx: &Ctx) -> Result<(), Error> {
     if seat.db().is_some() || engine(&game, ctx) == Engine::Table {
         return play_tiered::run(game, seat, ctx);
     }
-    let threads = rayon::current_num_threads();
+    let threads = ctx.threads();
     // The whole game's length: the first search is from the start.
     let config = answer::search_config(&ctx.budget, threads, Some(game.cells()));
     let search = solver_search::Searcher::new(&game, config).map_err(|e| search_error(e.into()))?;

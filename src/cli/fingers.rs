@@ -890,8 +890,7 @@ fn solve_cluster(
     flags: &[String],
     ctx: &Ctx,
 ) -> Result<Report, Error> {
-    let config = solver_cluster::ClusterConfig::from_args(flags.iter().cloned())?
-        .memory_limit(ctx.budget.memory())
+    let config = solver_cluster::ClusterConfig::new(ctx.config(), flags.iter().cloned())?
         .rules(format!("{DB_NAME} {}", db_rules(game).key));
     let leader = config.process() == 0;
     super::tiered::check_cluster_work(&config, 1, ctx)?;

@@ -162,6 +162,10 @@ pub struct Ctx {
     pub json: bool,
     /// The memory and work a command may use.
     pub budget: Budget,
+    /// The threads the command's pool has (`--threads`, else
+    /// `RAYON_NUM_THREADS`, else one a core, as started): every engine's
+    /// [`solver_retro::Config`] is given this count.
+    threads: usize,
 }
 
 /// Threads whose own memory (stacks, allocator caches) is left out of
@@ -203,7 +207,11 @@ impl Ctx {
             )));
         };
         let budget = budget.with_memory(left);
-        Ok(Ctx { json, budget })
+        Ok(Ctx {
+            json,
+            budget,
+            threads,
+        })
     }
 
     /// A solver configuration within the command's memory limit
@@ -216,7 +224,14 @@ impl Ctx {
     /// bytes (a solved table, say) stay in memory: its limit is what they
     /// leave of the budget.
     pub fn config_beside(&self, held: u64) -> solver_retro::Config {
-        solver_retro::Config::default().memory_limit(self.budget.memory().saturating_sub(held))
+        solver_retro::Config::default()
+            .memory_limit(self.budget.memory().saturating_sub(held))
+            .threads(self.threads)
+    }
+
+    /// The threads the command runs on (its pool's).
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// A report built in the one form that will be printed.

@@ -401,13 +401,13 @@ fn play(
         // wrong, and the moves would be too).
         moves.clear();
         game.moves(&pos, &mut moves);
-        if let (Some(dir), Some(v)) = (db, sol.value(&pos)) {
-            let children = moves.iter().map(|m| {
-                sol.value(&game.play(&pos, m))
-                    .ok_or(solver_retro::Flaw::UnknownChild)
-            });
-            solver_retro::check_position(game, &pos, v, children)
-                .map_err(|flaw| super::analyze::contradicted(dir, &pos.to_string(), v, flaw))?;
+        if let Some(dir) = db {
+            solver_retro::look_up_checked(
+                game,
+                &pos,
+                |p| Ok(sol.value(p)),
+                |v, flaw| super::analyze::contradicted(dir, &pos.to_string(), v, flaw),
+            )?;
         }
         if human_to_move {
             let names: Vec<String> = moves.iter().map(FingersMove::to_string).collect();

@@ -230,18 +230,19 @@ where
         }
         moves.clear();
         game.moves(&pos, &mut moves);
-        let value = lookup(&pos)?;
         // A database's value is checked against its children's records
         // before it is played from (records whose checksums hold can
         // still be wrong, and the moves would be too).
-        if let (Some(dir), Some(v)) = (&seat.db, value) {
-            let mut children = Vec::with_capacity(moves.len());
-            for m in &moves {
-                children.push(lookup(&game.play(&pos, m))?.ok_or(solver_retro::Flaw::UnknownChild));
-            }
-            solver_retro::check_position(&game, &pos, v, children)
-                .map_err(|flaw| super::analyze::contradicted(dir, &game.line(&pos), v, flaw))?;
-        }
+        let value = match &seat.db {
+            Some(dir) => solver_retro::look_up_checked(
+                &game,
+                &pos,
+                |p| lookup(p),
+                |v, flaw| super::analyze::contradicted(dir, &game.line(&pos), v, flaw),
+            )?
+            .map(|l| l.value),
+            None => lookup(&pos)?,
+        };
         if human_to_move {
             let names: Vec<String> = moves
                 .iter()

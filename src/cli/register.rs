@@ -137,23 +137,15 @@ where
 /// The proof that a [`CliGame`] has unmoves ([`game_core::Unmoves`] over
 /// an [`game_core::Indexed`] game), for [`CliGame::unmoves`]: what the
 /// generic commands need of the bound they cannot name — the tier
-/// solver's parents, the cluster's solve by unmoves, and their check.
+/// solver's parents (the cluster's too), and their check.
 pub struct HasUnmoves<G: CliGame>
 where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
     tiers: TierUnmoves<Canonical<G>>,
-    cluster: ClusterSolve<G>,
     check: fn(&G, u64) -> Result<u64, Error>,
 }
-
-/// A cluster solve of the canonical game.
-type ClusterSolve<G> = fn(
-    Canonical<G>,
-    &ClusterConfig,
-    Option<Arc<Database>>,
-) -> Result<ClusterSolution<Canonical<G>>, solver_cluster::Error>;
 
 impl<G> HasUnmoves<G>
 where
@@ -166,7 +158,6 @@ where
     pub fn new() -> Self {
         HasUnmoves {
             tiers: TierUnmoves::of(),
-            cluster: solver_cluster::solve_tiers_unmoves::<Canonical<G>>,
             check: check_indexed_unmoves::<G>,
         }
     }
@@ -194,10 +185,9 @@ where
     TierSolver::new(game).unmoves(G::unmoves().map(|u| u.tiers))
 }
 
-/// Solves the canonical `game` on the cluster `config` describes: by the
-/// game's unmoves when it declares them, else by the cluster's general
-/// tier solver (solver-cluster takes no [`TierUnmoves`] yet: this choice
-/// moves into it when its tier solve does).
+/// Solves the canonical `game` on the cluster `config` describes, given
+/// the unmoves the game declares ([`CliGame::unmoves`]): the cluster
+/// chooses the strategy ([`solver_cluster::solve_tiers_given`]).
 ///
 /// # Errors
 /// The cluster's.
@@ -210,10 +200,7 @@ where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
-    match G::unmoves() {
-        Some(u) => (u.cluster)(game, config, db),
-        None => solver_cluster::solve_tiers(game, config, db),
-    }
+    solver_cluster::solve_tiers_given(game, G::unmoves().map(|u| u.tiers), config, db)
 }
 
 /// No options: a game of fixed rules.

@@ -11,7 +11,7 @@ use game_core::{best_move, Canonical, Tier, Tiered, Value};
 use game_db::Database;
 use serde_json::json;
 use solver_cluster::ClusterConfig;
-use solver_retro::{Flaw, Held, Keep, Solved, Table, Tables};
+use solver_retro::{Held, Keep, Solved, Table, Tables};
 
 use super::analyze::{analyze, open_db};
 use super::args::{ClusterFlags, Samples};
@@ -130,17 +130,7 @@ where
 }
 
 /// What part of a whole solve a command runs ([`check_work`]).
-#[derive(Clone, Copy)]
-pub enum Work {
-    /// The solve alone (to answer a query or play).
-    Solve,
-    /// The solve, the walk of the positions reachable from the start,
-    /// and the certificate when `certify`; the solve of all but the
-    /// `finished` indices (of tiers a database holds finished: a
-    /// resumed solve does not solve them again, while the walk and the
-    /// certificate read every tier).
-    Whole { certify: bool, finished: u64 },
-}
+pub use solver_retro::cost::Work;
 
 /// Refuses, before anything is solved, a solve past the work budget:
 /// [`CliGame::SOLVE_STEPS`] an index, and the walk and the certificate
@@ -150,33 +140,23 @@ where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
-    let n = indices(game);
-    // The walk and the certificate are counted in steps of a whole solve.
-    let whole = n.saturating_mul(G::SOLVE_STEPS);
-    let finished = match work {
-        Work::Solve => 0,
-        Work::Whole { finished, .. } => finished.min(n),
+    let cost = solver_retro::cost::work(game, G::SOLVE_STEPS, work);
+    let (n, steps) = (cost.indices, cost.steps);
+    let and = match work {
+        Work::Solve => "",
+        Work::Whole { certify: false, .. } => {
+            ", the walk of the positions reachable from the start"
+        }
+        Work::Whole { certify: true, .. } => {
+            ", the walk of the positions reachable from the start and the certificate"
+        }
     };
-    let solve = (n - finished).saturating_mul(G::SOLVE_STEPS);
-    let (steps, and) = match work {
-        Work::Solve => (solve, ""),
-        Work::Whole { certify: false, .. } => (
-            solve.saturating_add(whole / 2),
-            ", the walk of the positions reachable from the start",
-        ),
-        Work::Whole { certify: true, .. } => (
-            solve
-                .saturating_add(whole / 2)
-                .saturating_add(whole / 4 * 3),
-            ", the walk of the positions reachable from the start and the certificate",
-        ),
-    };
-    let indices = if finished == 0 {
+    let indices = if cost.left == n {
         plural(n, "index")
     } else {
         format!(
             "{} of its {} left to solve",
-            grouped(n - finished),
+            grouped(cost.left),
             plural(n, "index")
         )
     };
@@ -188,39 +168,19 @@ where
 }
 
 /// Refuses a cluster of more workers than the work budget can start and
-/// join: timely's channels join every pair, and a solve of even a tiny
-/// game of `tiers` tiers takes some 8,000 steps a pair and 1,000 more a
-/// pair and tier (measured on 2 cores: Magic Fingers at 5 fingers a hand
-/// on 256 workers in one process 1.3 s, on 1,024 25 s; 4×4 Connect Four's
-/// 17 tiers on 600 workers 16 s).
+/// join for a solve of `tiers` tiers ([`ClusterConfig::start_steps`]).
 pub fn check_cluster_work(config: &ClusterConfig, tiers: usize, ctx: &Ctx) -> Result<(), Error> {
-    let w = config.workers() as u64;
-    let per_pair = (tiers as u64).saturating_mul(1_000).saturating_add(8_000);
     ctx.budget.check_work(
-        &format!("running {w} cluster workers, every one joined to every other"),
-        w.saturating_mul(w).saturating_mul(per_pair),
+        &format!(
+            "running {} cluster workers, every one joined to every other",
+            config.workers()
+        ),
+        config.start_steps(tiers),
     )?;
     Ok(())
 }
 
-/// The bytes of every tier's table, two a position.
-fn tables_bytes<G: Tiered>(game: &G) -> u64 {
-    indices(game).saturating_mul(2)
-}
-
-/// The indices of every tier.
-pub fn indices<G: Tiered>(game: &G) -> u64 {
-    indices_of(game, |_| true)
-}
-
-/// The indices of the tiers `which` picks.
-fn indices_of<G: Tiered>(game: &G, which: impl Fn(Tier) -> bool) -> u64 {
-    game.tiers()
-        .iter()
-        .filter(|&&t| which(t))
-        .map(|&t| game.tier_size(t))
-        .fold(0u64, u64::saturating_add)
-}
+pub use solver_retro::cost::{indices, indices_of, tables_bytes};
 
 /// Steps of work [`GameCheck`](solver_retro::GameCheck) takes a sampled
 /// position of a tiered game (some 2,000 measured on Dobutsu shogi, the
@@ -408,9 +368,13 @@ where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
-    let config = ClusterConfig::from_args(flags.iter().cloned())?
-        .memory_limit(ctx.budget.memory())
-        .rules(format!("{} {}", G::NAME, game.rules()));
+    // The command's one configuration (its memory limit), the cluster's
+    // threads its workers (`-w`).
+    let config = ClusterConfig::new(ctx.config(), flags.iter().cloned())?.rules(format!(
+        "{} {}",
+        G::NAME,
+        game.rules()
+    ));
     let leader = config.process() == 0;
     let title = game.title();
     let game = Canonical(game);
@@ -623,7 +587,7 @@ where
     let verified = cert.as_ref().map(Result::is_ok);
     let threads = match cluster.get("workers").and_then(serde_json::Value::as_u64) {
         Some(w) => plural(w, "cluster worker"),
-        None => plural(rayon::current_num_threads() as u64, "thread"),
+        None => plural(ctx.threads() as u64, "thread"),
     };
     // The times are the last line's (`Report::timed`), the whole run's.
     let mut text = format!(
@@ -769,31 +733,42 @@ where
             Box::new(move |p| Ok(values.iter().find(|(k, _)| k == p).and_then(|(_, v)| *v)))
         }
     };
-    let v = lookup(&pos)?.ok_or_else(|| Error::Usage("the position was not solved".into()))?;
-    let mut options = Vec::new();
-    let mut mv = Vec::new();
-    // Every move's child, in order, for the check below.
-    let mut children = Vec::new();
-    if game.0.outcome(&pos).is_none() {
-        game.0.moves(&pos, &mut mv);
-        for m in &mv {
-            let cv = lookup(&game.0.play(&pos, m))?;
-            if let Some(cv) = cv {
-                options.push((game.0.show_move(&pos, m), cv.parent()));
-            }
-            children.push(cv);
-        }
-    }
+    let unsolved = || Error::Usage("the position was not solved".into());
     // A database's answer is checked against its children's records, by
     // the certificate's rule for one position: records whose checksums
     // hold can still be wrong (written by another program, or edited).
-    if let Some(dir) = db {
-        let children = children.iter().map(|c| c.ok_or(Flaw::UnknownChild));
-        solver_retro::check_position(&game.0, &pos, v, children)
-            .map_err(|flaw| super::analyze::contradicted(dir, text, v, flaw))?;
-        // And each move's value printed, against its own children.
-        super::analyze::check_children(&game.0, &pos, &*lookup, dir, &|c| game.0.line(c))?;
-    }
+    let (v, moves) = match db {
+        Some(dir) => {
+            let looked = solver_retro::look_up_checked(
+                &game.0,
+                &pos,
+                |p| lookup(p),
+                |v, flaw| super::analyze::contradicted(dir, text, v, flaw),
+            )?
+            .ok_or_else(unsolved)?;
+            // And each move's value printed, against its own children.
+            super::analyze::check_children(&game.0, &pos, &*lookup, dir, &|c| game.0.line(c))?;
+            (looked.value, looked.moves)
+        }
+        None => {
+            let v = lookup(&pos)?.ok_or_else(unsolved)?;
+            let mut mv = Vec::new();
+            let mut moves = Vec::new();
+            if game.0.outcome(&pos).is_none() {
+                game.0.moves(&pos, &mut mv);
+                for m in mv {
+                    if let Some(cv) = lookup(&game.0.play(&pos, &m))? {
+                        moves.push((m, cv));
+                    }
+                }
+            }
+            (v, moves)
+        }
+    };
+    let options: Vec<_> = moves
+        .iter()
+        .map(|(m, cv)| (game.0.show_move(&pos, m), cv.parent()))
+        .collect();
     let best = best_move(&game.0, &pos, |c| lookup(c).ok().flatten(), &mut Vec::new())
         .map(|(m, _)| game.0.show_move(&pos, &m));
     let (text, json) = value_report(&game.0.show(&pos), v, best.as_ref(), &options);

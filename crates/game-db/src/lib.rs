@@ -224,6 +224,7 @@ mod fsio;
 mod layout;
 mod lock;
 mod record;
+mod solve_dir;
 #[cfg(feature = "retro")]
 pub mod store;
 mod tierfile;
@@ -237,4 +238,5 @@ pub use error::{Error, Result};
 pub use format::{rules_hash, FORMAT_VERSION, MANIFEST_VERSION, MAX_NAME_BYTES};
 pub use lock::{DirLock, LOCK_FILE};
 pub use record::{decode16, decode32, encode16, encode32, RecordWidth, MAX_NARROW_REMOTENESS};
+pub use solve_dir::SolveDir;
 pub use writer::{ShardWriter, TierWriter};

@@ -151,33 +151,39 @@ where
                 game_core::echo(text)
             ))
         };
-        let value = self.values.value(&pos)?.ok_or_else(unsolved)?;
-        let mut moves = Vec::new();
-        let mut children = Vec::new();
-        if game.outcome(&pos).is_none() {
-            let mut mv = Vec::new();
-            game.moves(&pos, &mut mv);
-            for m in &mv {
-                let child = game.play(&pos, m);
-                let cv = self.values.value(&child)?;
-                children.push(cv.ok_or(solver_retro::Flaw::UnknownChild));
-                if let Some(cv) = cv {
-                    moves.push(ExploredMove {
-                        name: self.notation.move_name(text, &pos, m),
-                        child: self.notation.child(text, &pos, m),
-                        value: cv,
-                    });
-                }
-            }
-        }
-        if self.check {
-            solver_retro::check_position(game, &pos, value, children).map_err(|flaw| {
-                Error::Contradicted {
+        let lookup = |p: &_| self.values.value(p);
+        // Stored values are checked against their children's before they
+        // are served ([`solver_retro::look_up_checked`]).
+        let (value, children) = if self.check {
+            let looked =
+                solver_retro::look_up_checked(game, &pos, lookup, |_, flaw| Error::Contradicted {
                     position: text.to_string(),
                     flaw,
+                })?
+                .ok_or_else(unsolved)?;
+            (looked.value, looked.moves)
+        } else {
+            let value = lookup(&pos)?.ok_or_else(unsolved)?;
+            let mut children = Vec::new();
+            if game.outcome(&pos).is_none() {
+                let mut mv = Vec::new();
+                game.moves(&pos, &mut mv);
+                for m in mv {
+                    if let Some(cv) = lookup(&game.play(&pos, &m))? {
+                        children.push((m, cv));
+                    }
                 }
-            })?;
-        }
+            }
+            (value, children)
+        };
+        let moves = children
+            .iter()
+            .map(|(m, cv)| ExploredMove {
+                name: self.notation.move_name(text, &pos, m),
+                child: self.notation.child(text, &pos, m),
+                value: *cv,
+            })
+            .collect();
         Ok(Explored {
             position: text.to_string(),
             value,

@@ -345,7 +345,9 @@ impl std::ops::AddAssign for Traffic {
 }
 
 /// Where a cluster solve runs: timely's own flags (`-w THREADS -n
-/// PROCESSES -p ID -h HOSTFILE`), and a progress callback.
+/// PROCESSES -p ID -h HOSTFILE`), embedding the solver's
+/// [`solver_retro::Config`] (the memory limit, the progress callback, and
+/// as its thread count each process's worker threads, `-w`).
 ///
 /// ```
 /// let c = solver_cluster::ClusterConfig::from_args(["-w", "2"])?;
@@ -365,13 +367,13 @@ impl std::ops::AddAssign for Traffic {
 #[derive(Clone)]
 pub struct ClusterConfig {
     timely: timely::Config,
-    threads: usize,
+    /// The solver's configuration: its memory limit and progress
+    /// callback, and `-w` as its threads.
+    retro: solver_retro::Config,
     process: usize,
     processes: usize,
-    progress: Option<worker::ProgressFn>,
     connect: Duration,
     peer_timeout: Duration,
-    memory: Option<u64>,
     list_cap: Option<u64>,
     round_bytes: Option<u64>,
     rules: String,
@@ -380,10 +382,9 @@ pub struct ClusterConfig {
 impl std::fmt::Debug for ClusterConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClusterConfig")
-            .field("threads", &self.threads)
+            .field("config", &self.retro)
             .field("process", &self.process)
             .field("processes", &self.processes)
-            .field("memory", &self.memory)
             .field("list_cap", &self.list_cap)
             .field("round_bytes", &self.round_bytes)
             .field("rules", &self.rules)
@@ -404,6 +405,28 @@ impl ClusterConfig {
     /// process id out of range, or a hostfile line that is no `host:port`
     /// address (naming its line).
     pub fn from_args<I, S>(args: I) -> Result<ClusterConfig, Error>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        ClusterConfig::new(solver_retro::Config::default(), args)
+    }
+
+    /// The cluster of timely's flags `args` (as [`ClusterConfig::from_args`])
+    /// running the solver's configuration `retro`: its memory limit and
+    /// progress callback are the cluster's, and its thread count becomes
+    /// each process's worker threads (`-w`, one by default).
+    ///
+    /// ```
+    /// let config = solver_retro::Config::default().memory_limit(1 << 30).threads(8);
+    /// let c = solver_cluster::ClusterConfig::new(config, ["-w", "2"])?;
+    /// assert_eq!((c.limit(), c.threads(), c.config().thread_count()), (1 << 30, 2, 2));
+    /// # Ok::<(), solver_cluster::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`ClusterConfig::from_args`].
+    pub fn new<I, S>(retro: solver_retro::Config, args: I) -> Result<ClusterConfig, Error>
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
@@ -465,13 +488,11 @@ impl ClusterConfig {
         }
         Ok(ClusterConfig {
             timely: config,
-            threads,
+            retro: retro.threads(threads),
             process,
             processes,
-            progress: None,
             connect: Duration::from_secs(60),
             peer_timeout: Duration::from_secs(60),
-            memory: None,
             list_cap: None,
             round_bytes: None,
             rules: String::new(),
@@ -482,7 +503,7 @@ impl ClusterConfig {
     /// first worker only.
     #[must_use]
     pub fn progress(mut self, report: impl Fn(Progress) + Send + Sync + 'static) -> Self {
-        self.progress = Some(Arc::new(report));
+        self.retro = self.retro.progress(report);
         self
     }
 
@@ -532,7 +553,7 @@ impl ClusterConfig {
     /// ```
     #[must_use]
     pub fn memory_limit(mut self, bytes: u64) -> Self {
-        self.memory = Some(bytes);
+        self.retro = self.retro.memory_limit(bytes);
         self
     }
 
@@ -553,8 +574,14 @@ impl ClusterConfig {
     /// The memory limit ([`ClusterConfig::memory_limit`]) in bytes.
     #[must_use]
     pub fn limit(&self) -> u64 {
-        self.memory
-            .unwrap_or_else(|| solver_retro::Config::default().limit())
+        self.retro.limit()
+    }
+
+    /// The solver's configuration this cluster runs (its thread count is
+    /// each process's worker threads).
+    #[must_use]
+    pub fn config(&self) -> &solver_retro::Config {
+        &self.retro
     }
 
     /// The longest list of a level's positions a worker keeps, in ids
@@ -608,7 +635,7 @@ impl ClusterConfig {
     /// Worker threads in each process.
     #[must_use]
     pub fn threads(&self) -> usize {
-        self.threads
+        self.retro.thread_count()
     }
 
     /// This process's id.
@@ -626,7 +653,7 @@ impl ClusterConfig {
     /// Workers in the cluster.
     #[must_use]
     pub fn workers(&self) -> usize {
-        self.threads * self.processes
+        self.threads() * self.processes
     }
 
     /// The bytes of a process's channels: timely joins each of its worker
@@ -641,9 +668,31 @@ impl ClusterConfig {
     /// ```
     #[must_use]
     pub fn channel_bytes(&self) -> u64 {
-        (self.threads as u64)
+        (self.threads() as u64)
             .saturating_mul(self.workers() as u64)
             .saturating_mul(4096)
+    }
+}
+
+impl ClusterConfig {
+    /// The steps of work a cluster of these workers takes to start and
+    /// join for a solve of `tiers` tiers, even of a tiny game: timely's
+    /// channels join every pair of workers, some 8,000 steps a pair and
+    /// 1,000 more a pair and tier (measured on 2 cores: Magic Fingers at 5
+    /// fingers a hand on 256 workers in one process 1.3 s, on 1,024 25 s;
+    /// 4×4 Connect Four's 17 tiers on 600 workers 16 s). A command
+    /// compares it with its work budget.
+    ///
+    /// ```
+    /// let c = solver_cluster::ClusterConfig::from_args(["-w", "4"])?;
+    /// assert_eq!(c.start_steps(2), 16 * 10_000);
+    /// # Ok::<(), solver_cluster::Error>(())
+    /// ```
+    #[must_use]
+    pub fn start_steps(&self, tiers: usize) -> u64 {
+        let w = self.workers() as u64;
+        let per_pair = (tiers as u64).saturating_mul(1_000).saturating_add(8_000);
+        w.saturating_mul(w).saturating_mul(per_pair)
     }
 }
 
@@ -862,6 +911,34 @@ where
     run(space, game, config, db)
 }
 
+/// Solves every tier of `game` on the cluster `config` describes, given
+/// its unmoves if it has them ([`solver_retro::TierUnmoves`], as
+/// `solver_retro::TierSolver::unmoves` takes them): the one entry point
+/// for a caller generic over games with and without unmoves, the cluster
+/// choosing how a tier's parents inside it are found — by the unmoves
+/// ([`solve_tiers_unmoves`]) when given, else every tier must be left by
+/// every move ([`solve_tiers`]).
+///
+/// # Errors
+/// As [`solve_tiers`].
+pub fn solve_tiers_given<G>(
+    game: G,
+    unmoves: Option<solver_retro::TierUnmoves<G>>,
+    config: &ClusterConfig,
+    db: Option<Arc<Database>>,
+) -> Result<ClusterSolution<G>, Error>
+where
+    G: Tiered + Clone + Send + Sync + 'static,
+    G::Position: Send,
+    G::Move: Send,
+{
+    let space = TierSpace {
+        game: game.clone(),
+        parents: unmoves.map(solver_retro::TierUnmoves::parents_fn),
+    };
+    run(space, game, config, db)
+}
+
 /// Solves every index of an [`IndexedUnmoves`] game as one tier (tier 0
 /// of [`OneTier`]), as `solver_retro::solve_unmoves_with`: bulk child
 /// counts and the terminal list where the game has them, parents by
@@ -981,13 +1058,16 @@ fn run<S: Space, G: Tiered>(
         space: Arc::new(space),
         shared: Arc::new(worker::Shared::new(
             config.workers(),
-            config.threads,
+            config.threads(),
             fault.clone(),
             usize::try_from(kept_free.saturating_mul(2)).unwrap_or(usize::MAX),
         )),
-        per_process: config.threads,
+        per_process: config.threads(),
         db,
-        progress: config.progress.clone(),
+        progress: config.retro.has_progress().then(|| {
+            let retro = config.retro.clone();
+            Arc::new(move |p| retro.report(p)) as worker::ProgressFn
+        }),
         list_cap: config.list_cap,
         round_bytes: config.round_bytes,
         budget,
@@ -1107,7 +1187,7 @@ fn finish_run(
         }
     };
     let mut got = 0;
-    while got < config.threads && !reaped(since) {
+    while got < config.threads() && !reaped(since) {
         match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(Ok(t)) => {
                 traffic += t;
@@ -1143,7 +1223,7 @@ fn finish_run(
     let joiner = {
         let fault = fault.clone();
         let links = Arc::clone(&links);
-        let left = config.threads - got;
+        let left = config.threads() - got;
         let threads = running.threads;
         // A thread spawned with the workers (`threads.rs`): a run that
         // started never fails to wait for its end.

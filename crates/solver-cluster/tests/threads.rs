@@ -141,6 +141,48 @@ fn loopy_tiers_by_unmoves_match_the_tier_engine() {
     }
 }
 
+/// The one entry point given the unmoves solves as by them (and as
+/// solver-retro's tier engine does); given none, a game whose tiers are
+/// all left by every move solves as `solve_tiers`, and a loopy one is
+/// refused.
+#[test]
+fn the_entry_point_chooses_by_the_unmoves_given() {
+    let game = OneLoopyTier(Fingers::new(FingersRules::default()).expect("rules"));
+    let single =
+        solver_retro::solve_tiers_unmoves(&game, &Default::default(), &mut solver_retro::NoStore)
+            .expect("solved");
+    let given = solver_retro::TierUnmoves::of();
+    let sol = solver_cluster::solve_tiers_given(game.clone(), Some(given), &config(2), None)
+        .expect("cluster solved");
+    let (a, b) = (sol.table(0).expect("held"), single.table(0).expect("held"));
+    let mut checked = 0;
+    for i in 0..a.len() as u64 {
+        if game.tier_position(0, i).is_some() {
+            assert_eq!(a.value(i), b.value(i), "index {i}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked}");
+    let e = solver_cluster::solve_tiers_given(game, None, &config(2), None).unwrap_err();
+    assert!(
+        matches!(e, solver_cluster::Error::NeedsUnmoves { .. }),
+        "{e}"
+    );
+
+    let game = Canonical(ConnectFour::new(4, 4).expect("board"));
+    let single = solver_retro::solve_tiers(&game).expect("solved");
+    let sol = solver_cluster::solve_tiers_given(game.clone(), None, &config(2), None)
+        .expect("cluster solved");
+    for &t in &game.tiers() {
+        let (a, b) = (sol.table(t).expect("held"), single.table(t).expect("held"));
+        for i in 0..a.len() as u64 {
+            if game.tier_position(t, i).is_some() {
+                assert_eq!(a.value(i), b.value(i), "tier {t} index {i}");
+            }
+        }
+    }
+}
+
 #[test]
 fn a_loopy_tier_without_unmoves_is_refused() {
     let game = OneLoopyTier(Fingers::new(FingersRules::default()).expect("rules"));

@@ -77,6 +77,14 @@ impl<G: Tiered> TierUnmoves<G> {
     ) -> Result<(), Error> {
         (self.parents)(game, tier, id, out, scratch)
     }
+
+    /// The function that gives the parents ([`TierUnmoves::parents`]),
+    /// for an engine of another crate that asks them itself (a cluster's
+    /// shards of a tier).
+    #[must_use]
+    pub fn parents_fn(self) -> ParentsFn<G> {
+        self.parents
+    }
 }
 
 /// Where a loopy tier's parents inside it come from ([`Plan::parents`]).

@@ -369,6 +369,73 @@ pub fn check_position<G: Game>(
     judge_position(game, pos, value, game.outcome(pos), children)
 }
 
+/// A value read from elsewhere (a database, say) that held against its
+/// children's by [`check_position`]: what [`look_up_checked`] gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Looked<M> {
+    /// The position's value.
+    pub value: Value,
+    /// Each of the game's moves from the position, in order, with the
+    /// value read for the child it reaches (none for a position over by
+    /// the rules; a child without a value fails the check).
+    pub moves: Vec<(M, Value)>,
+}
+
+/// Looks up `pos` by `lookup` and checks the value against its
+/// children's, read by `lookup` too, by the certificate's rule for one
+/// position ([`check_position`]): records whose checksums hold can still
+/// be wrong, so every command that answers from stored records answers
+/// through this. `Ok(None)` when `lookup` has no value for `pos`.
+///
+/// ```
+/// use game_core::fixtures::Graph;
+/// use game_core::Value;
+/// use solver_retro::{look_up_checked, Flaw};
+///
+/// // 0 moves to 1 and to 2; 1 and 2 have no move, so they are lost.
+/// let g = Graph { edges: vec![vec![1, 2], vec![], vec![]], ends: vec![None; 3] };
+/// let mut stored = vec![Some(Value::win(1)), Some(Value::lose(0)), Some(Value::lose(0))];
+/// let said = |v, f| format!("{v}: {f}");
+/// let looked = look_up_checked(&g, &0, |&p| Ok(stored[p]), said)?.expect("stored");
+/// assert_eq!(looked.value, Value::win(1));
+/// assert_eq!(looked.moves.len(), 2);
+/// stored[0] = Some(Value::win(3));
+/// assert!(look_up_checked(&g, &0, |&p| Ok(stored[p]), said).is_err());
+/// stored[2] = None;
+/// assert!(look_up_checked(&g, &2, |&p| Ok(stored[p]), said)?.is_none());
+/// # Ok::<(), String>(())
+/// ```
+///
+/// # Errors
+/// `lookup`'s; `contradicted(value, flaw)` when the value breaks the rule
+/// (a child with no value is [`Flaw::UnknownChild`]).
+pub fn look_up_checked<G: Game, E>(
+    game: &G,
+    pos: &G::Position,
+    mut lookup: impl FnMut(&G::Position) -> Result<Option<Value>, E>,
+    contradicted: impl FnOnce(Value, Flaw) -> E,
+) -> Result<Option<Looked<G::Move>>, E> {
+    let Some(value) = lookup(pos)? else {
+        return Ok(None);
+    };
+    let mut moves = Vec::new();
+    let mut children = Vec::new();
+    if game.outcome(pos).is_none() {
+        game.moves(pos, &mut moves);
+        for m in &moves {
+            children.push(lookup(&game.play(pos, m))?.ok_or(Flaw::UnknownChild));
+        }
+    }
+    check_position(game, pos, value, children.iter().copied())
+        .map_err(|flaw| contradicted(value, flaw))?;
+    let moves = moves
+        .into_iter()
+        .zip(children)
+        .filter_map(|(m, c)| c.ok().map(|c| (m, c)))
+        .collect();
+    Ok(Some(Looked { value, moves }))
+}
+
 /// [`check_position`] for a position whose outcome by the rules, `over`,
 /// the caller already has (the checker asks it once a position).
 fn judge_position<G: Game>(

@@ -121,11 +121,18 @@ impl Config {
         self
     }
 
-    /// Reports `p` to the progress callback, if any.
-    pub(crate) fn report(&self, p: Progress) {
+    /// Reports `p` to the progress callback ([`Config::progress`]), if
+    /// any: for an engine of another crate run on this configuration.
+    pub fn report(&self, p: Progress) {
         if let Some(f) = &self.progress {
             f(p);
         }
+    }
+
+    /// Whether a progress callback ([`Config::progress`]) was given.
+    #[must_use]
+    pub fn has_progress(&self) -> bool {
+        self.progress.is_some()
     }
 
     /// The memory limit in bytes.

@@ -197,6 +197,7 @@ mod cell;
 pub mod check;
 pub mod check_game;
 mod config;
+pub mod cost;
 mod crew;
 mod dot;
 mod engine;
@@ -221,7 +222,8 @@ pub use builder::{
 };
 pub use cell::{Cell, Table};
 pub use check::{
-    certify, certify_indexed, certify_tiers, check_position, Certificate, Flaw, Rejection,
+    certify, certify_indexed, certify_tiers, check_position, look_up_checked, Certificate, Flaw,
+    Looked, Rejection,
 };
 pub use check_game::{BrokenPromise, GameCheck};
 pub use config::{Config, Progress};
