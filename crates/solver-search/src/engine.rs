@@ -236,13 +236,15 @@ where
     #[inline]
     fn enter(&mut self, pos: G::Position, beta: i64, parent: Option<u64>) -> Result<Step, Error> {
         self.count()?;
+        let g = self.s.game;
+        // The table is read first: its line (most often a miss of the
+        // caches) comes in while the quick tests run.
+        let key = g.search_key(&pos);
+        let (lo, hi) = self.s.tt.probe(key);
         if let Some(s) = self.known(&pos)? {
             return Ok(Step::Done(s));
         }
-        let g = self.s.game;
         let progress = self.progress(&pos, parent)?;
-        let key = g.search_key(&pos);
-        let (lo, hi) = self.s.tt.probe(key);
         if lo >= beta {
             return Ok(Step::Done(lo));
         }
