@@ -81,6 +81,39 @@ enum TieChild<P> {
     Search(P, u64, Option<u64>),
 }
 
+/// A lower bound `lo` raised to the least score at least `lo` that a value
+/// can have in a game whose quick value is complete (a win in an odd
+/// number of plies, a loss in an even one, a tie 0).
+#[inline]
+pub(crate) fn snap_lo(lo: i64) -> i64 {
+    match lo {
+        1..=4 => 5 + i64::from((BIG - 5) % 2 == 0),
+        -4..=-1 => 0,
+        // A win in `BIG − lo` plies or fewer; an even count is one less.
+        l if l >= 5 => l + i64::from((BIG - l) % 2 == 0),
+        // A loss in `BIG + lo` plies or more; an odd count is one more.
+        l => match l + i64::from((BIG + l) % 2 != 0) {
+            -4..=-1 => 0,
+            l => l,
+        },
+    }
+}
+
+/// An upper bound `hi` lowered to the greatest score at most `hi` that a
+/// value can have in a game whose quick value is complete.
+#[inline]
+pub(crate) fn snap_hi(hi: i64) -> i64 {
+    match hi {
+        1..=4 => 0,
+        -4..=-1 => -5 - i64::from((BIG - 5) % 2 != 0),
+        h if h >= 5 => match h - i64::from((BIG - h) % 2 == 0) {
+            1..=4 => 0,
+            h => h,
+        },
+        h => h - i64::from((BIG + h) % 2 != 0),
+    }
+}
+
 /// One thread's search and its reusable buffers.
 pub(crate) struct Engine<'a, G: Game, T> {
     s: Shared<'a, G, T>,
@@ -203,13 +236,15 @@ where
     #[inline]
     fn enter(&mut self, pos: G::Position, beta: i64, parent: Option<u64>) -> Result<Step, Error> {
         self.count()?;
+        let g = self.s.game;
+        // The table is read first: its line (most often a miss of the
+        // caches) comes in while the quick tests run.
+        let key = g.search_key(&pos);
+        let (lo, hi) = self.s.tt.probe(key);
         if let Some(s) = self.known(&pos)? {
             return Ok(Step::Done(s));
         }
-        let g = self.s.game;
         let progress = self.progress(&pos, parent)?;
-        let key = g.search_key(&pos);
-        let (lo, hi) = self.s.tt.probe(key);
         if lo >= beta {
             return Ok(Step::Done(lo));
         }
@@ -233,11 +268,17 @@ where
             return Self::given(Value::new(g.stalemate(&pos), 0)).map(Step::Done);
         }
         // With a move, the value is between a loss in one and a win in one;
-        // with a complete quick value, between a loss in 4 and a win in 3.
+        // with a complete quick value, between a loss in 4 and a win in 3,
+        // and a win takes an odd number of plies, a loss an even one.
         let (lo, hi) = (
             lo.max(self.fastest_loss - BIG),
             hi.min(BIG - self.fastest_win),
         );
+        let (lo, hi) = if self.fastest_win > 1 {
+            (snap_lo(lo), snap_hi(hi))
+        } else {
+            (lo, hi)
+        };
         if lo >= beta || hi < beta {
             self.moves.truncate(first);
             return Ok(Step::Done(if lo >= beta { lo } else { hi }));
@@ -353,6 +394,15 @@ where
     /// losses are mostly short), galloping and then halving.
     fn exact_score(&mut self, pos: &G::Position) -> Result<i64, Error> {
         let (mut lo, mut hi) = (-BIG, BIG);
+        // Not over, no quick value: with a complete quick value, a loss in
+        // 4 plies at the fastest, a win in 3.
+        let complete = self.fastest_win > 1;
+        if complete {
+            (lo, hi) = (
+                snap_lo(self.fastest_loss - BIG),
+                snap_hi(BIG - self.fastest_win),
+            );
+        }
         let plies = self.s.game.plies_left(pos).map(i64::from);
         let mut gap = 0i64;
         let mut halving = false;
@@ -397,6 +447,9 @@ where
                 lo = lo.max(r);
             } else {
                 hi = hi.min(r);
+            }
+            if complete {
+                (lo, hi) = (snap_lo(lo), snap_hi(hi));
             }
             match region {
                 // From the top, a success ends the galloping; from the
@@ -555,5 +608,51 @@ where
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::{score, value};
+    use game_core::Value;
+
+    /// The snapped bounds are the nearest scores of values of the right
+    /// parity: checked against every such value near the ends and the
+    /// middle, by brute force.
+    #[test]
+    fn snapping_keeps_every_value_of_the_right_parity() {
+        let max = game_core::MAX_REMOTENESS;
+        let vals: Vec<i64> = (0..260u32)
+            .chain(max - 30..=max)
+            .flat_map(|r| {
+                let mut v = vec![];
+                if r % 2 == 1 {
+                    v.push(score(Value::win(r)).unwrap());
+                }
+                if r % 2 == 0 {
+                    v.push(score(Value::lose(r)).unwrap());
+                }
+                v
+            })
+            .chain([0])
+            .collect();
+        let bounds = (-BIG..-BIG + 220).chain(-10..10).chain(BIG - 220..=BIG);
+        for b in bounds {
+            let want_lo = vals.iter().filter(|&&v| v >= b).min().copied();
+            let want_hi = vals.iter().filter(|&&v| v <= b).max().copied();
+            if let Some(w) = want_lo {
+                assert_eq!(snap_lo(b), w, "lo {b}");
+            }
+            if let Some(w) = want_hi {
+                assert_eq!(snap_hi(b), w, "hi {b}");
+            }
+        }
+        // 5 and -6 are the slowest win and loss.
+        assert_eq!(value(5, 0).unwrap(), Value::win(game_core::MAX_REMOTENESS));
+        assert_eq!(
+            value(-6, 0).unwrap(),
+            Value::lose(game_core::MAX_REMOTENESS - 1)
+        );
     }
 }

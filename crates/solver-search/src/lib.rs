@@ -48,9 +48,12 @@
 //!   little and deeper tests reuse the table filled by shallower ones.
 //! * **Transposition table.** Fixed size, from a memory budget
 //!   ([`Config::with_table_bytes`], refused beyond
-//!   [`game_core::Budget`]); each slot keeps a position's key
-//!   ([`game_core::SearchKey`]) and true bounds on its score, shared by
-//!   every thread without locks (a slot being written is skipped).
+//!   [`game_core::Budget`]), shared by every thread without locks: from
+//!   1 MiB, buckets of two one-word entries, each the rest of a mixed key
+//!   ([`game_core::SearchKey`]) and true bounds on its score (rounded
+//!   outwards where their code is short); smaller, a slot a key behind a
+//!   sequence lock. With a complete quick value, bounds are narrowed to
+//!   the parity of wins (odd plies) and losses (even).
 //! * **Explicit stack.** The search is a loop over a stack of frames on
 //!   the heap, checked against the memory budget as it grows: a long game
 //!   cannot overflow the call stack.

@@ -7,7 +7,7 @@ use game_core::{Budget, EndgameTable, Game, NoTable, SearchHints, SearchKey, Val
 use rayon::prelude::*;
 
 use crate::engine::{Engine, Shared, STEPS_A_NODE};
-use crate::table::{Table, SLOT_BYTES};
+use crate::table::Table;
 use crate::Error;
 
 /// How a [`Searcher`] searches: threads, the size of its transposition
@@ -145,7 +145,7 @@ where
     /// [`Error::TooLarge`] when the table is over the budget's memory.
     pub fn with_tables(game: &'g G, tables: T, config: Config) -> Result<Self, Error> {
         let tt = Table::new(config.table_bytes, &config.budget)?;
-        let tt_bytes = tt.len() as u64 * SLOT_BYTES;
+        let tt_bytes = tt.bytes();
         // Without a pool the root's moves are searched one after another:
         // the same answer, on one thread.
         let pool = (config.threads > 1)
