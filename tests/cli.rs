@@ -1377,7 +1377,8 @@ fn a_solves_last_line_is_the_whole_runs_time_and_its_parts() {
         assert!(!text.contains("Solved in"), "{text}");
         let (total, named) = done_line(&text);
         assert!(
-            total <= wall + 0.001,
+            // The line rounds to hundredths: half of one more.
+            total <= wall + 0.006,
             "{args:?}: {total} s said, {wall} s seen"
         );
         assert!(
