@@ -207,7 +207,7 @@ pub fn run(cmd: Connect4Cmd, ctx: &Ctx) -> Result<Report, Error> {
             samples.check_work(
                 ctx,
                 &game.title(),
-                tiered::indices(&game),
+                solver_retro::cost::indices(&game),
                 3,
                 tiered::CHECK_STEPS,
             )?;

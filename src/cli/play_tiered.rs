@@ -76,7 +76,7 @@ where
             })
         }
         None => {
-            super::tiered::check_work(&game, super::tiered::Work::Solve, ctx)?;
+            super::tiered::check_work(&game, solver_retro::cost::Work::Solve, ctx)?;
             super::tiered::check_whole(&game, super::tiered::WholeFor::Answer, ctx)?;
             if !ctx.json {
                 writeln!(

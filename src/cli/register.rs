@@ -312,7 +312,7 @@ where
             samples.check_work(
                 ctx,
                 &game.title(),
-                tiered::indices(&game),
+                solver_retro::cost::indices(&game),
                 4,
                 tiered::CHECK_STEPS,
             )?;

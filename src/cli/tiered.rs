@@ -129,8 +129,7 @@ where
     Ok(())
 }
 
-/// What part of a whole solve a command runs ([`check_work`]).
-pub use solver_retro::cost::Work;
+use solver_retro::cost::Work;
 
 /// Refuses, before anything is solved, a solve past the work budget:
 /// [`CliGame::SOLVE_STEPS`] an index, and the walk and the certificate
@@ -180,7 +179,7 @@ pub fn check_cluster_work(config: &ClusterConfig, tiers: usize, ctx: &Ctx) -> Re
     Ok(())
 }
 
-pub use solver_retro::cost::{indices, indices_of, tables_bytes};
+use solver_retro::cost::{indices, indices_of, tables_bytes};
 
 /// Steps of work [`GameCheck`](solver_retro::GameCheck) takes a sampled
 /// position of a tiered game (some 2,000 measured on Dobutsu shogi, the
