@@ -216,15 +216,22 @@ impl CliGame for Fingers {
     /// Beyond the index and the unmoves, the children by index and the
     /// unmoves by index (the fast paths `fingers solve` runs).
     fn check_capabilities(&self, samples: u64) -> Result<u64, Error> {
-        let mut check = solver_retro::GameCheck::new(self, samples);
-        check
-            .indexed()
-            .and_then(|c| c.indexed_children())
-            .and_then(|c| c.unmoves())
-            .and_then(|c| c.indexed_unmoves())
-            .map_err(|e| Error::Usage(e.to_string()))?;
-        Ok(check.positions())
+        Ok(promises(self, samples)?.positions())
     }
+}
+
+/// The four promises `fingers check` checks, on `samples` positions:
+/// the index, the children by index, the unmoves and the unmoves by
+/// index (the fast paths `fingers solve` runs).
+fn promises(game: &Fingers, samples: u64) -> Result<solver_retro::GameCheck<'_, Fingers>, Error> {
+    let mut check = solver_retro::GameCheck::new(game, samples);
+    check
+        .indexed()
+        .and_then(|c| c.indexed_children())
+        .and_then(|c| c.unmoves())
+        .and_then(|c| c.indexed_unmoves())
+        .map_err(|e| Error::Usage(e.to_string()))?;
+    Ok(check)
 }
 
 /// Describes the rules in words.
@@ -604,13 +611,7 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
         FingersCmd::Check { rules, samples } => {
             let game = rules.game()?;
             samples.check_work(ctx, "Magic Fingers", game.size(), 4, Fingers::CHECK_STEPS)?;
-            let mut check = solver_retro::GameCheck::new(&game, samples.samples);
-            check
-                .indexed()
-                .and_then(|c| c.indexed_children())
-                .and_then(|c| c.unmoves())
-                .and_then(|c| c.indexed_unmoves())
-                .map_err(|e| Error::Usage(e.to_string()))?;
+            let check = promises(&game, samples.samples)?;
             // The positions each check looked at (every one of the
             // table's when the game is small), not the looks of all four.
             let n = check.widest();

@@ -881,11 +881,7 @@ where
     G::Position: Send,
     G::Move: Send,
 {
-    let space = TierSpace {
-        game: game.clone(),
-        parents: None,
-    };
-    run(space, game, config, db)
+    solve_tiers_given(game, None, config, db)
 }
 
 /// Solves every tier of a game with [`Unmoves`]: the parents inside a
@@ -904,11 +900,7 @@ where
     G::Position: Send,
     G::Move: Send,
 {
-    let space = TierSpace {
-        game: game.clone(),
-        parents: Some(solver_retro::parents_by_unmoves::<G>),
-    };
-    run(space, game, config, db)
+    solve_tiers_given(game, Some(solver_retro::TierUnmoves::of()), config, db)
 }
 
 /// Solves every tier of `game` on the cluster `config` describes, given
