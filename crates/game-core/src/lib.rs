@@ -113,7 +113,7 @@ pub use indexed::{
 };
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};
-pub use plural::{grouped, plural};
+pub use plural::{grouped, grouped_wide, plural};
 pub use search::{EndgameTable, NoTable, SearchHints, SearchKey};
 pub use strategy::{best_move, principal_variation, Line, LineEnd, Ply};
 pub use symmetric::{orbit_size, Canonical, Symmetric, TieredSymmetric};

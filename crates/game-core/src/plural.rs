@@ -52,6 +52,16 @@ pub fn plural(n: impl Into<u64>, word: &str) -> String {
 /// ```
 #[must_use]
 pub fn grouped(n: u64) -> String {
+    grouped_wide(u128::from(n))
+}
+
+/// [`grouped()`] for a `u128` (a sum of `u64` counts).
+///
+/// ```
+/// assert_eq!(game_core::grouped_wide(u128::from(u64::MAX) + 1), "18,446,744,073,709,551,616");
+/// ```
+#[must_use]
+pub fn grouped_wide(n: u128) -> String {
     let digits = n.to_string();
     if digits.len() <= 4 {
         return digits;

@@ -11,7 +11,7 @@ pub enum Error {
     #[error("the pile is empty: there is nothing to take")]
     EmptyPile,
     /// Stones needs an odd number of stones in all.
-    #[error("mine + his + pile = {} is even: Stones needs an odd number of stones in all", grouped_wide(*.total))]
+    #[error("mine + his + pile = {} is even: Stones needs an odd number of stones in all", game_core::grouped_wide(*.total))]
     EvenTotal {
         /// The total number of stones (may exceed `u64`).
         total: u128,
@@ -47,23 +47,4 @@ pub enum Error {
     /// An error from the dynamic-programming solver.
     #[error(transparent)]
     Solver(#[from] solver_dp::Error),
-}
-
-/// `n` with thousands separators past four digits, as
-/// [`game_core::grouped`] writes a `u64`.
-fn grouped_wide(n: u128) -> String {
-    match u64::try_from(n) {
-        Ok(n) => game_core::grouped(n),
-        Err(_) => {
-            let digits = n.to_string();
-            let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-            for (i, c) in digits.chars().enumerate() {
-                if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                    out.push(',');
-                }
-                out.push(c);
-            }
-            out
-        }
-    }
 }
