@@ -21,6 +21,7 @@ fn main() -> ExitCode {
     // The run's time, in a solve's last line, is measured from here.
     gamesolve::cli::mark_start();
     oom::note_json();
+    oom::skip_unused_teardown();
     gamesolve::cli::main()
 }
 
@@ -121,6 +122,47 @@ mod oom {
     #[cfg(not(unix))]
     fn limited() -> bool {
         false
+    }
+
+    /// Under the system's allocator, ends the process at `exit` before
+    /// the libraries' teardown runs, so that mimalloc's (linked, unused)
+    /// cannot crash it.
+    ///
+    /// Design note (issue 46): mimalloc initialises itself from a loader
+    /// constructor, before `main` and before any request, by reserving
+    /// its page map (about 2 MiB of address space). Just above the limit
+    /// where the loader itself fails (`ulimit -v` ~12,000–14,000 KB for
+    /// the release binary here, ~18,000–20,000 for the debug one) that
+    /// reservation fails and mimalloc carries on without it; its
+    /// destructor then frees its thread-locals slots (a null pointer)
+    /// through the missing map at `exit`, a `SIGSEGV` after the answer or
+    /// the refusal was printed. Mimalloc has no public switch for its
+    /// teardown, and it has nothing to tear down here (the system's
+    /// allocator served every request), so an `on_exit` handler,
+    /// registered after the loader's own and so run before it, ends the
+    /// process with `_exit` and the status `exit` was given. Rust has
+    /// flushed stdout by then (`main`'s return and `process::exit` both
+    /// do before calling `exit`); no C library buffer is in use.
+    pub fn skip_unused_teardown() {
+        #[cfg(all(feature = "mimalloc", target_os = "linux", target_env = "gnu"))]
+        if Chosen::system() {
+            extern "C" {
+                /// glibc's `on_exit(3)`: `f(status, arg)` runs at `exit`.
+                fn on_exit(
+                    f: extern "C" fn(libc::c_int, *mut libc::c_void),
+                    arg: *mut libc::c_void,
+                ) -> libc::c_int;
+            }
+            /// Ends the process with `exit`'s status, running nothing more.
+            extern "C" fn end_now(status: libc::c_int, _: *mut libc::c_void) {
+                // SAFETY: `_exit` takes any status and does not return.
+                unsafe { libc::_exit(status) }
+            }
+            // SAFETY: `end_now` is a valid handler for the whole process
+            // and ignores its argument. If registration fails (glibc is out
+            // of memory for its list), exit goes on as before.
+            let _ = unsafe { on_exit(end_now, std::ptr::null_mut()) };
+        }
     }
 
     /// glibc's malloc with one arena for every thread.
