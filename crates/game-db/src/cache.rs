@@ -15,12 +15,19 @@ pub(crate) trait Weight {
     fn weight(&self) -> usize;
 }
 
-/// A decompressed block weighs the bytes its buffer holds allocated (its
+/// A decompressed block weighs the bytes its buffers hold allocated (their
 /// capacity): a small block in a large buffer weighs the buffer, so that
 /// the cache's capacity bounds the memory it keeps.
 impl Weight for Vec<u8> {
     fn weight(&self) -> usize {
         self.capacity()
+    }
+}
+
+/// A decompressed block with its rank index weighs its buffers.
+impl Weight for crate::layout::Block {
+    fn weight(&self) -> usize {
+        self.allocated()
     }
 }
 
@@ -109,10 +116,10 @@ impl<V: Weight> Lru<V> {
 }
 
 #[cfg(test)]
-impl Lru<Vec<u8>> {
+impl<V: Weight> Lru<V> {
     /// The bytes the kept blocks' buffers hold allocated.
     pub fn allocated(&self) -> usize {
-        self.map.values().map(|(_, v)| v.capacity()).sum()
+        self.map.values().map(|(_, v)| v.weight()).sum()
     }
 }
 

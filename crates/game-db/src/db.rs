@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 use game_core::{Tier, Value};
 
 use crate::cache::Lru;
+use crate::layout::Block;
 use crate::format::{check_name, rules_hash, Entry, Manifest};
 use crate::fsio::{file_in_the_way, other_entries, sync_dir, write_manifest};
 use crate::tierfile::{decode_at, TierFile};
@@ -283,7 +284,7 @@ pub struct Database {
     manifest_lock: Mutex<()>,
     /// Tiers (`None`) and shards (`Some(k)`) being written.
     writing: Mutex<BTreeSet<(Tier, Option<u32>)>>,
-    cache: Mutex<Lru<Vec<u8>>>,
+    cache: Mutex<Lru<Block>>,
     open_files: Mutex<Lru<File>>,
     serials: AtomicU64,
 }
@@ -292,8 +293,7 @@ pub struct Database {
 struct Scratch {
     dctx: Option<zstd::bulk::Decompressor<'static>>,
     compressed: Vec<u8>,
-    packed: Vec<u8>,
-    raw: Vec<u8>,
+    block: Block,
 }
 
 thread_local! {
@@ -301,8 +301,7 @@ thread_local! {
         RefCell::new(Scratch {
             dctx: None,
             compressed: Vec::new(),
-            packed: Vec::new(),
-            raw: Vec::new(),
+            block: Block::EMPTY,
         })
     };
 }
@@ -691,8 +690,8 @@ impl Database {
         let block = index / u64::from(h.block_records);
         let within = (index % u64::from(h.block_records)) as usize;
         let key = (f.serial, block);
-        if let Some(raw) = lock(&self.cache).get(key) {
-            return f.decode_at(&raw, within);
+        if let Some(b) = lock(&self.cache).get(key) {
+            return f.record_in(&b, within);
         }
         let handle = self.handle(f)?;
         SCRATCH.with(|s| -> Result<Option<Value>> {
@@ -703,34 +702,27 @@ impl Database {
                     .dctx
                     .insert(zstd::bulk::Decompressor::new().map_err(|e| Error::io(&f.path, e))?),
             };
-            f.read_block(
-                &handle,
-                block,
-                dctx,
-                &mut s.compressed,
-                &mut s.packed,
-                &mut s.raw,
-            )?;
-            let value = f.decode_at(&s.raw, within)?;
+            f.read_indexed(&handle, block, dctx, &mut s.compressed, &mut s.block)?;
+            let value = f.record_in(&s.block, within)?;
             if self.options.cache_bytes > 0 {
                 // The block moves into the cache; an evicted block's
-                // buffer (if no lookup still holds it), or the block's own
-                // if the cache cannot keep it, is reused next time. A
-                // block much smaller than the buffer it was read into (a
+                // buffers (if no lookup still holds them), or the block's
+                // own if the cache cannot keep it, are reused next time. A
+                // block much smaller than the buffers it was read into (a
                 // file's last block, or one of a tier written with smaller
-                // blocks) is copied out instead, and the buffer kept: the
-                // cache weighs a block by its buffer, and would otherwise
+                // blocks) is copied out instead, and the buffers kept: the
+                // cache weighs a block by its buffers, and would otherwise
                 // keep fewer blocks (or, weighing records, hold far more
                 // memory than it counts).
-                let copied = s.raw.capacity() > 2 * s.raw.len();
+                let copied = s.block.allocated() > 2 * s.block.len();
                 let data = if copied {
-                    Arc::new(s.raw.clone())
+                    Arc::new(s.block.clone())
                 } else {
-                    Arc::new(std::mem::take(&mut s.raw))
+                    Arc::new(std::mem::take(&mut s.block))
                 };
                 let spare = lock(&self.cache).insert(key, data);
                 if let (false, Some(spare)) = (copied, spare) {
-                    s.raw = spare;
+                    s.block = spare;
                 }
             }
             Ok(value)

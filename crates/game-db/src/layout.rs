@@ -72,14 +72,136 @@ pub(crate) fn pack(width: RecordWidth, raw: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-/// The raw records of `n` records of width `width` laid out in `packed`,
-/// into `raw` (cleared first); `Err` says what is wrong with `packed`.
-pub(crate) fn unpack(
+/// A block as laid out ([`pack`]), checked, with what finds a record in
+/// it without expanding it: the number of present records before every
+/// 512-record stretch of the bitmap, so that a record's place among the
+/// values is that count plus a popcount of at most eight words. Built
+/// once when the block is decompressed, kept with it in the block cache;
+/// its buffers are reused for the next block read into it.
+#[derive(Debug)]
+pub(crate) struct Block {
+    /// The laid-out bytes (the decompressed block).
+    bytes: Vec<u8>,
+    /// Present records before each 512-record stretch.
+    ranks: Vec<u32>,
+    /// Records of the block.
+    n: usize,
+    /// Bytes of a value: 1 (compact) or the record width.
+    vw: usize,
+}
+
+/// Records a stretch of the rank index covers: eight 64-bit words.
+const STRETCH: usize = 512;
+
+impl Default for Block {
+    fn default() -> Block {
+        Block::EMPTY
+    }
+}
+
+impl Block {
+    /// A block of no records, holding no memory.
+    pub const EMPTY: Block = Block {
+        bytes: Vec::new(),
+        ranks: Vec::new(),
+        n: 0,
+        vw: 1,
+    };
+
+    /// The buffer to decompress into (cleared, room for a block of `n`
+    /// records of width `width`); [`Block::index`] must follow.
+    pub fn buffer(&mut self, n: usize, width: RecordWidth) -> &mut Vec<u8> {
+        self.n = 0;
+        self.ranks.clear();
+        self.bytes.clear();
+        self.bytes.reserve(max_len(n, width));
+        &mut self.bytes
+    }
+
+    /// Checks the bytes read into [`Block::buffer`] as the layout of `n`
+    /// records of width `width` and builds the rank index; `Err` says
+    /// what is wrong (and the block then holds no record).
+    pub fn index(&mut self, width: RecordWidth, n: usize) -> std::result::Result<(), String> {
+        let (vw, map, values) = split(width, &self.bytes, n)?;
+        self.ranks.clear();
+        let mut present = 0usize;
+        for stretch in map.chunks(STRETCH / 8) {
+            // At most 2^32 records a block (MAX_BLOCK_BYTES).
+            self.ranks.push(present as u32);
+            present += stretch.iter().map(|b| b.count_ones() as usize).sum::<usize>();
+        }
+        if values.len() != present * vw {
+            self.ranks.clear();
+            return Err(format!(
+                "{} bytes of values for {present} records of {vw} bytes",
+                values.len()
+            ));
+        }
+        (self.n, self.vw) = (n, vw);
+        Ok(())
+    }
+
+    /// The record (in the low bits of a `u32`, 0 for no position) at `i`
+    /// (< the block's records); `Err` for a value that contradicts the
+    /// bitmap (a present record holding no position).
+    pub fn record(&self, width: RecordWidth, i: usize) -> std::result::Result<u32, String> {
+        if i >= self.n {
+            return Err(format!("record {i} of a block of {}", self.n));
+        }
+        let map = &self.bytes[1..1 + self.n.div_ceil(8)];
+        if map[i / 8] & (1 << (i % 8)) == 0 {
+            return Ok(0);
+        }
+        let stretch = i / STRETCH;
+        let mut k = self.ranks[stretch] as usize;
+        let from = stretch * (STRETCH / 8);
+        k += map[from..i / 8].iter().map(|b| b.count_ones() as usize).sum::<usize>();
+        k += (map[i / 8] & ((1u8 << (i % 8)) - 1)).count_ones() as usize;
+        let values = &self.bytes[1 + map.len()..];
+        let v = values
+            .get(k * self.vw..(k + 1) * self.vw)
+            .ok_or_else(|| format!("record {i}'s value is past the block's end"))?;
+        let rec = if self.vw == 1 {
+            expand(width, v[0])
+        } else {
+            record_at(width, v, 0)
+        };
+        if rec == 0 {
+            return Err(format!("record {i} is marked present but holds no position"));
+        }
+        Ok(rec)
+    }
+
+    /// What the block holds allocated, in bytes.
+    pub fn allocated(&self) -> usize {
+        self.bytes.capacity() + 4 * self.ranks.capacity()
+    }
+
+    /// Bytes in use (laid-out bytes and rank index).
+    pub fn len(&self) -> usize {
+        self.bytes.len() + 4 * self.ranks.len()
+    }
+}
+
+impl Clone for Block {
+    /// A copy sized to what the block uses, not to its buffers.
+    fn clone(&self) -> Block {
+        Block {
+            bytes: self.bytes.as_slice().to_vec(),
+            ranks: self.ranks.as_slice().to_vec(),
+            n: self.n,
+            vw: self.vw,
+        }
+    }
+}
+
+/// Checks `packed` as the layout of `n` records of width `width` but for
+/// the count of its values: the value width, the bitmap and the values.
+fn split(
     width: RecordWidth,
     packed: &[u8],
     n: usize,
-    raw: &mut Vec<u8>,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<(usize, &[u8], &[u8]), String> {
     let w = width.bytes();
     let map_len = n.div_ceil(8);
     let Some((&vw, rest)) = packed.split_first() else {
@@ -101,6 +223,19 @@ pub(crate) fn unpack(
     if !n.is_multiple_of(8) && map[map_len - 1] >> (n % 8) != 0 {
         return Err("presence bits set past the block's last record".into());
     }
+    Ok((vw, map, values))
+}
+
+/// The raw records of `n` records of width `width` laid out in `packed`,
+/// into `raw` (cleared first); `Err` says what is wrong with `packed`.
+pub(crate) fn unpack(
+    width: RecordWidth,
+    packed: &[u8],
+    n: usize,
+    raw: &mut Vec<u8>,
+) -> std::result::Result<(), String> {
+    let w = width.bytes();
+    let (vw, map, values) = split(width, packed, n)?;
     let present: usize = map.iter().map(|b| b.count_ones() as usize).sum();
     if values.len() != present * vw {
         return Err(format!(
@@ -110,33 +245,22 @@ pub(crate) fn unpack(
     }
     raw.clear();
     raw.resize(n * w, 0);
-    let mut next = values.iter();
-    let mut wide = values.chunks_exact(vw);
+    let mut next = values.chunks_exact(vw);
     for i in 0..n {
         if map[i / 8] & (1 << (i % 8)) == 0 {
             continue;
         }
+        let v = next.next().expect("counted above");
+        let rec = if vw == 1 { expand(width, v[0]) } else { record_at(width, v, 0) };
+        if rec == 0 {
+            return Err(format!(
+                "record {i} is marked present but holds no position"
+            ));
+        }
         let dst = &mut raw[w * i..w * (i + 1)];
-        if vw == 1 {
-            let b = *next.next().expect("counted above");
-            let rec = expand(width, b);
-            if rec == 0 {
-                return Err(format!(
-                    "record {i} is marked present but holds no position"
-                ));
-            }
-            match width {
-                RecordWidth::Narrow => dst.copy_from_slice(&(rec as u16).to_le_bytes()),
-                RecordWidth::Wide => dst.copy_from_slice(&rec.to_le_bytes()),
-            }
-        } else {
-            let v = wide.next().expect("counted above");
-            if v.iter().all(|&b| b == 0) {
-                return Err(format!(
-                    "record {i} is marked present but holds no position"
-                ));
-            }
-            dst.copy_from_slice(v);
+        match width {
+            RecordWidth::Narrow => dst.copy_from_slice(&(rec as u16).to_le_bytes()),
+            RecordWidth::Wide => dst.copy_from_slice(&rec.to_le_bytes()),
         }
     }
     Ok(())
@@ -208,6 +332,10 @@ mod tests {
             &[2, 0b1, 0, 0][..],
         ] {
             assert!(unpack(w, bad, 3, &mut raw).is_err(), "{bad:?}");
+            let mut b = Block::default();
+            b.buffer(3, w).extend_from_slice(bad);
+            let refused = b.index(w, 3).is_err() || (0..3).any(|i| b.record(w, i).is_err());
+            assert!(refused, "{bad:?}");
         }
         assert!(unpack(w, &[1, 0b1, 0x41], 3, &mut raw).is_ok());
         assert_eq!(raw, raw_of(w, &[Some(Value::lose(1)), None, None]));
@@ -215,7 +343,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn round_trip(recs in proptest::collection::vec(any_record(100), 0..200), wide: bool) {
+        fn round_trip(recs in proptest::collection::vec(any_record(100), 0..2000), wide: bool) {
             let width = if wide { RecordWidth::Wide } else { RecordWidth::Narrow };
             let raw = raw_of(width, &recs);
             let mut packed = Vec::new();
@@ -223,7 +351,15 @@ mod tests {
             prop_assert!(packed.len() <= max_len(recs.len(), width));
             let mut back = Vec::new();
             unpack(width, &packed, recs.len(), &mut back).unwrap();
-            prop_assert_eq!(back, raw);
+            prop_assert_eq!(&back, &raw);
+            // Every record found by rank, as unpacking places it.
+            let mut block = Block::default();
+            block.buffer(recs.len(), width).extend_from_slice(&packed);
+            block.index(width, recs.len()).unwrap();
+            for i in 0..recs.len() {
+                prop_assert_eq!(block.record(width, i).unwrap(), record_at(width, &raw, i));
+            }
+            prop_assert!(block.record(width, recs.len()).is_err());
         }
     }
 }

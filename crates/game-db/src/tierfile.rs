@@ -7,6 +7,7 @@ use game_core::Value;
 
 use crate::format::{u32_at, Entry, Header, FIXED_HEADER, INDEX_ENTRY, MAX_NAME_BYTES};
 use crate::fsio::read_at;
+use crate::layout::Block;
 use crate::{Error, RecordWidth, Result};
 
 /// A tier file whose header and block index passed their checks.
@@ -214,14 +215,57 @@ impl TierFile {
         packed: &mut Vec<u8>,
         out: &mut Vec<u8>,
     ) -> Result<()> {
-        self.read_compressed(file, block, compressed)?;
         let n = self.header.records_in(block);
         packed.clear();
         packed.reserve(crate::layout::max_len(n, self.header.width));
-        dctx.decompress_to_buffer(compressed.as_slice(), packed)
-            .map_err(|e| Error::corrupt(&self.path, format!("block {block}: {e}")))?;
+        self.decompress(file, block, dctx, compressed, packed)?;
         crate::layout::unpack(self.header.width, packed, n, out)
             .map_err(|e| Error::corrupt(&self.path, format!("block {block}: {e}")))
+    }
+
+    /// Reads, checks and decompresses block `block` of `file` into `out`
+    /// as it is laid out, with its rank index built: a lookup finds one
+    /// record in it without expanding the block.
+    pub fn read_indexed(
+        &self,
+        file: &File,
+        block: u64,
+        dctx: &mut zstd::bulk::Decompressor<'static>,
+        compressed: &mut Vec<u8>,
+        out: &mut Block,
+    ) -> Result<()> {
+        let n = self.header.records_in(block);
+        let buf = out.buffer(n, self.header.width);
+        self.decompress(file, block, dctx, compressed, buf)?;
+        out.index(self.header.width, n)
+            .map_err(|e| Error::corrupt(&self.path, format!("block {block}: {e}")))
+    }
+
+    /// Reads block `block`, checks it and decompresses it into `packed`
+    /// (which has room for the largest layout of the block).
+    fn decompress(
+        &self,
+        file: &File,
+        block: u64,
+        dctx: &mut zstd::bulk::Decompressor<'static>,
+        compressed: &mut Vec<u8>,
+        packed: &mut Vec<u8>,
+    ) -> Result<()> {
+        self.read_compressed(file, block, compressed)?;
+        dctx.decompress_to_buffer(compressed.as_slice(), packed)
+            .map(|_| ())
+            .map_err(|e| Error::corrupt(&self.path, format!("block {block}: {e}")))
+    }
+
+    /// Record `i` of a block read by [`TierFile::read_indexed`].
+    pub fn record_in(&self, block: &Block, i: usize) -> Result<Option<Value>> {
+        let width = self.header.width;
+        let bits = block
+            .record(width, i)
+            .map_err(|e| Error::corrupt(&self.path, e))?;
+        width
+            .decode(bits)
+            .map_err(|e| Error::corrupt(&self.path, format!("record {i} of its block: {e}")))
     }
 
     /// Reads block `block`'s compressed bytes into `compressed` and checks
@@ -274,10 +318,6 @@ impl TierFile {
         Ok(())
     }
 
-    /// Record `i` of a decompressed block.
-    pub fn decode_at(&self, raw: &[u8], i: usize) -> Result<Option<Value>> {
-        decode_at(&self.path, self.header.width, raw, i)
-    }
 }
 
 /// Opens a finished tier's file for reading.
