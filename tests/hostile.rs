@@ -591,6 +591,60 @@ fn a_thread_pool_that_cannot_start_is_refused_in_one_line() {
     assert!(answered > refused, "{answered} answered, {refused} refused");
 }
 
+/// Just above the limit where the loader itself fails ("error while
+/// loading shared libraries", exit 127), mimalloc's page map cannot be
+/// reserved and its teardown crashed at exit (SIGSEGV, exit 139) after the
+/// answer or the refusal was printed: 12,000–13,750 KB for the release
+/// binary here, 18,000–19,750 for the debug one. The floor (the first
+/// limit at which the program's own JSON is printed) is found on the
+/// machine at hand (CI's differs), then every limit in the 12 MB above it
+/// must answer (exit 0, one JSON object) or refuse in one line (exit 1) —
+/// never a signal.
+#[test]
+fn limits_just_above_the_loaders_floor_end_without_a_signal() {
+    let args = ["--json", "nim", "1", "2"];
+    let loads = |kib: u64| {
+        let out = bash(&format!("ulimit -v {kib}; exec \"$0\" \"$@\""), &args);
+        // Our code ran: it printed its one JSON object (a loader that
+        // fails prints its own words, or dies of a signal, before it).
+        [&out.stdout, &out.stderr].iter().any(|text| {
+            serde_json::from_slice::<serde_json::Value>(text)
+                .is_ok_and(|v| v.get("winner").is_some() || v.get("error").is_some())
+        })
+    };
+    let floor = (2_000..200_000)
+        .step_by(250)
+        .find(|&kib| loads(kib))
+        .expect("the binary loads under 200,000 KB");
+    for kib in (floor..floor + 12_000).step_by(250) {
+        for extra in [&[][..], &["--threads", "2"][..]] {
+            let mut line: Vec<&str> = extra.to_vec();
+            line.extend(args);
+            let out = bash(&format!("ulimit -v {kib}; exec \"$0\" \"$@\""), &line);
+            let at = format!("ulimit -v {kib}; gamesolve {}", line.join(" "));
+            let (stdout, stderr) = (
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr),
+            );
+            match out.status.code() {
+                Some(0) => {
+                    let v: serde_json::Value = serde_json::from_str(&stdout)
+                        .unwrap_or_else(|e| panic!("{at}: {e}: {stdout}"));
+                    assert_eq!(v["winner"], "first", "{at}: {v}");
+                }
+                Some(1) => {
+                    assert!(stdout.is_empty(), "{at}: {stdout}");
+                    assert_eq!(stderr.trim_end().lines().count(), 1, "{at}: {stderr}");
+                    let v: serde_json::Value = serde_json::from_str(&stderr)
+                        .unwrap_or_else(|e| panic!("{at}: {e}: {stderr}"));
+                    assert!(v["error"].is_string(), "{at}: {v}");
+                }
+                other => panic!("{at}: ended with {other:?} ({:?}): {stderr}", out.status),
+            }
+        }
+    }
+}
+
 /// A path holding a newline (or another control character) is escaped in
 /// the one line of error, as a move string is: `connect4 value 12 --db
 /// $'new\nline'` printed three lines on stderr.

@@ -10,9 +10,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 use game_core::{Tier, Value};
 
 use crate::cache::Lru;
-use crate::layout::Block;
 use crate::format::{check_name, rules_hash, Entry, Manifest};
 use crate::fsio::{file_in_the_way, other_entries, sync_dir, write_manifest};
+use crate::layout::Block;
 use crate::tierfile::{decode_at, TierFile};
 use crate::{Error, RecordWidth, Result, ShardWriter, TierWriter};
 

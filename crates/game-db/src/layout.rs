@@ -128,7 +128,10 @@ impl Block {
         for stretch in map.chunks(STRETCH / 8) {
             // At most 2^32 records a block (MAX_BLOCK_BYTES).
             self.ranks.push(present as u32);
-            present += stretch.iter().map(|b| b.count_ones() as usize).sum::<usize>();
+            present += stretch
+                .iter()
+                .map(|b| b.count_ones() as usize)
+                .sum::<usize>();
         }
         if values.len() != present * vw {
             self.ranks.clear();
@@ -155,7 +158,10 @@ impl Block {
         let stretch = i / STRETCH;
         let mut k = self.ranks[stretch] as usize;
         let from = stretch * (STRETCH / 8);
-        k += map[from..i / 8].iter().map(|b| b.count_ones() as usize).sum::<usize>();
+        k += map[from..i / 8]
+            .iter()
+            .map(|b| b.count_ones() as usize)
+            .sum::<usize>();
         k += (map[i / 8] & ((1u8 << (i % 8)) - 1)).count_ones() as usize;
         let values = &self.bytes[1 + map.len()..];
         let v = values
@@ -167,7 +173,9 @@ impl Block {
             record_at(width, v, 0)
         };
         if rec == 0 {
-            return Err(format!("record {i} is marked present but holds no position"));
+            return Err(format!(
+                "record {i} is marked present but holds no position"
+            ));
         }
         Ok(rec)
     }
@@ -251,7 +259,11 @@ pub(crate) fn unpack(
             continue;
         }
         let v = next.next().expect("counted above");
-        let rec = if vw == 1 { expand(width, v[0]) } else { record_at(width, v, 0) };
+        let rec = if vw == 1 {
+            expand(width, v[0])
+        } else {
+            record_at(width, v, 0)
+        };
         if rec == 0 {
             return Err(format!(
                 "record {i} is marked present but holds no position"

@@ -317,7 +317,6 @@ impl TierFile {
         }
         Ok(())
     }
-
 }
 
 /// Opens a finished tier's file for reading.
