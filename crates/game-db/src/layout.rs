@@ -133,12 +133,9 @@ impl Block {
                 .map(|b| b.count_ones() as usize)
                 .sum::<usize>();
         }
-        if values.len() != present * vw {
+        if let Err(e) = values_fit(values, present, vw) {
             self.ranks.clear();
-            return Err(format!(
-                "{} bytes of values for {present} records of {vw} bytes",
-                values.len()
-            ));
+            return Err(e);
         }
         (self.n, self.vw) = (n, vw);
         Ok(())
@@ -167,17 +164,7 @@ impl Block {
         let v = values
             .get(k * self.vw..(k + 1) * self.vw)
             .ok_or_else(|| format!("record {i}'s value is past the block's end"))?;
-        let rec = if self.vw == 1 {
-            expand(width, v[0])
-        } else {
-            record_at(width, v, 0)
-        };
-        if rec == 0 {
-            return Err(format!(
-                "record {i} is marked present but holds no position"
-            ));
-        }
-        Ok(rec)
+        present_record(width, v, i)
     }
 
     /// What the block holds allocated, in bytes.
@@ -234,6 +221,34 @@ fn split(
     Ok((vw, map, values))
 }
 
+/// `Err` unless `values` holds exactly `present` values of `vw` bytes.
+fn values_fit(values: &[u8], present: usize, vw: usize) -> std::result::Result<(), String> {
+    if values.len() == present * vw {
+        return Ok(());
+    }
+    Err(format!(
+        "{} bytes of values for {present} records of {vw} bytes",
+        values.len()
+    ))
+}
+
+/// The record stored as `v` (one compact byte, or a whole record) for
+/// record `i`, which the bitmap marks present; `Err` if it holds no
+/// position.
+fn present_record(width: RecordWidth, v: &[u8], i: usize) -> std::result::Result<u32, String> {
+    let rec = if v.len() == 1 {
+        expand(width, v[0])
+    } else {
+        record_at(width, v, 0)
+    };
+    if rec == 0 {
+        return Err(format!(
+            "record {i} is marked present but holds no position"
+        ));
+    }
+    Ok(rec)
+}
+
 /// The raw records of `n` records of width `width` laid out in `packed`,
 /// into `raw` (cleared first); `Err` says what is wrong with `packed`.
 pub(crate) fn unpack(
@@ -245,12 +260,7 @@ pub(crate) fn unpack(
     let w = width.bytes();
     let (vw, map, values) = split(width, packed, n)?;
     let present: usize = map.iter().map(|b| b.count_ones() as usize).sum();
-    if values.len() != present * vw {
-        return Err(format!(
-            "{} bytes of values for {present} records of {vw} bytes",
-            values.len()
-        ));
-    }
+    values_fit(values, present, vw)?;
     raw.clear();
     raw.resize(n * w, 0);
     let mut next = values.chunks_exact(vw);
@@ -258,17 +268,7 @@ pub(crate) fn unpack(
         if map[i / 8] & (1 << (i % 8)) == 0 {
             continue;
         }
-        let v = next.next().expect("counted above");
-        let rec = if vw == 1 {
-            expand(width, v[0])
-        } else {
-            record_at(width, v, 0)
-        };
-        if rec == 0 {
-            return Err(format!(
-                "record {i} is marked present but holds no position"
-            ));
-        }
+        let rec = present_record(width, next.next().expect("counted above"), i)?;
         let dst = &mut raw[w * i..w * (i + 1)];
         match width {
             RecordWidth::Narrow => dst.copy_from_slice(&(rec as u16).to_le_bytes()),

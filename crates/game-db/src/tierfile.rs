@@ -220,7 +220,7 @@ impl TierFile {
         packed.reserve(crate::layout::max_len(n, self.header.width));
         self.decompress(file, block, dctx, compressed, packed)?;
         crate::layout::unpack(self.header.width, packed, n, out)
-            .map_err(|e| Error::corrupt(&self.path, format!("block {block}: {e}")))
+            .map_err(|e| self.damaged_block(block, e))
     }
 
     /// Reads, checks and decompresses block `block` of `file` into `out`
@@ -238,7 +238,7 @@ impl TierFile {
         let buf = out.buffer(n, self.header.width);
         self.decompress(file, block, dctx, compressed, buf)?;
         out.index(self.header.width, n)
-            .map_err(|e| Error::corrupt(&self.path, format!("block {block}: {e}")))
+            .map_err(|e| self.damaged_block(block, e))
     }
 
     /// Reads block `block`, checks it and decompresses it into `packed`
@@ -254,7 +254,12 @@ impl TierFile {
         self.read_compressed(file, block, compressed)?;
         dctx.decompress_to_buffer(compressed.as_slice(), packed)
             .map(|_| ())
-            .map_err(|e| Error::corrupt(&self.path, format!("block {block}: {e}")))
+            .map_err(|e| self.damaged_block(block, e))
+    }
+
+    /// The error for block `block` found damaged: `e` says how.
+    fn damaged_block(&self, block: u64, e: impl std::fmt::Display) -> Error {
+        Error::corrupt(&self.path, format!("block {block}: {e}"))
     }
 
     /// Record `i` of a block read by [`TierFile::read_indexed`].
