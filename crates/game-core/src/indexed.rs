@@ -181,21 +181,25 @@ impl Run {
     /// assert_eq!(all.iter().nth(3), Some(3));
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = u64> {
+        // The pieces either side of the hole, each a plain count: no
+        // check an index for the hole in the loop (the certificate and
+        // the reachable walk run it over every strided child).
+        let [before, after] = self.pieces();
+        before.plain().chain(after.plain())
+    }
+
+    /// The indices of the run with its hole kept, up to `u64::MAX`
+    /// (counted once, before the loop).
+    fn plain(self) -> impl Iterator<Item = u64> {
         let Run {
             start, step, count, ..
-        } = *self;
-        let hole = self.hole().unwrap_or(u64::MAX);
-        // The indices up to u64::MAX, counted once: no check an index in
-        // the loop (the certificate and the reachable walk run it over
-        // every strided child).
+        } = self;
         let reach = match step {
             0 => count,
             // 2⁶⁴ indices from 0 by 1 saturate to u64::MAX, more than any count.
             _ => count.min(((u64::MAX - start) / step).saturating_add(1)),
         };
-        (0..reach)
-            .filter(move |&k| k != hole)
-            .map(move |k| start + k * step)
+        (0..reach).map(move |k| start + k * step)
     }
 
     /// Whether the run keeps its promises for a game of `size` indices:

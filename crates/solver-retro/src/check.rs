@@ -645,8 +645,11 @@ fn certify_block<G: IndexedChildren, C: Cell>(
                 if !run.within(cells.len() as u64) {
                     return Err(reject(Flaw::UnknownChild));
                 }
-                for k in run.iter() {
-                    seen.add(read(k).ok_or_else(|| reject(Flaw::UnknownChild))?);
+                // Piece by piece: a plain loop each, no hole to test.
+                for piece in run.pieces() {
+                    for k in piece.iter() {
+                        seen.add(read(k).ok_or_else(|| reject(Flaw::UnknownChild))?);
+                    }
                 }
             }
             judge(value, &seen).map_err(reject)?;
