@@ -40,13 +40,7 @@ impl CliGame for Dobutsu {
     }
 
     fn parse(&self, text: &str) -> Result<DobutsuPosition, Error> {
-        let text = text.trim();
-        // A board has ranks between slashes; moves never do, so a board's
-        // fault is named as the board's.
-        if text.contains('/') {
-            return Ok(DobutsuPosition::parse_with_side(text)?.0);
-        }
-        Ok(self.play_line(text)?.0)
+        Ok(self.read(text)?.0)
     }
 
     fn show(&self, pos: &DobutsuPosition) -> String {
@@ -66,6 +60,19 @@ impl CliGame for Dobutsu {
 
     fn move_text(&self, _pos: &DobutsuPosition, mv: &DobutsuMove, first_to_move: bool) -> String {
         mv.notation(side(first_to_move))
+    }
+
+    fn first_to_move(&self, text: &str) -> bool {
+        !matches!(self.read(text), Ok((_, DobutsuSide::Second)))
+    }
+
+    fn show_at(&self, pos: &DobutsuPosition, first_to_move: bool) -> String {
+        let side = side(first_to_move);
+        format!(
+            "{} ({} player to move)",
+            pos.board_string(side),
+            side.name()
+        )
     }
 
     fn unmoves() -> Option<gamesolve::cli::HasUnmoves<Self>> {

@@ -90,17 +90,18 @@ pub enum Error {
         source: rayon::ThreadPoolBuildError,
     },
     /// The address space left under the limit (`ulimit -v`) does not
-    /// hold the threads' stacks ([`THREAD_SPACE`] each).
+    /// hold the threads' stacks ([`THREAD_SPACE`] each) and the megabyte
+    /// beside them ([`threads_space`]).
     #[error(
-        "cannot start {}: the stacks need {} of address space, and {} is free under the limit",
+        "cannot start {}: they need {} of address space (2.5 MiB a thread and 1 MiB beside), and {} is free under the limit",
         plural(*.threads as u64, "thread"),
-        game_core::budget::human_bytes(*.needed),
-        game_core::budget::human_bytes(*.free)
+        game_core::budget::human_bytes_apart(*.needed, *.free).0,
+        game_core::budget::human_bytes_apart(*.needed, *.free).1
     )]
     ThreadStacks {
         /// The threads asked for.
         threads: usize,
-        /// The address space their stacks need, in bytes.
+        /// The address space they need ([`threads_space`]), in bytes.
         needed: u64,
         /// The address space free under the limit, in bytes.
         free: u64,
@@ -113,6 +114,14 @@ pub enum Error {
 /// refused but aborts the program (std panics in the new thread: seen
 /// under `ulimit -v 24000`), so the room is checked before it starts.
 pub const THREAD_SPACE: u64 = 5 << 19;
+
+/// The address space `n` threads need free before they start: a
+/// [`THREAD_SPACE`] each and a megabyte beside, for what they allocate.
+/// A refusal quotes this whole figure, so it is never less than what it
+/// says is free.
+pub const fn threads_space(n: usize) -> u64 {
+    THREAD_SPACE * n as u64 + (1 << 20)
+}
 
 /// Solve two-player games of perfect information.
 #[derive(Debug, Parser)]
@@ -567,10 +576,9 @@ fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Error> {
     let free = game_core::budget::address_space_limit_now()
         .and_then(|_| game_core::budget::MemoryLimits::current().address_space);
     let build = |n: usize| {
-        let needed = THREAD_SPACE * n as u64;
+        let needed = threads_space(n);
         if let Some(free) = free {
-            // A megabyte beside the stacks, for what the threads allocate.
-            if free < needed + (1 << 20) {
+            if free < needed {
                 return Err(Error::ThreadStacks {
                     threads: n,
                     needed,
@@ -617,7 +625,7 @@ fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Error> {
             Err(Error::ThreadStacks { free, .. }) => {
                 return alone(Error::ThreadStacks {
                     threads: cores,
-                    needed: THREAD_SPACE * cores as u64,
+                    needed: threads_space(cores),
                     free,
                 })
             }

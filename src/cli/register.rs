@@ -93,6 +93,21 @@ where
         let _ = first_to_move;
         self.show_move(pos, mv)
     }
+    /// Whether the first player is to move at the position written
+    /// `text` (one [`parse`](Self::parse) reads), for games whose
+    /// positions are seen by the player to move and so do not say who it
+    /// is; by default `true`. `value` names the position and its moves
+    /// with it as `play` and the server do.
+    fn first_to_move(&self, text: &str) -> bool {
+        let _ = text;
+        true
+    }
+    /// A position on one line with the player to move, the first when
+    /// `first_to_move`; by default [`show`](Self::show).
+    fn show_at(&self, pos: &Self::Position, first_to_move: bool) -> String {
+        let _ = first_to_move;
+        self.show(pos)
+    }
     /// The game's unmoves, if it has them ([`game_core::Unmoves`] over an
     /// [`game_core::Indexed`] game): `Some(HasUnmoves::new())`. With them
     /// the engine finds a loopy tier's parents without a stored graph, on

@@ -252,13 +252,9 @@ impl DobutsuNotation {
     /// The player to move at a position written `text` (read as
     /// [`Notation::parse`] reads it; the first player if it does not read).
     fn side(&self, text: &str) -> games::DobutsuSide {
-        let text = text.trim();
-        let side = if text.contains('/') {
-            games::DobutsuPosition::parse_with_side(text).map(|(_, s)| s)
-        } else {
-            self.0.play_line(text).map(|(_, s)| s)
-        };
-        side.unwrap_or(games::DobutsuSide::First)
+        self.0
+            .read(text)
+            .map_or(games::DobutsuSide::First, |(_, s)| s)
     }
 }
 
@@ -274,16 +270,7 @@ impl Notation for DobutsuNotation {
         Board::Dobutsu
     }
     fn parse(&self, text: &str) -> Result<games::DobutsuPosition, String> {
-        let text = text.trim();
-        if text.contains('/') {
-            return games::DobutsuPosition::parse_with_side(text)
-                .map(|(p, _)| p)
-                .map_err(|e| e.to_string());
-        }
-        self.0
-            .play_line(text)
-            .map(|(p, _)| p)
-            .map_err(|e| e.to_string())
+        self.0.read(text).map(|(p, _)| p).map_err(|e| e.to_string())
     }
     fn child(&self, text: &str, pos: &games::DobutsuPosition, mv: &games::DobutsuMove) -> String {
         self.0.play(pos, mv).board_string(self.side(text).other())

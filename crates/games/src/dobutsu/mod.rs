@@ -219,6 +219,34 @@ impl Dobutsu {
         }
         Ok((pos, side))
     }
+
+    /// A position as people write it, and the player to move there: a
+    /// board with its ranks between slashes ([`DobutsuPosition::parse_with_side`],
+    /// `gle/.c./.C./ELG - b`) or else a line of moves from the start
+    /// ([`Dobutsu::play_line`]). The one reading of the command line and
+    /// the server alike, so that both name a position's moves by the same
+    /// player.
+    ///
+    /// ```
+    /// use games::{Dobutsu, DobutsuSide};
+    /// let game = Dobutsu::new();
+    /// let (after, side) = game.read("b3b2").unwrap();
+    /// assert_eq!(side, DobutsuSide::Second);
+    /// let (board, again) = game.read(&after.board_string(side)).unwrap();
+    /// assert_eq!((board, again), (after, side));
+    /// ```
+    ///
+    /// # Errors
+    /// As the reading the text's form chose: a board's fault is named as
+    /// the board's (moves never hold a slash).
+    pub fn read(&self, text: &str) -> Result<(DobutsuPosition, DobutsuSide), Error> {
+        let text = text.trim();
+        if text.contains('/') {
+            DobutsuPosition::parse_with_side(text)
+        } else {
+            self.play_line(text)
+        }
+    }
 }
 
 impl Game for Dobutsu {
