@@ -8,13 +8,11 @@ use game_core::Tier;
 use crate::{Error, RecordWidth, Result};
 
 /// The version of the tier file format this library reads and writes.
-/// Version 3 codes each block's records with a binary range coder under a
-/// static context model the block carries, in chunks a lookup starts at
-/// ([`crate`] docs, "Files"). Files of version 1 (records compressed by
-/// zstd as they are) and 2 (a presence bitmap and one-byte values,
-/// compressed by zstd) are refused as [`Error::UnsupportedVersion`]
+/// Version 2 lays each block out before compressing it (a presence bitmap,
+/// then the values of the records that stand for a position); a file of version 1 (16- or 32-bit records
+/// compressed as they are) is refused as [`Error::UnsupportedVersion`]
 /// naming the version found.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The highest manifest version this library reads and writes. Version 2
 /// adds tiers stored as shards (several files, each a contiguous range of
@@ -29,9 +27,8 @@ pub const MANIFEST_VERSION: u32 = 2;
 /// The first eight bytes of every tier file.
 pub(crate) const MAGIC: [u8; 8] = *b"GSDB\r\n\x1a\n";
 
-/// The codec of the blocks: context-modelled range coding
-/// ([`crate::cm`]; 1 was zstd, formats 1 and 2).
-pub(crate) const CODEC_MODEL: u8 = 2;
+/// The codec of the blocks: zstd frames.
+pub(crate) const CODEC_ZSTD: u8 = 1;
 
 /// Bytes of the fixed part of a header, before the game name.
 pub(crate) const FIXED_HEADER: usize = 68;
@@ -117,7 +114,7 @@ impl Header {
         b.extend_from_slice(&self.index_crc.to_le_bytes());
         b.extend_from_slice(&self.block_records.to_le_bytes());
         b.push(self.width.bytes() as u8);
-        b.push(CODEC_MODEL);
+        b.push(CODEC_ZSTD);
         b.extend_from_slice(&(self.game.len() as u16).to_le_bytes());
         debug_assert_eq!(b.len(), FIXED_HEADER);
         b.extend_from_slice(self.game.as_bytes());
@@ -168,7 +165,7 @@ impl Header {
         // of the writer (or a checksum collision), reported as corruption.
         let width = RecordWidth::from_bytes(usize::from(bytes[64]))
             .ok_or_else(|| Error::corrupt(path, format!("record width {} bytes", bytes[64])))?;
-        if bytes[65] != CODEC_MODEL {
+        if bytes[65] != CODEC_ZSTD {
             return Err(Error::corrupt(path, format!("unknown codec {}", bytes[65])));
         }
         let game = std::str::from_utf8(&body[FIXED_HEADER..])

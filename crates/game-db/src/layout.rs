@@ -1,92 +1,281 @@
-//! A block's bytes (format 3): the block's records coded by
-//! [`crate::cm`] under a model the block carries, in chunks a lookup can
-//! start at; and the parsed block the cache keeps.
+//! The layout of a block's bytes before compression (format 2): which
+//! records stand for a position, then the values of those alone.
+//!
+//! | bytes | field |
+//! | --- | --- |
+//! | 1 | value width v: 1 (compact) or the record width (2 or 4) |
+//! | ⌈n/8⌉ | presence bitmap: bit `i % 8` of byte `i / 8` set iff record `i` is not "no position"; bits past n are 0 |
+//! | v per set bit | the records that are set, in index order |
+//!
+//! A compact value is one byte, `class << 6 | r`, for a record whose
+//! remoteness is below 64 (a draw is `1`, its record's pattern): the
+//! record's class (its top two bits) and remoteness, so a block of small
+//! remoteness costs a byte a position and nothing for an index that
+//! stands for none. A block with any remoteness of 64 or more keeps its
+//! values at the record width.
+//!
+//! Tables of games indexed densely are mostly "no position" (indices of
+//! positions that are illegal, unreachable or not canonical): the bitmap
+//! is what they cost, and it compresses to little.
 
-use crate::cm::{self, Coded, CHUNK, MAX_ORDER, VALUE_CONTEXTS};
 use crate::RecordWidth;
 
-/// The largest block of `n` records a writer writes (of any width): a
-/// record is at most 75 decisions of at most 12 bits, a chunk ends in at
-/// most 5 bytes and its length takes at most 5.
-pub(crate) fn max_len(n: usize) -> usize {
-    let chunks = n.div_ceil(CHUNK);
-    9 + zstd::zstd_safe::compress_bound((1 << MAX_ORDER) + VALUE_CONTEXTS)
-        + chunks * 10
-        + n * 113
+/// The largest laid-out size of a block of `n` records of width `width`.
+pub(crate) fn max_len(n: usize, width: RecordWidth) -> usize {
+    1 + n.div_ceil(8) + n * width.bytes()
 }
 
-/// Codes the records `recs` (in the low bits of `u32`s, of width
-/// `width`) as a block into `out` (cleared first); `level` is zstd's, for
-/// the block's model.
-pub(crate) fn pack(
-    width: RecordWidth,
-    recs: &[u32],
-    level: i32,
-    out: &mut Vec<u8>,
-) -> std::io::Result<()> {
+/// The record (in the low bits of a `u32`) of raw record `i`.
+fn record_at(width: RecordWidth, raw: &[u8], i: usize) -> u32 {
+    match width {
+        RecordWidth::Narrow => u32::from(u16::from_le_bytes([raw[2 * i], raw[2 * i + 1]])),
+        RecordWidth::Wide => u32::from_le_bytes(raw[4 * i..4 * i + 4].try_into().expect("4 bytes")),
+    }
+}
+
+/// The compact byte of `record`, if it has one.
+fn compact(width: RecordWidth, record: u32) -> Option<u8> {
+    let shift = width.bits() - 2;
+    let r = record & ((1 << shift) - 1);
+    (r < 64).then(|| (((record >> shift) << 6) | r) as u8)
+}
+
+/// The record a compact byte stands for.
+fn expand(width: RecordWidth, byte: u8) -> u32 {
+    let shift = width.bits() - 2;
+    (u32::from(byte >> 6) << shift) | u32::from(byte & 0x3f)
+}
+
+/// Lays out the raw records `raw` (little-endian, of width `width`) into
+/// `out` (cleared first).
+pub(crate) fn pack(width: RecordWidth, raw: &[u8], out: &mut Vec<u8>) {
+    let w = width.bytes();
+    let n = raw.len() / w;
     out.clear();
-    cm::encode(recs, width, level, out)
+    let all_compact = (0..n).all(|i| compact(width, record_at(width, raw, i)).is_some());
+    out.push(if all_compact { 1 } else { w as u8 });
+    out.resize(1 + n.div_ceil(8), 0);
+    for i in 0..n {
+        if record_at(width, raw, i) != 0 {
+            out[1 + i / 8] |= 1 << (i % 8);
+        }
+    }
+    for i in 0..n {
+        let rec = record_at(width, raw, i);
+        if rec == 0 {
+            continue;
+        }
+        match compact(width, rec) {
+            Some(b) if all_compact => out.push(b),
+            _ => out.extend_from_slice(&raw[w * i..w * (i + 1)]),
+        }
+    }
 }
 
-/// A block as read ([`pack`]), checked and parsed: its model and chunk
-/// table, so that a record is found by decoding at most one chunk. Kept
-/// in the block cache; its buffers are reused for the next block read
-/// into it.
-#[derive(Debug, Clone, Default)]
+/// A block as laid out ([`pack`]), checked, with what finds a record in
+/// it without expanding it: the number of present records before every
+/// 512-record stretch of the bitmap, so that a record's place among the
+/// values is that count plus a popcount of at most eight words. Built
+/// once when the block is decompressed, kept with it in the block cache;
+/// its buffers are reused for the next block read into it.
+#[derive(Debug)]
 pub(crate) struct Block {
-    coded: Coded,
+    /// The laid-out bytes (the decompressed block).
+    bytes: Vec<u8>,
+    /// Present records before each 512-record stretch.
+    ranks: Vec<u32>,
+    /// Records of the block.
+    n: usize,
+    /// Bytes of a value: 1 (compact) or the record width.
+    vw: usize,
+}
+
+/// Records a stretch of the rank index covers: eight 64-bit words.
+const STRETCH: usize = 512;
+
+impl Default for Block {
+    fn default() -> Block {
+        Block::EMPTY
+    }
 }
 
 impl Block {
     /// A block of no records, holding no memory.
     pub const EMPTY: Block = Block {
-        coded: Coded::EMPTY,
+        bytes: Vec::new(),
+        ranks: Vec::new(),
+        n: 0,
+        vw: 1,
     };
 
-    /// The buffer to read the block's bytes into (cleared, room for
-    /// `len` bytes); [`Block::index`] must follow.
-    pub fn buffer(&mut self, len: usize) -> &mut Vec<u8> {
-        let b = self.coded.buffer();
-        b.reserve(len);
-        b
+    /// The buffer to decompress into (cleared, room for a block of `n`
+    /// records of width `width`); [`Block::index`] must follow.
+    pub fn buffer(&mut self, n: usize, width: RecordWidth) -> &mut Vec<u8> {
+        self.n = 0;
+        self.ranks.clear();
+        self.bytes.clear();
+        self.bytes.reserve(max_len(n, width));
+        &mut self.bytes
     }
 
-    /// Checks the bytes read into [`Block::buffer`] as a block of `n`
-    /// records and parses it; `Err` says what is wrong (and the block
-    /// then holds no record).
-    pub fn index(
-        &mut self,
-        n: usize,
-        dctx: &mut zstd::bulk::Decompressor<'static>,
-    ) -> std::result::Result<(), String> {
-        self.coded.parse(n, dctx)
+    /// Checks the bytes read into [`Block::buffer`] as the layout of `n`
+    /// records of width `width` and builds the rank index; `Err` says
+    /// what is wrong (and the block then holds no record).
+    pub fn index(&mut self, width: RecordWidth, n: usize) -> std::result::Result<(), String> {
+        let (vw, map, values) = split(width, &self.bytes, n)?;
+        self.ranks.clear();
+        let mut present = 0usize;
+        for stretch in map.chunks(STRETCH / 8) {
+            // At most 2^32 records a block (MAX_BLOCK_BYTES).
+            self.ranks.push(present as u32);
+            present += stretch
+                .iter()
+                .map(|b| b.count_ones() as usize)
+                .sum::<usize>();
+        }
+        if let Err(e) = values_fit(values, present, vw) {
+            self.ranks.clear();
+            return Err(e);
+        }
+        (self.n, self.vw) = (n, vw);
+        Ok(())
     }
 
     /// The record (in the low bits of a `u32`, 0 for no position) at `i`
-    /// (< the block's records); `Err` for a code no writer wrote.
+    /// (< the block's records); `Err` for a value that contradicts the
+    /// bitmap (a present record holding no position).
     pub fn record(&self, width: RecordWidth, i: usize) -> std::result::Result<u32, String> {
-        self.coded.record(width, i)
-    }
-
-    /// Every record of the block, in order, into `out` (cleared first).
-    pub fn records(
-        &self,
-        width: RecordWidth,
-        out: &mut Vec<u32>,
-    ) -> std::result::Result<(), String> {
-        out.clear();
-        self.coded.decode_all(width, |r| out.push(r))
+        if i >= self.n {
+            return Err(format!("record {i} of a block of {}", self.n));
+        }
+        let map = &self.bytes[1..1 + self.n.div_ceil(8)];
+        if map[i / 8] & (1 << (i % 8)) == 0 {
+            return Ok(0);
+        }
+        let stretch = i / STRETCH;
+        let mut k = self.ranks[stretch] as usize;
+        let from = stretch * (STRETCH / 8);
+        k += map[from..i / 8]
+            .iter()
+            .map(|b| b.count_ones() as usize)
+            .sum::<usize>();
+        k += (map[i / 8] & ((1u8 << (i % 8)) - 1)).count_ones() as usize;
+        let values = &self.bytes[1 + map.len()..];
+        let v = values
+            .get(k * self.vw..(k + 1) * self.vw)
+            .ok_or_else(|| format!("record {i}'s value is past the block's end"))?;
+        present_record(width, v, i)
     }
 
     /// What the block holds allocated, in bytes.
     pub fn allocated(&self) -> usize {
-        self.coded.allocated()
+        self.bytes.capacity() + 4 * self.ranks.capacity()
     }
 
-    /// Bytes in use.
+    /// Bytes in use (laid-out bytes and rank index).
     pub fn len(&self) -> usize {
-        self.coded.len()
+        self.bytes.len() + 4 * self.ranks.len()
     }
+}
+
+impl Clone for Block {
+    /// A copy sized to what the block uses, not to its buffers.
+    fn clone(&self) -> Block {
+        Block {
+            bytes: self.bytes.as_slice().to_vec(),
+            ranks: self.ranks.as_slice().to_vec(),
+            n: self.n,
+            vw: self.vw,
+        }
+    }
+}
+
+/// Checks `packed` as the layout of `n` records of width `width` but for
+/// the count of its values: the value width, the bitmap and the values.
+fn split(
+    width: RecordWidth,
+    packed: &[u8],
+    n: usize,
+) -> std::result::Result<(usize, &[u8], &[u8]), String> {
+    let w = width.bytes();
+    let map_len = n.div_ceil(8);
+    let Some((&vw, rest)) = packed.split_first() else {
+        return Err("an empty block".into());
+    };
+    let vw = usize::from(vw);
+    if vw != 1 && vw != w {
+        return Err(format!(
+            "values of {vw} bytes in a block of {w}-byte records"
+        ));
+    }
+    if rest.len() < map_len {
+        return Err(format!(
+            "{} bytes, too short for a presence bitmap of {n} records",
+            packed.len()
+        ));
+    }
+    let (map, values) = rest.split_at(map_len);
+    if !n.is_multiple_of(8) && map[map_len - 1] >> (n % 8) != 0 {
+        return Err("presence bits set past the block's last record".into());
+    }
+    Ok((vw, map, values))
+}
+
+/// `Err` unless `values` holds exactly `present` values of `vw` bytes.
+fn values_fit(values: &[u8], present: usize, vw: usize) -> std::result::Result<(), String> {
+    if values.len() == present * vw {
+        return Ok(());
+    }
+    Err(format!(
+        "{} bytes of values for {present} records of {vw} bytes",
+        values.len()
+    ))
+}
+
+/// The record stored as `v` (one compact byte, or a whole record) for
+/// record `i`, which the bitmap marks present; `Err` if it holds no
+/// position.
+fn present_record(width: RecordWidth, v: &[u8], i: usize) -> std::result::Result<u32, String> {
+    let rec = if v.len() == 1 {
+        expand(width, v[0])
+    } else {
+        record_at(width, v, 0)
+    };
+    if rec == 0 {
+        return Err(format!(
+            "record {i} is marked present but holds no position"
+        ));
+    }
+    Ok(rec)
+}
+
+/// The raw records of `n` records of width `width` laid out in `packed`,
+/// into `raw` (cleared first); `Err` says what is wrong with `packed`.
+pub(crate) fn unpack(
+    width: RecordWidth,
+    packed: &[u8],
+    n: usize,
+    raw: &mut Vec<u8>,
+) -> std::result::Result<(), String> {
+    let w = width.bytes();
+    let (vw, map, values) = split(width, packed, n)?;
+    let present: usize = map.iter().map(|b| b.count_ones() as usize).sum();
+    values_fit(values, present, vw)?;
+    raw.clear();
+    raw.resize(n * w, 0);
+    let mut next = values.chunks_exact(vw);
+    for i in 0..n {
+        if map[i / 8] & (1 << (i % 8)) == 0 {
+            continue;
+        }
+        let rec = present_record(width, next.next().expect("counted above"), i)?;
+        let dst = &mut raw[w * i..w * (i + 1)];
+        match width {
+            RecordWidth::Narrow => dst.copy_from_slice(&(rec as u16).to_le_bytes()),
+            RecordWidth::Wide => dst.copy_from_slice(&rec.to_le_bytes()),
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -94,6 +283,18 @@ mod tests {
     use super::*;
     use game_core::Value;
     use proptest::prelude::*;
+
+    fn raw_of(width: RecordWidth, recs: &[Option<Value>]) -> Vec<u8> {
+        let mut raw = Vec::new();
+        for &r in recs {
+            let bits = width.encode(r).unwrap();
+            match width {
+                RecordWidth::Narrow => raw.extend_from_slice(&(bits as u16).to_le_bytes()),
+                RecordWidth::Wide => raw.extend_from_slice(&bits.to_le_bytes()),
+            }
+        }
+        raw
+    }
 
     fn any_record(max_r: u32) -> impl Strategy<Value = Option<Value>> {
         prop_oneof![
@@ -105,24 +306,70 @@ mod tests {
         ]
     }
 
+    /// A block of "no position" costs its bitmap only; a block of small
+    /// remoteness a byte a position.
+    #[test]
+    fn sizes() {
+        let mut out = Vec::new();
+        for width in [RecordWidth::Narrow, RecordWidth::Wide] {
+            pack(width, &raw_of(width, &[None; 100]), &mut out);
+            assert_eq!(out.len(), 1 + 13);
+            let recs = [
+                Some(Value::win(63)),
+                None,
+                Some(Value::DRAW),
+                Some(Value::lose(0)),
+            ];
+            pack(width, &raw_of(width, &recs), &mut out);
+            assert_eq!(out, [1, 0b1101, 0xff, 0x01, 0x40]);
+            let recs = [Some(Value::tie(64)), None];
+            pack(width, &raw_of(width, &recs), &mut out);
+            assert_eq!(out.len(), 2 + width.bytes());
+        }
+    }
+
+    #[test]
+    fn damaged_layouts_are_refused() {
+        let w = RecordWidth::Narrow;
+        let mut raw = Vec::new();
+        // Too short, a bad width, bits past the end, a missing value, a
+        // present record that is none.
+        for bad in [
+            &[][..],
+            &[3, 0][..],
+            &[1][..],
+            &[1, 0b1000_0000][..],
+            &[1, 0b1][..],
+            &[1, 0b1, 0][..],
+            &[2, 0b1, 0, 0][..],
+        ] {
+            assert!(unpack(w, bad, 3, &mut raw).is_err(), "{bad:?}");
+            let mut b = Block::default();
+            b.buffer(3, w).extend_from_slice(bad);
+            let refused = b.index(w, 3).is_err() || (0..3).any(|i| b.record(w, i).is_err());
+            assert!(refused, "{bad:?}");
+        }
+        assert!(unpack(w, &[1, 0b1, 0x41], 3, &mut raw).is_ok());
+        assert_eq!(raw, raw_of(w, &[Some(Value::lose(1)), None, None]));
+    }
+
     proptest! {
-        /// Every record back, by lookup and by a scan, within the bound.
         #[test]
-        fn round_trip(recs in proptest::collection::vec(any_record(20_000), 0..9000), wide: bool) {
+        fn round_trip(recs in proptest::collection::vec(any_record(100), 0..2000), wide: bool) {
             let width = if wide { RecordWidth::Wide } else { RecordWidth::Narrow };
-            let recs: Vec<u32> = recs.iter().map(|&r| width.encode(r).unwrap_or(1)).collect();
+            let raw = raw_of(width, &recs);
             let mut packed = Vec::new();
-            pack(width, &recs, 9, &mut packed).unwrap();
-            prop_assert!(packed.len() <= max_len(recs.len()));
-            let mut dctx = zstd::bulk::Decompressor::new().unwrap();
-            let mut block = Block::default();
-            block.buffer(packed.len()).extend_from_slice(&packed);
-            block.index(recs.len(), &mut dctx).unwrap();
+            pack(width, &raw, &mut packed);
+            prop_assert!(packed.len() <= max_len(recs.len(), width));
             let mut back = Vec::new();
-            block.records(width, &mut back).unwrap();
-            prop_assert_eq!(&back, &recs);
-            for i in (0..recs.len()).step_by(37) {
-                prop_assert_eq!(block.record(width, i).unwrap(), recs[i]);
+            unpack(width, &packed, recs.len(), &mut back).unwrap();
+            prop_assert_eq!(&back, &raw);
+            // Every record found by rank, as unpacking places it.
+            let mut block = Block::default();
+            block.buffer(recs.len(), width).extend_from_slice(&packed);
+            block.index(width, recs.len()).unwrap();
+            for i in 0..recs.len() {
+                prop_assert_eq!(block.record(width, i).unwrap(), record_at(width, &raw, i));
             }
             prop_assert!(block.record(width, recs.len()).is_err());
         }

@@ -64,31 +64,27 @@
 //! | 4 | CRC-32 of the block index |
 //! | 4 | records per block |
 //! | 1 | record width in bytes (2 or 4) |
-//! | 1 | codec (2 = the context-modelled blocks below; 1 was zstd) |
+//! | 1 | codec (1 = zstd) |
 //! | 2 | length n of the game's name |
 //! | n | the game's name, UTF-8 |
 //! | 4 | CRC-32 of the header's bytes before it |
-//! | … | the blocks, each coded on its own (below), back to back from h |
-//! | 8 per block | the block index: block length, CRC-32 of the block's bytes |
+//! | … | the blocks, each an independent zstd frame of the block's layout (below), back to back from h |
+//! | 8 per block | the block index: compressed length, CRC-32 of the compressed bytes |
 //!
-//! A block (format 3) codes its records with a binary range coder under
-//! a static context model it carries (one byte a context, compressed by
-//! zstd): whether each index stands for a position, under the presence
-//! of the up to 12 indices before it (the number chosen per block); then,
-//! for a position, whether its value repeats the last value, else its
-//! class and remoteness, under the last value (see `cm.rs` for the
-//! decisions and their contexts). The records are coded in chunks of
-//! 4,096, each on its own and its length listed, so that a lookup decodes
-//! one chunk of its block, and a model costs a block some hundreds of
-//! bytes however many records it holds. An index that stands for no
-//! position, or a run of equal values, costs a small fraction of a bit.
-//! A block that does not parse (lengths that do not add up, a model of
-//! the wrong size) or decodes to no record a writer writes (a remoteness
-//! past the record width, a repeat before any value) is refused as
-//! damaged. Files of format 1 (records compressed by zstd as they are)
-//! and 2 (a presence bitmap and one-byte values, compressed by zstd) are
-//! refused with [`Error::UnsupportedVersion`], which names the version
-//! found.
+//! A block of n records is laid out before it is compressed (format 2):
+//! one byte, the width v of the values (1, or the record width); a
+//! presence bitmap of ⌈n/8⌉ bytes (bit `i % 8` of byte `i / 8` set iff
+//! record `i` stands for a position); then the records whose bit is set,
+//! v bytes each, in index order. With v = 1 a value is `class << 6 | r`
+//! (a draw is `1`), which every record of the block must fit (remoteness
+//! below 64); otherwise the values are the records themselves. An index
+//! that stands for no position costs one bit before compression, and a
+//! position one byte: a game's dense index (mostly illegal, unreachable or
+//! non-canonical indices) costs little. A block that decompresses to
+//! anything else (a wrong length, bits past its end, a present record
+//! holding no position) is refused as damaged. Files of format 1 (records
+//! compressed as they are) are refused with
+//! [`Error::UnsupportedVersion`], which names the version found.
 //!
 //! The manifest is text: a version line, the game, the rules hash, one line
 //! per finished tier (`tier N records R bytes B header-crc32 H file-crc32
@@ -221,7 +217,6 @@
 //! process decompresses a block in about a millisecond.
 
 mod cache;
-mod cm;
 mod db;
 mod error;
 mod format;

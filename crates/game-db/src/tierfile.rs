@@ -26,6 +26,11 @@ pub(crate) struct TierFile {
 /// Bytes of the block index read at a time when a file is opened.
 const INDEX_PIECE: usize = 64 << 10;
 
+/// The largest compressed size of a block of `n` bytes.
+pub(crate) fn compress_bound(n: usize) -> usize {
+    zstd::zstd_safe::compress_bound(n)
+}
+
 impl TierFile {
     /// Opens the file the manifest entry `entry` describes and checks it
     /// against the entry, the game and the rules; returns it with the open
@@ -115,7 +120,10 @@ impl TierFile {
         // any size without holding one (a sparse file of a few kilobytes on
         // disk and terabytes long) is refused at its first impossible
         // entry, before its claimed length is read or allocated.
-        let bound = crate::layout::max_len(header.block_records as usize) as u64;
+        let bound = compress_bound(crate::layout::max_len(
+            header.block_records as usize,
+            header.width,
+        )) as u64;
         let mut offsets = Vec::new();
         let mut crcs = Vec::new();
         let mut index_crc = crc32fast::Hasher::new();
@@ -194,37 +202,59 @@ impl TierFile {
         Ok(file)
     }
 
-    /// Reads, checks and decodes block `block` of `file` (this tier's
-    /// file, open) into `out` (its records, in the low bits of `u32`s),
-    /// using `scratch` for the block as read.
+    /// Reads, checks and decompresses block `block` of `file` (this tier's
+    /// file, open) into `out` (the raw records), using `compressed` and
+    /// `packed` as scratch (the compressed bytes, and the block as laid
+    /// out before compression: [`crate::layout`]).
     pub fn read_block(
         &self,
         file: &File,
         block: u64,
         dctx: &mut zstd::bulk::Decompressor<'static>,
-        scratch: &mut Block,
-        out: &mut Vec<u32>,
+        compressed: &mut Vec<u8>,
+        packed: &mut Vec<u8>,
+        out: &mut Vec<u8>,
     ) -> Result<()> {
-        self.read_indexed(file, block, dctx, scratch)?;
-        scratch
-            .records(self.header.width, out)
+        let n = self.header.records_in(block);
+        packed.clear();
+        packed.reserve(crate::layout::max_len(n, self.header.width));
+        self.decompress(file, block, dctx, compressed, packed)?;
+        crate::layout::unpack(self.header.width, packed, n, out)
             .map_err(|e| self.damaged_block(block, e))
     }
 
-    /// Reads and checks block `block` of `file` into `out`, parsed: a
-    /// lookup finds one record in it by decoding one chunk.
+    /// Reads, checks and decompresses block `block` of `file` into `out`
+    /// as it is laid out, with its rank index built: a lookup finds one
+    /// record in it without expanding the block.
     pub fn read_indexed(
         &self,
         file: &File,
         block: u64,
         dctx: &mut zstd::bulk::Decompressor<'static>,
+        compressed: &mut Vec<u8>,
         out: &mut Block,
     ) -> Result<()> {
         let n = self.header.records_in(block);
-        let b = block as usize;
-        let len = (self.offsets[b + 1] - self.offsets[b]) as usize;
-        self.read_compressed(file, block, out.buffer(len))?;
-        out.index(n, dctx).map_err(|e| self.damaged_block(block, e))
+        let buf = out.buffer(n, self.header.width);
+        self.decompress(file, block, dctx, compressed, buf)?;
+        out.index(self.header.width, n)
+            .map_err(|e| self.damaged_block(block, e))
+    }
+
+    /// Reads block `block`, checks it and decompresses it into `packed`
+    /// (which has room for the largest layout of the block).
+    fn decompress(
+        &self,
+        file: &File,
+        block: u64,
+        dctx: &mut zstd::bulk::Decompressor<'static>,
+        compressed: &mut Vec<u8>,
+        packed: &mut Vec<u8>,
+    ) -> Result<()> {
+        self.read_compressed(file, block, compressed)?;
+        dctx.decompress_to_buffer(compressed.as_slice(), packed)
+            .map(|_| ())
+            .map_err(|e| self.damaged_block(block, e))
     }
 
     /// The error for block `block` found damaged: `e` says how.
@@ -308,15 +338,17 @@ pub(crate) fn open_file(path: &Path, tier: game_core::Tier) -> Result<File> {
     })
 }
 
-/// Record `i` of records of width `width` (each in the low bits of a
-/// `u32`).
+/// Record `i` of raw records of width `width`.
 pub(crate) fn decode_at(
     path: &Path,
     width: RecordWidth,
-    recs: &[u32],
+    raw: &[u8],
     i: usize,
 ) -> Result<Option<Value>> {
-    let bits = recs[i];
+    let bits = match width {
+        RecordWidth::Narrow => u32::from(u16::from_le_bytes([raw[2 * i], raw[2 * i + 1]])),
+        RecordWidth::Wide => u32_at(raw, 4 * i),
+    };
     width
         .decode(bits)
         .map_err(|e| Error::corrupt(path, format!("record {i} of its block: {e}")))

@@ -9,6 +9,7 @@ use game_core::{Tier, Value};
 use crate::db::{Database, ShardEntry};
 use crate::format::{Entry, Header, INDEX_ENTRY};
 use crate::fsio::{read_at, rename_durably};
+use crate::tierfile::compress_bound;
 use crate::{Error, RecordWidth, Result, TierInfo};
 
 /// Writes one tier: takes its records in index order, in chunks of any
@@ -50,12 +51,14 @@ struct Sink {
     width: RecordWidth,
     block_records: usize,
     header_len: usize,
-    /// Records of the block being gathered.
-    pending: Vec<u32>,
-    /// The last block, coded ([`crate::layout`]).
+    /// Raw records of the block being gathered.
+    pending: Vec<u8>,
+    pending_records: usize,
+    /// The block being compressed, laid out ([`crate::layout`]).
     packed: Vec<u8>,
-    /// zstd's level for the blocks' models.
-    level: i32,
+    /// Compressed bytes of the last block.
+    out: Vec<u8>,
+    cctx: zstd::bulk::Compressor<'static>,
     /// Length and checksum of every block written.
     index: Vec<u8>,
     blocks: u64,
@@ -132,15 +135,18 @@ impl Sink {
         // Room for the header, written last.
         file.write_all(&vec![0u8; header_len])
             .map_err(|e| Error::io(&tmp, e))?;
+        let cctx = zstd::bulk::Compressor::new(level).map_err(|e| Error::io(&tmp, e))?;
         let block_records = block_bytes / width.bytes();
         Ok(Sink {
             file,
             width,
             block_records,
             header_len,
-            pending: Vec::with_capacity(block_records),
-            packed: Vec::new(),
-            level,
+            pending: Vec::with_capacity(block_bytes),
+            pending_records: 0,
+            packed: Vec::with_capacity(crate::layout::max_len(block_records, width)),
+            out: Vec::with_capacity(compress_bound(crate::layout::max_len(block_records, width))),
+            cctx,
             index: Vec::new(),
             blocks: 0,
             records: 0,
@@ -151,22 +157,29 @@ impl Sink {
     }
 
     fn push(&mut self, bits: u32) -> Result<()> {
-        self.pending.push(bits);
+        match self.width {
+            RecordWidth::Narrow => self.pending.extend_from_slice(&(bits as u16).to_le_bytes()),
+            RecordWidth::Wide => self.pending.extend_from_slice(&bits.to_le_bytes()),
+        }
+        self.pending_records += 1;
         self.records += 1;
-        if self.pending.len() == self.block_records {
+        if self.pending_records == self.block_records {
             self.flush_block()?;
         }
         Ok(())
     }
 
     fn flush_block(&mut self) -> Result<()> {
-        if self.pending.is_empty() {
+        if self.pending_records == 0 {
             return Ok(());
         }
-        crate::layout::pack(self.width, &self.pending, self.level, &mut self.packed)
+        self.out.clear();
+        crate::layout::pack(self.width, &self.pending, &mut self.packed);
+        let n = self
+            .cctx
+            .compress_to_buffer(self.packed.as_slice(), &mut self.out)
             .map_err(|e| Error::io(&self.tmp, e))?;
-        let block = &self.packed[..];
-        let n = block.len();
+        let block = &self.out[..n];
         self.file
             .write_all(block)
             .map_err(|e| Error::io(&self.tmp, e))?;
@@ -177,6 +190,7 @@ impl Sink {
         self.offset += n as u64;
         self.blocks += 1;
         self.pending.clear();
+        self.pending_records = 0;
         Ok(())
     }
 }
@@ -329,37 +343,45 @@ impl<'db> TierWriter<'db> {
         // file (a FIFO put in its place would wait for a writer for ever).
         let old = crate::fsio::open_regular(old_tmp).map_err(|e| Error::io(old_tmp, e))?;
         let mut dctx = zstd::bulk::Decompressor::new().map_err(|e| Error::io(old_tmp, e))?;
-        let mut block_buf = crate::layout::Block::default();
-        let mut recs = Vec::with_capacity(self.sink.block_records);
+        let mut compressed = Vec::new();
+        let mut packed = Vec::new();
+        let mut raw = Vec::with_capacity(self.block_bytes);
         let mut at = self.sink.header_len as u64;
+        // Every block written so far is full: blocks are written when full.
+        let full = self.sink.block_records * RecordWidth::Narrow.bytes();
         for (block, entry) in self.sink.index.chunks_exact(INDEX_ENTRY).enumerate() {
             let n = u32::from_le_bytes(entry[..4].try_into().expect("4 bytes")) as usize;
             let crc = u32::from_le_bytes(entry[4..].try_into().expect("4 bytes"));
-            let buf = block_buf.buffer(n);
-            buf.resize(n, 0);
-            read_at(&old, old_tmp, buf, at)?;
+            compressed.resize(n, 0);
+            read_at(&old, old_tmp, &mut compressed, at)?;
             at += n as u64;
-            if crc32fast::hash(buf) != crc {
+            if crc32fast::hash(&compressed) != crc {
                 return Err(Error::BlockChecksum {
                     path: old_tmp.to_owned(),
                     block: block as u64,
                 });
             }
-            // Every block written so far is full: blocks are written when
-            // full.
-            let damaged = |e: String| Error::corrupt(old_tmp, format!("block {block}: {e}"));
-            block_buf
-                .index(self.sink.block_records, &mut dctx)
-                .map_err(damaged)?;
-            block_buf
-                .records(RecordWidth::Narrow, &mut recs)
-                .map_err(damaged)?;
-            for &r in &recs {
-                wide.push(widen_bits(old_tmp, r)?)?;
+            packed.clear();
+            packed.reserve(crate::layout::max_len(
+                self.sink.block_records,
+                RecordWidth::Narrow,
+            ));
+            dctx.decompress_to_buffer(compressed.as_slice(), &mut packed)
+                .map_err(|e| Error::io(old_tmp, e))?;
+            crate::layout::unpack(
+                RecordWidth::Narrow,
+                &packed,
+                self.sink.block_records,
+                &mut raw,
+            )
+            .map_err(|e| Error::corrupt(old_tmp, format!("block {block}: {e}")))?;
+            debug_assert_eq!(raw.len(), full);
+            for r in raw.chunks_exact(2) {
+                wide.push(widen_bits(old_tmp, [r[0], r[1]])?)?;
             }
         }
-        for &r in &self.sink.pending {
-            wide.push(widen_bits(old_tmp, r)?)?;
+        for r in self.sink.pending.chunks_exact(2) {
+            wide.push(widen_bits(old_tmp, [r[0], r[1]])?)?;
         }
         Ok(wide)
     }
@@ -503,9 +525,8 @@ fn wide_temp(tmp: &Path) -> PathBuf {
 }
 
 /// A 16-bit record as the 32-bit record of the same value.
-fn widen_bits(tmp: &Path, narrow: u32) -> Result<u32> {
-    let rec = RecordWidth::Narrow
-        .decode(narrow)
+fn widen_bits(tmp: &Path, narrow: [u8; 2]) -> Result<u32> {
+    let rec = crate::decode16(u16::from_le_bytes(narrow))
         .map_err(|e| Error::corrupt(tmp, format!("while widening: {e}")))?;
     Ok(crate::encode32(rec))
 }

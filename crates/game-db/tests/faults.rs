@@ -185,18 +185,18 @@ fn another_game_other_rules_or_version_are_refused() {
         Err(Error::NoDatabase { .. })
     ));
 
-    // A tier file of the older versions 1 (records compressed as they
-    // are) and 2 (laid out as a bitmap and values, compressed by zstd),
-    // and of a newer version 4 (bytes 8..12 of the header): refused,
-    // naming the version found, before anything else of the file is read.
+    // A tier file of the older version 1 (records compressed as they
+    // are, not laid out) and of a newer version 3 (bytes 8..12 of the
+    // header): refused, naming the version found, before anything else
+    // of the file is read.
     let good = std::fs::read(&path).unwrap();
-    for version in [1u32, 2, 4] {
+    for version in [1u32, 3] {
         let mut other = good.clone();
         other[8..12].copy_from_slice(&version.to_le_bytes());
         std::fs::write(&path, &other).unwrap();
         let e = open(dir.path()).unwrap_err();
         assert!(
-            matches!(&e, Error::UnsupportedVersion { found, supported: 3, path: p }
+            matches!(&e, Error::UnsupportedVersion { found, supported: 2, path: p }
                 if *found == version && *p == path),
             "{e}"
         );
@@ -459,7 +459,7 @@ fn craft_file(
     h.extend_from_slice(&crc32fast::hash(index).to_le_bytes());
     h.extend_from_slice(&block_records.to_le_bytes());
     h.push(2);
-    h.push(2);
+    h.push(1);
     h.extend_from_slice(&(GAME.len() as u16).to_le_bytes());
     h.extend_from_slice(GAME.as_bytes());
     let header_crc = crc32fast::hash(&h);
@@ -538,7 +538,7 @@ fn a_sparse_file_claiming_a_huge_block_index_is_refused_at_once() {
 /// 64 GiB long) behind a valid header and index: `verify` read all of it
 /// for the whole-file checksum before checking the first block, tens of
 /// seconds here and hours for the terabytes a file system allows. The
-/// first block, all zeros, fails its checksum: refused at once.
+/// first block, all zeros, is no zstd frame: refused at once.
 #[test]
 fn verify_refuses_a_hole_before_reading_it_all() {
     let dir = tempfile::tempdir().unwrap();
