@@ -1,139 +1,180 @@
-//! Measures block layouts and zstd settings on a database's records:
-//! `cargo run --release -p game-db --example codecs -- DIR RECORDS_A_BLOCK LEVEL LAYOUT...`
-//! with layouts `rows` (16-bit records as written by format 1), `planes`
-//! (their high bytes, then their low bytes) and `split` (a class byte a
-//! record, then the remoteness bytes of the records that have one).
-//! Prints a histogram of the records and, per layout, the compressed bytes.
+//! Re-encodes a database and measures codecs on its records, without
+//! solving again:
+//!
+//! ```text
+//! cargo run --release -p game-db --example codecs -- DIR recode OUT KIB [LEVEL]
+//! cargo run --release -p game-db --example codecs -- DIR zstd RECORDS LEVEL [DICT_KIB]
+//! ```
+//!
+//! `recode` copies every tier of the database in DIR into a new database
+//! in OUT (removed first) written with blocks of KIB KiB (this library's
+//! codec), then times lookups in it: 10⁵ at random indices (a fresh
+//! handle, the default 4 MiB cache), and the same index again (cached).
+//! `zstd` lays every RECORDS records out as format 2 did (a presence
+//! bitmap, then one byte a present record: `class << 6 | min(r, 63)`) and
+//! compresses each with zstd at LEVEL, with DICT_KIB a dictionary of that
+//! size trained per tier on its blocks (its bytes counted), and prints
+//! the total: what format 2 would have written, and what dictionaries
+//! would recover of small blocks.
+
+use std::time::Instant;
 
 use game_core::{Outcome, Value};
-use game_db::Database;
+use game_db::{Database, Options};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let db = Database::open_any(&args[0]).expect("a database");
-    let per: usize = args[1].parse().expect("records a block");
-    let level: i32 = args[2].parse().expect("a zstd level");
-    let layouts = &args[3..];
-    let mut hist = [0u64; 5];
-    let mut max_r = 0u32;
-    let mut sizes = vec![0u64; layouts.len()];
-    let mut cctx = zstd::bulk::Compressor::new(level).unwrap();
-    let mut pending: Vec<Option<Value>> = Vec::with_capacity(per);
-    let mut flush = |block: &mut Vec<Option<Value>>, sizes: &mut Vec<u64>| {
-        for (k, l) in layouts.iter().enumerate() {
-            let bytes = layout(l, block);
-            sizes[k] += cctx.compress(&bytes).unwrap().len() as u64;
+    let (mut indices, mut positions) = (0u64, 0u64);
+    for t in db.finished_tiers() {
+        db.for_each_block(t, |_, recs| {
+            indices += recs.len() as u64;
+            positions += recs.iter().filter(|r| r.is_some()).count() as u64;
+        })
+        .unwrap();
+    }
+    println!(
+        "{}: {} bytes, {indices} indices, {positions} positions",
+        args[0],
+        db.total_bytes()
+    );
+    match args[1].as_str() {
+        "recode" => recode(&db, &args[2], args[3].parse().unwrap(), args.get(4)),
+        "zstd" => zstd_layout(
+            &db,
+            args[2].parse().unwrap(),
+            args[3].parse().unwrap(),
+            args.get(4).map(|s| s.parse().unwrap()),
+        ),
+        _ => panic!("recode or zstd"),
+    }
+}
+
+fn recode(db: &Database, out: &str, kib: usize, level: Option<&String>) {
+    let _ = std::fs::remove_dir_all(out);
+    let mut opts = Options::default().with_block_bytes(kib << 10);
+    if let Some(l) = level {
+        opts = opts.with_level(l.parse().unwrap());
+    }
+    let rules = db.rules_key().expect("a rules key").to_owned();
+    let t = Instant::now();
+    {
+        let new = Database::create_with(out, db.game(), &rules, opts.clone()).unwrap();
+        for tier in db.finished_tiers() {
+            let mut w = new.writer(tier).unwrap();
+            db.for_each_block(tier, |_, recs| w.write(recs).unwrap())
+                .unwrap();
+            w.finish().unwrap();
         }
-        block.clear();
+    }
+    let write = t.elapsed();
+    let new = Database::open_with(out, db.game(), &rules, opts.clone()).unwrap();
+    let t = Instant::now();
+    for tier in new.finished_tiers() {
+        new.for_each_block(tier, |_, _| {}).unwrap();
+    }
+    let scan = t.elapsed();
+    // Random lookups, a tier chosen in proportion to its records.
+    let tiers: Vec<(u64, u64)> = new
+        .finished_tiers()
+        .into_iter()
+        .map(|t| (t, new.records(t).unwrap()))
+        .collect();
+    let total: u64 = tiers.iter().map(|t| t.1).sum();
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut pick = || {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        let mut i = x.wrapping_mul(0x2545_f491_4f6c_dd1d) % total;
+        for &(t, n) in &tiers {
+            if i < n {
+                return (t, i);
+            }
+            i -= n;
+        }
+        unreachable!()
     };
+    let picks: Vec<(u64, u64)> = (0..100_000).map(|_| pick()).collect();
+    let fresh = Database::open_with(out, db.game(), &rules, opts).unwrap();
+    let t = Instant::now();
+    for &(tier, i) in &picks {
+        fresh.lookup(tier, i).unwrap();
+    }
+    let random = t.elapsed() / picks.len() as u32;
+    let t = Instant::now();
+    for &(tier, i) in &picks[..1000] {
+        for _ in 0..10 {
+            fresh.lookup(tier, i).unwrap();
+        }
+    }
+    let cached = t.elapsed() / 10_000;
+    let bytes = new.total_bytes();
+    println!(
+        "recoded, {kib} KiB blocks: {bytes} bytes | write {write:.2?} | scan {scan:.2?} | random lookup {random:.2?} | cached lookup {cached:.2?}"
+    );
+}
+
+fn class(v: Value) -> u8 {
+    match v.outcome() {
+        Outcome::Draw => 0,
+        Outcome::Lose => 1,
+        Outcome::Tie => 2,
+        Outcome::Win => 3,
+    }
+}
+
+/// Format 2's layout of `block`.
+fn layout(block: &[Option<Value>]) -> Vec<u8> {
+    let mut b = vec![0u8; block.len().div_ceil(8)];
+    for (i, v) in block.iter().enumerate() {
+        if v.is_some() {
+            b[i / 8] |= 1 << (i % 8);
+        }
+    }
+    b.extend(block.iter().flatten().map(|&v| {
+        if v == Value::DRAW {
+            1
+        } else {
+            (class(v) << 6) | v.remoteness().unwrap_or(0).min(63) as u8
+        }
+    }));
+    b
+}
+
+fn zstd_layout(db: &Database, per: usize, level: i32, dict_kib: Option<usize>) {
+    let t = Instant::now();
     let mut total = 0u64;
+    let mut dict_bytes = 0u64;
     for tier in db.finished_tiers() {
-        db.for_each_block(tier, |_, values| {
-            for &v in values {
-                hist[class(v) as usize] += 1;
-                max_r = max_r.max(v.and_then(Value::remoteness).unwrap_or(0));
-                pending.push(v);
+        let mut blocks: Vec<Vec<u8>> = Vec::new();
+        let mut pending = Vec::with_capacity(per);
+        db.for_each_block(tier, |_, recs| {
+            for &r in recs {
+                pending.push(r);
                 if pending.len() == per {
-                    flush(&mut pending, &mut sizes);
+                    blocks.push(layout(&pending));
+                    pending.clear();
                 }
             }
-            total += values.len() as u64;
         })
         .unwrap();
         if !pending.is_empty() {
-            flush(&mut pending, &mut sizes);
+            blocks.push(layout(&pending));
+        }
+        let dict = dict_kib
+            .filter(|_| blocks.len() > 8)
+            .and_then(|k| zstd::dict::from_samples(&blocks, k << 10).ok())
+            .unwrap_or_default();
+        dict_bytes += dict.len() as u64;
+        let mut c = zstd::bulk::Compressor::with_dictionary(level, &dict).unwrap();
+        for b in &blocks {
+            total += c.compress(b).unwrap().len() as u64;
         }
     }
     println!(
-        "records {total}: none {} draw {} lose {} tie {} win {}; max remoteness {max_r}; files {}",
-        hist[0],
-        hist[1],
-        hist[2],
-        hist[3],
-        hist[4],
-        db.total_bytes()
+        "zstd {level}, format 2's layout, {per} records a block, dictionary {dict_kib:?} KiB: {} bytes ({dict_bytes} of dictionaries) in {:.2?}",
+        total + dict_bytes,
+        t.elapsed()
     );
-    let positions = total - hist[0];
-    println!("separately: bitmaps {MAPS:?}, values {VALS:?}");
-    for (l, s) in layouts.iter().zip(&sizes) {
-        println!(
-            "{l:>8} {per} a block, level {level}: {s} bytes, {:.3} bits a position",
-            *s as f64 * 8.0 / positions as f64
-        );
-    }
-}
-
-static MAPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-static VALS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-fn class(v: Option<Value>) -> u8 {
-    match v.map(Value::outcome) {
-        None => 0,
-        Some(Outcome::Draw) => 1,
-        Some(Outcome::Lose) => 2,
-        Some(Outcome::Tie) => 3,
-        Some(Outcome::Win) => 4,
-    }
-}
-
-fn layout(name: &str, block: &[Option<Value>]) -> Vec<u8> {
-    let rec: Vec<u16> = block
-        .iter()
-        .map(|&v| game_db::encode16(v).unwrap())
-        .collect();
-    match name {
-        "rows" => rec.iter().flat_map(|r| r.to_le_bytes()).collect(),
-        "planes" => {
-            let mut b: Vec<u8> = rec.iter().map(|r| (r >> 8) as u8).collect();
-            b.extend(rec.iter().map(|r| *r as u8));
-            b
-        }
-        "split" | "parity" => {
-            let par = name == "parity";
-            let mut b: Vec<u8> = block
-                .iter()
-                .map(|&v| {
-                    let r = v.and_then(Value::remoteness).unwrap_or(0);
-                    class(v) * 2 + if par { (r & 1) as u8 } else { 0 }
-                })
-                .collect();
-            b.extend(block.iter().filter_map(|&v| {
-                v.and_then(Value::remoteness)
-                    .map(|r| if par { (r >> 1) as u8 } else { r as u8 })
-            }));
-            b
-        }
-        "bitmap" | "bitmap-sep" => {
-            let mut b = vec![0u8; block.len().div_ceil(8)];
-            for (i, v) in block.iter().enumerate() {
-                if v.is_some() {
-                    b[i / 8] |= 1 << (i % 8);
-                }
-            }
-            let vals = block.iter().filter_map(|&v| {
-                v.map(|v| (class(Some(v)) << 6) | v.remoteness().unwrap_or(0).min(63) as u8)
-            });
-            if name == "bitmap" {
-                b.extend(vals);
-                b
-            } else {
-                // the values compressed on their own: marked by a length
-                let vals: Vec<u8> = vals.collect();
-                let c = zstd::bulk::compress(&b, level()).unwrap();
-                let v = zstd::bulk::compress(&vals, level()).unwrap();
-                MAPS.fetch_add(c.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                VALS.fetch_add(v.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                vec![]
-            }
-        }
-        _ => panic!("unknown layout {name}"),
-    }
-}
-
-/// The level the command line gave (the third argument).
-fn level() -> i32 {
-    std::env::args()
-        .nth(3)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3)
 }
