@@ -44,6 +44,17 @@ capability! {
         /// The canonical position of `pos`'s class: the same for every position
         /// of the class, and one of them.
         fn canonical(&self, pos: &Self::Position) -> Self::Position;
+
+        /// Whether the symmetry is the identity: every position is its
+        /// class's only member (`symmetric(p)` gives only `p`, and
+        /// `canonical(p) == p`). Then [`Canonical`] of the game is the game
+        /// itself and passes on its fast paths (children and parents by
+        /// index, bulk counts, the terminal list) instead of rebuilding
+        /// them from moves. By default `false`; a promise checked by
+        /// `solver_retro::GameCheck::symmetric`.
+        fn is_identity(&self) -> bool {
+            false
+        }
     }
 }
 
@@ -168,7 +179,9 @@ forward!(symmetric_methods impl[G: Symmetric] for Canonical<G> => G, |s| s.0);
 
 // Indices, children and parents are the canonical positions' own: the
 // defaults, built on the canonical moves above, not the game's (whose
-// counts and parents speak of every position of a class).
+// counts and parents speak of every position of a class) — except with
+// the identity symmetry, where the canonical game is the game and its fast
+// paths are passed on.
 impl<G: Symmetric + crate::Indexed> crate::Indexed for Canonical<G> {
     fn size(&self) -> u64 {
         self.0.size()
@@ -185,8 +198,23 @@ impl<G: Symmetric + crate::Unmoves> crate::Unmoves for Canonical<G> {
     fn unmoves(&self, pos: &Self::Position, out: &mut Vec<Self::Position>) {
         let first = out.len();
         self.0.unmoves(pos, out);
+        if self.0.is_identity() {
+            // The game's own parents: canonical and distinct already.
+            return;
+        }
+        // Parents are made distinct only where canonicalizing changed one
+        // (two parents can meet only in a class): a position whose parents
+        // are all canonical costs one pass, not a comparison of each pair.
+        let mut changed = false;
         for q in &mut out[first..] {
-            *q = self.0.canonical(q);
+            let c = self.0.canonical(q);
+            if c != *q {
+                *q = c;
+                changed = true;
+            }
+        }
+        if !changed {
+            return;
         }
         let mut keep = first;
         for k in first..out.len() {
@@ -197,11 +225,95 @@ impl<G: Symmetric + crate::Unmoves> crate::Unmoves for Canonical<G> {
         }
         out.truncate(keep);
     }
+
+    fn child_count(
+        &self,
+        pos: &Self::Position,
+        moves: &mut Vec<Self::Move>,
+        children: &mut Vec<Self::Position>,
+    ) -> usize {
+        if self.0.is_identity() {
+            return self.0.child_count(pos, moves, children);
+        }
+        // The distinct canonical children (the trait's default, over the
+        // canonical moves).
+        moves.clear();
+        children.clear();
+        self.moves(pos, moves);
+        for m in moves.iter() {
+            let c = self.play(pos, m);
+            if !children.contains(&c) {
+                children.push(c);
+            }
+        }
+        children.len()
+    }
 }
 
-impl<G: Symmetric + crate::Indexed> crate::IndexedChildren for Canonical<G> {}
+/// With the identity symmetry ([`Symmetric::is_identity`]) the game's own
+/// children by index; otherwise from the canonical moves.
+impl<G: Symmetric + crate::IndexedChildren> crate::IndexedChildren for Canonical<G> {
+    fn child_indices(
+        &self,
+        index: u64,
+        out: &mut crate::ChildIndices,
+        moves: &mut Vec<Self::Move>,
+    ) {
+        if self.0.is_identity() {
+            self.0.child_indices(index, out, moves);
+        } else {
+            crate::child_indices_by_moves(self, index, out, moves);
+        }
+    }
+}
 
-impl<G: Symmetric + crate::Indexed + crate::Unmoves> crate::IndexedUnmoves for Canonical<G> {}
+/// With the identity symmetry ([`Symmetric::is_identity`]) the game's own
+/// fast paths: the terminal list, bulk counts, parents by index; otherwise
+/// the defaults, built on the canonical moves and unmoves.
+impl<G: Symmetric + crate::IndexedUnmoves> crate::IndexedUnmoves for Canonical<G> {
+    fn terminal_indices(&self, out: &mut Vec<u64>) -> bool {
+        self.0.is_identity() && self.0.terminal_indices(out)
+    }
+
+    fn child_counts<T: crate::ChildCount>(&self, first: u64, out: &mut [T]) -> bool {
+        self.0.is_identity() && self.0.child_counts(first, out)
+    }
+
+    fn unmove_indices(
+        &self,
+        index: u64,
+        out: &mut crate::ParentIndices,
+        scratch: &mut Vec<Self::Position>,
+    ) {
+        if self.0.is_identity() {
+            self.0.unmove_indices(index, out, scratch);
+            return;
+        }
+        let Some(pos) = crate::Indexed::position(self, index) else {
+            return;
+        };
+        scratch.clear();
+        crate::Unmoves::unmoves(self, &pos, scratch);
+        out.singles
+            .extend(scratch.iter().map(|p| crate::Indexed::index(self, p)));
+    }
+
+    fn visit_unmove_indices<V: crate::ParentVisitor>(
+        &self,
+        index: u64,
+        buf: &mut crate::ParentIndices,
+        scratch: &mut Vec<Self::Position>,
+        visit: &mut V,
+    ) {
+        if self.0.is_identity() {
+            self.0.visit_unmove_indices(index, buf, scratch, visit);
+            return;
+        }
+        buf.clear();
+        self.unmove_indices(index, buf, scratch);
+        buf.send_to(visit);
+    }
+}
 
 // The tiers are the game's; a tier's positions, indices and children are
 // its canonical ones, through the game's hooks.
