@@ -202,24 +202,26 @@ impl<G: Symmetric + crate::Unmoves> crate::Unmoves for Canonical<G> {
             // The game's own parents: canonical and distinct already.
             return;
         }
-        // Parents are made distinct only where canonicalizing changed one
-        // (two parents can meet only in a class): a position whose parents
-        // are all canonical costs one pass, not a comparison of each pair.
-        let mut changed = false;
-        for q in &mut out[first..] {
-            let c = self.0.canonical(q);
-            if c != *q {
-                *q = c;
-                changed = true;
+        // The game's parents are distinct, so two can meet only where
+        // canonicalizing changed one: those are moved to the end and each
+        // kept if it meets none before it — a pass, and a comparison for
+        // each changed parent with the rest, not one for every pair.
+        let mut end = out.len();
+        let mut k = first;
+        while k < end {
+            let c = self.0.canonical(&out[k]);
+            if c == out[k] {
+                k += 1;
+            } else {
+                out[k] = c;
+                end -= 1;
+                out.swap(k, end);
             }
         }
-        if !changed {
-            return;
-        }
-        let mut keep = first;
-        for k in first..out.len() {
-            if !out[first..keep].contains(&out[k]) {
-                out.swap(keep, k);
+        let mut keep = end;
+        for j in end..out.len() {
+            if !out[first..keep].contains(&out[j]) {
+                out.swap(keep, j);
                 keep += 1;
             }
         }
@@ -343,3 +345,71 @@ forward!(tiered_methods impl[G: TieredSymmetric] for Canonical<G> => G, |s| s.0,
         self.0.canonical_child_tier_indices(pos, out, moves);
     }
 });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Unmoves;
+
+    /// A token on squares -3..=3 stepping one square either way, mirrored
+    /// x → -x; `identity` says the symmetry is the identity (a lie here,
+    /// to see that `Canonical` then trusts the game).
+    struct Line {
+        identity: bool,
+    }
+    impl Game for Line {
+        type Position = i8;
+        type Move = i8;
+        fn moves(&self, x: &i8, out: &mut Vec<i8>) {
+            out.extend([-1, 1].into_iter().filter(|d| (x + d).abs() <= 3));
+        }
+        fn play(&self, x: &i8, d: &i8) -> i8 {
+            x + d
+        }
+    }
+    impl Symmetric for Line {
+        fn symmetric(&self, x: &i8, out: &mut Vec<i8>) {
+            out.extend([*x, -x]);
+        }
+        fn canonical(&self, x: &i8) -> i8 {
+            x.abs()
+        }
+        fn is_identity(&self) -> bool {
+            self.identity
+        }
+    }
+    impl Unmoves for Line {
+        fn unmoves(&self, x: &i8, out: &mut Vec<i8>) {
+            out.extend([x - 1, x + 1].into_iter().filter(|p| p.abs() <= 3));
+        }
+    }
+
+    /// The canonical parents are the classes of the game's parents, each
+    /// once, in a buffer that already holds others (left as they were);
+    /// and the distinct canonical children are counted.
+    #[test]
+    fn canonical_parents_meet_once_and_children_are_counted_by_class() {
+        let g = Canonical(Line { identity: false });
+        // 0's parents -1 and 1 are one class; 2's are 1 and 3; 1's are 0
+        // and 2.
+        for (x, want) in [(0, vec![1]), (2, vec![1, 3]), (1, vec![0, 2]), (3, vec![2])] {
+            let mut out = vec![9, 9];
+            g.unmoves(&x, &mut out);
+            let mut got = out[2..].to_vec();
+            got.sort_unstable();
+            assert_eq!(out[..2], [9, 9]);
+            assert_eq!(got, want, "parents of {x}");
+        }
+        // 0's children -1 and 1 are one class; 1's are 0 and 2.
+        let (mut moves, mut kids) = (Vec::new(), Vec::new());
+        assert_eq!(g.child_count(&0, &mut moves, &mut kids), 1);
+        assert_eq!(g.child_count(&1, &mut moves, &mut kids), 2);
+        // Said to be the identity, the game's own parents and counts pass
+        // on untouched.
+        let trusted = Canonical(Line { identity: true });
+        let mut out = Vec::new();
+        trusted.unmoves(&0, &mut out);
+        assert_eq!(out, [-1, 1]);
+        assert_eq!(trusted.child_count(&0, &mut moves, &mut kids), 2);
+    }
+}

@@ -405,7 +405,10 @@ where
     }
 
     /// The game's unmoves, if it has them (`None`: it has not): a loopy
-    /// tier then finds its parents by them, with no graph stored.
+    /// tier then finds its parents by them, with no graph stored; given
+    /// over the game's index ([`TierUnmoves::indexed`]), a game of one
+    /// loopy tier indexed as a whole is solved by its index instead
+    /// ([`Parents::Indexed`]).
     #[must_use]
     pub fn unmoves(mut self, unmoves: Option<TierUnmoves<G>>) -> Self {
         self.unmoves = unmoves;
