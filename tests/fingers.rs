@@ -432,7 +432,10 @@ fn the_shared_commands_tier_solve_agrees_with_the_indexed_engine() {
             .unwrap();
             let by_index = done.reach_by_index(&FingersPosition::START, &weight, &config);
             assert_eq!(by_index.is_some(), parents == Parents::Indexed, "{r:?}");
-            for reach in [Some(tiers), by_index.map(Result::unwrap)].into_iter().flatten() {
+            for reach in [Some(tiers), by_index.map(Result::unwrap)]
+                .into_iter()
+                .flatten()
+            {
                 assert_eq!((reach.count, reach.canonical), (walk.count(), walk.count()));
                 assert_eq!(
                     (

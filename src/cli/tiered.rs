@@ -465,8 +465,8 @@ struct Done<'w> {
 }
 
 /// [`Done::by_index`].
-type ByIndex<'w> =
-    dyn Fn(&solver_retro::Config) -> Option<Result<solver_retro::TierReach, solver_retro::Error>> + 'w;
+type ByIndex<'w> = dyn Fn(&solver_retro::Config) -> Option<Result<solver_retro::TierReach, solver_retro::Error>>
+    + 'w;
 
 /// What a resumed `solve --db` found done in its database.
 #[derive(Debug, Clone, Copy)]

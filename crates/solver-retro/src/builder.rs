@@ -25,9 +25,9 @@
 use game_core::{Indexed, IndexedChildren, IndexedUnmoves, ParentIndices, Tier, Tiered, Unmoves};
 
 use crate::reach_first::solve_reachable;
+use crate::tier_solution::TierTables;
 use crate::tier_solution::TieredSolution;
 use crate::tiers::{parents_by_unmoves, run_tiers, ParentsFn};
-use crate::tier_solution::TierTables;
 use crate::walk::{walk_tiers, Reachable, TierReach};
 use crate::{Config, Error, Keep, NoStore, Table, TierStore};
 
@@ -285,7 +285,10 @@ where
             return None;
         };
         let table = self.solution.table(t)?;
-        Some((dense.walk)(game, start, config).and_then(|r| r.tier_reach(game, t, table, weight, config)))
+        Some(
+            (dense.walk)(game, start, config)
+                .and_then(|r| r.tier_reach(game, t, table, weight, config)),
+        )
     }
 }
 
@@ -970,7 +973,9 @@ mod tests {
             .unwrap();
         assert_eq!(done.plan.parents, Parents::Indexed);
         assert!(done.solution.table(0).is_none());
-        assert!(done.reach_by_index(&0, &|_| 1, &Config::default()).is_none());
+        assert!(done
+            .reach_by_index(&0, &|_| 1, &Config::default())
+            .is_none());
     }
 
     /// A store that keeps tables is handed every tier solved, in order,

@@ -461,15 +461,24 @@ impl game_core::Symmetric for Mirror {
 /// said to be a mirror, it keeps its promises.
 #[test]
 fn a_symmetry_said_to_be_the_identity_gives_only_the_position() {
-    GameCheck::new(&Mirror { says_identity: false }, 100)
-        .symmetric()
-        .expect("sound");
-    let err = GameCheck::new(&Mirror { says_identity: true }, 100)
-        .symmetric()
-        .unwrap_err();
+    GameCheck::new(
+        &Mirror {
+            says_identity: false,
+        },
+        100,
+    )
+    .symmetric()
+    .expect("sound");
+    let err = GameCheck::new(
+        &Mirror {
+            says_identity: true,
+        },
+        100,
+    )
+    .symmetric()
+    .unwrap_err();
     assert_eq!(
-        err.promise,
-        "Symmetric: is_identity() means symmetric(p) gives only p",
+        err.promise, "Symmetric: is_identity() means symmetric(p) gives only p",
         "{err}"
     );
 }
