@@ -389,53 +389,66 @@ fn the_reachable_walk_equals_the_forward_search() {
 }
 
 /// What the shared commands run (`CliGame`: the tier solver on the
-/// canonical game, one tier, parents by unmoves; the tier walk) against
-/// the indexed engine and its walk, under every rule switch for F =
-/// 2..=5 and the default rules at F = 12: the same value at every index,
-/// the same reachable counts, and a certificate for the tier solve.
+/// canonical game, which plans the dense index's solve and walk for
+/// Fingers' one tier, identity symmetry and indexed unmoves) and the tier
+/// solver by unmoves with the tier walk, against the indexed engine on
+/// the game itself and its walk, under every rule switch for F = 2..=5
+/// and the default rules at F = 12: the same value at every index, the
+/// same reachable counts, and a certificate for both solves.
 #[test]
 fn the_shared_commands_tier_solve_agrees_with_the_indexed_engine() {
     use game_core::{Canonical, Tiered};
+    use solver_retro::{Parents, TierSolver, TierUnmoves};
     let variants = (2..=5).flat_map(all_rules).chain([rules(12)]);
     for r in variants {
         let Ok(g) = Fingers::new(r) else { continue };
         let fast = solver_retro::solve_unmoves(&g).unwrap();
         let canon = Canonical(g.clone());
-        let weight = |_: &FingersPosition| 1u64;
-        let done = gamesolve::cli::tier_solver(&canon)
-            .start(FingersPosition::START, &weight)
-            .keep(solver_retro::Keep::All)
-            .solve()
-            .unwrap_or_else(|e| panic!("{r:?}: {e}"));
-        let sol = done.solution;
         assert_eq!(canon.tiers(), vec![0]);
-        // Every index that is a position (two dead pairs of hands are not).
-        for p in (0..g.size()).filter_map(|i| g.position(i)) {
-            assert_eq!(sol.value(&p), fast.value(&p), "{r:?} {p}");
-        }
-        solver_retro::certify_tiers(&sol).unwrap_or_else(|e| panic!("{r:?}: {e}"));
+        let weight = |_: &FingersPosition| 1u64;
         let config = solver_retro::Config::default();
         let walk = solver_retro::reachable(&g, &FingersPosition::START, &config).unwrap();
-        let reach = solver_retro::reachable_tiers(
-            &canon,
-            &FingersPosition::START,
-            &mut |t, _| Ok(sol.table(t).map(solver_retro::Held::Borrowed)),
-            &weight,
-            &config,
-        )
-        .unwrap();
         let c = walk.counts(&fast);
-        assert_eq!((reach.count, reach.canonical), (walk.count(), walk.count()));
-        assert_eq!(
-            (
-                reach.counts.win,
-                reach.counts.lose,
-                reach.counts.tie,
-                reach.counts.draw
-            ),
-            (c.win, c.lose, c.tie, c.draw),
-            "{r:?}"
-        );
+        let shared = gamesolve::cli::tier_solver(&canon).start(FingersPosition::START, &weight);
+        let by_tier = TierSolver::new(&canon)
+            .start(FingersPosition::START, &weight)
+            .unmoves(Some(TierUnmoves::of()));
+        for (solver, parents) in [(shared, Parents::Indexed), (by_tier, Parents::Unmoves)] {
+            assert_eq!(solver.plan().parents, parents, "{r:?}");
+            let done = solver.solve().unwrap_or_else(|e| panic!("{r:?}: {e}"));
+            let sol = &done.solution;
+            // Every index that is a position (two dead pairs of hands are not).
+            for p in (0..g.size()).filter_map(|i| g.position(i)) {
+                assert_eq!(sol.value(&p), fast.value(&p), "{r:?} {p}");
+            }
+            solver_retro::certify_tiers(sol).unwrap_or_else(|e| panic!("{r:?}: {e}"));
+            let tiers = solver_retro::reachable_tiers(
+                &canon,
+                &FingersPosition::START,
+                &mut |t, _| Ok(sol.table(t).map(solver_retro::Held::Borrowed)),
+                &weight,
+                &config,
+            )
+            .unwrap();
+            let by_index = done.reach_by_index(&FingersPosition::START, &weight, &config);
+            assert_eq!(by_index.is_some(), parents == Parents::Indexed, "{r:?}");
+            for reach in [Some(tiers), by_index.map(Result::unwrap)]
+                .into_iter()
+                .flatten()
+            {
+                assert_eq!((reach.count, reach.canonical), (walk.count(), walk.count()));
+                assert_eq!(
+                    (
+                        reach.counts.win,
+                        reach.counts.lose,
+                        reach.counts.tie,
+                        reach.counts.draw
+                    ),
+                    (c.win, c.lose, c.tie, c.draw),
+                    "{r:?}"
+                );
+            }
+        }
     }
 }
 
@@ -468,5 +481,60 @@ fn the_one_tier_and_the_rules_key_keep_their_promises() {
         "FingersRules { fingers: 1, ",
     ] {
         assert!(Fingers::from_rules_key(foreign).is_none(), "{foreign}");
+    }
+}
+
+/// The shared commands' path (the tier solver on the canonical game,
+/// which plans Fingers' dense index, and its walk by the index) against
+/// the indexed engine and walk on the game itself, timed on one thread
+/// at `FINGERS_TIMED` fingers a hand (128 by default): run in release
+/// with `--ignored --nocapture`. It prints the times and checks only that
+/// both give the same counts (a time is the machine's, not a fact).
+#[test]
+#[ignore]
+fn timed_shared_path_against_the_indexed_engine() {
+    use game_core::Canonical;
+    use std::time::Instant;
+    let f = std::env::var("FINGERS_TIMED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(128u8);
+    let g = Fingers::new(rules(f)).unwrap();
+    let config = solver_retro::Config::default().threads(1);
+    let canon = Canonical(g.clone());
+    let weight = |_: &FingersPosition| 1u64;
+    for round in 0..3 {
+        let t = Instant::now();
+        let fast = solver_retro::solve_unmoves_with(&g, &config).unwrap();
+        let solve_dense = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let walk = solver_retro::reachable(&g, &FingersPosition::START, &config).unwrap();
+        let c = walk.counts(&fast);
+        let walk_dense = t.elapsed().as_secs_f64();
+        drop(fast);
+        let t = Instant::now();
+        let done = gamesolve::cli::tier_solver(&canon)
+            .config(&config)
+            .start(FingersPosition::START, &weight)
+            .solve()
+            .unwrap();
+        let solve_shared = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let reach = done
+            .reach_by_index(&FingersPosition::START, &weight, &config)
+            .expect("walked by the index")
+            .unwrap();
+        let walk_shared = t.elapsed().as_secs_f64();
+        assert_eq!(reach.count, walk.count());
+        assert_eq!(
+            (reach.counts.win, reach.counts.lose, reach.counts.draw),
+            (c.win, c.lose, c.draw)
+        );
+        println!(
+            "F = {f}, round {round}: indexed engine solve {solve_dense:.3} s, walk {walk_dense:.3} s; \
+             shared path solve {solve_shared:.3} s ({:.3}×), walk {walk_shared:.3} s ({:.3}×)",
+            solve_shared / solve_dense,
+            walk_shared / walk_dense
+        );
     }
 }

@@ -91,12 +91,16 @@ impl RulesArgs {
 }
 
 /// Magic Fingers declared once for the shared commands: one tier (the
-/// whole index), no symmetry beyond the index's, unmoves. (`gamesolve
-/// fingers …` still runs its own indexed paths below: the tier solver and
-/// tier walk the shared `solve` runs took 196 s and 212 s at 128 fingers
-/// a hand on one thread, where the indexed engine and walk take 0.9 s and
-/// 15 s; tests/fingers.rs checks that both give the same values and
-/// counts.)
+/// whole index), the identity symmetry, indexed unmoves. The tier solver
+/// then plans the dense index's solve and walk for it
+/// ([`solver_retro::Parents::Indexed`]; before, the tier solve and tier
+/// walk took 196 s and 212 s at 128 fingers a hand on one thread, where the
+/// indexed engine and walk take 0.9 s and 15 s); tests/fingers.rs checks
+/// that the shared path, the tier path and the indexed engine give the
+/// same values and counts. (`gamesolve fingers …` still runs its own
+/// commands below: their words and figures — the reachable positions'
+/// distinct children, the certificate of the table — are not yet the
+/// shared commands'.)
 impl CliGame for Fingers {
     const NAME: &'static str = DB_NAME;
     /// [`Fingers::solve_steps`] an index.

@@ -108,8 +108,9 @@ where
         let _ = first_to_move;
         self.show(pos)
     }
-    /// The game's unmoves, if it has them ([`game_core::Unmoves`] over an
-    /// [`game_core::Indexed`] game): `Some(HasUnmoves::new())`. With them
+    /// The game's unmoves, if it has them ([`game_core::IndexedUnmoves`]
+    /// and [`game_core::IndexedChildren`], whose methods all have
+    /// defaults): `Some(HasUnmoves::new())`. With them
     /// the engine finds a loopy tier's parents without a stored graph, on
     /// one machine and on the cluster, and `check` checks the index and
     /// the unmoves. By default none.
@@ -149,8 +150,8 @@ where
     }
 }
 
-/// The proof that a [`CliGame`] has unmoves ([`game_core::Unmoves`] over
-/// an [`game_core::Indexed`] game), for [`CliGame::unmoves`]: what the
+/// The proof that a [`CliGame`] has unmoves ([`game_core::IndexedUnmoves`],
+/// with [`game_core::IndexedChildren`]), for [`CliGame::unmoves`]: what the
 /// generic commands need of the bound they cannot name — the tier
 /// solver's parents (the cluster's too), and their check.
 pub struct HasUnmoves<G: CliGame>
@@ -164,15 +165,18 @@ where
 
 impl<G> HasUnmoves<G>
 where
-    G: CliGame + game_core::Indexed + game_core::Unmoves,
+    G: CliGame + game_core::IndexedUnmoves + game_core::IndexedChildren,
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
-    /// The unmoves of `G`.
+    /// The unmoves of `G`, over its index
+    /// ([`TierUnmoves::indexed`]): a game of one loopy tier indexed as a
+    /// whole whose symmetry is the identity (Magic Fingers) is then solved
+    /// and walked by its index's fast paths; any other tier by tier.
     #[must_use]
     pub fn new() -> Self {
         HasUnmoves {
-            tiers: TierUnmoves::of(),
+            tiers: TierUnmoves::indexed(),
             check: check_indexed_unmoves::<G>,
         }
     }
@@ -180,7 +184,7 @@ where
 
 impl<G> Default for HasUnmoves<G>
 where
-    G: CliGame + game_core::Indexed + game_core::Unmoves,
+    G: CliGame + game_core::IndexedUnmoves + game_core::IndexedChildren,
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {

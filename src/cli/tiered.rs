@@ -332,20 +332,25 @@ where
     let left = indices_of(game, |_| true).saturating_sub(finished);
     let config = super::progress::config_sized(&spinner, ctx, left);
     let done = solver.config(&config).solve()?;
-    let (sol, reach) = (done.solution, done.reach);
     let solve_s = t.elapsed().as_secs_f64();
+    let sol = &done.solution;
+    // The solver's own walk where it has one (a game solved by its dense
+    // index walks by it), else the tier walk.
+    let start = game.0.start();
+    let by_index = |c: &solver_retro::Config| done.reach_by_index(&start, &weight, c);
     finish(
         game,
         title,
-        &sol,
+        sol,
         &|t| sol.table(t),
-        &|| solver_retro::certify_tiers(&sol).map_err(|e| e.to_string()),
+        &|| solver_retro::certify_tiers(sol).map_err(|e| e.to_string()),
         db,
         Done {
             no_certify,
             solve_s,
-            reach,
+            reach: done.reach.clone(),
             resumed,
+            by_index: &by_index,
         },
         &spinner,
         serde_json::Value::Null,
@@ -437,6 +442,7 @@ where
             solve_s,
             reach: None,
             resumed: None,
+            by_index: &|_| None,
         },
         &spinner,
         cluster,
@@ -447,12 +453,20 @@ where
 /// What a solve hands [`finish`]: whether to skip the certificate, its
 /// seconds, the reachable counts when the solve found them itself, and
 /// what it found done when it resumed.
-struct Done {
+struct Done<'w> {
     no_certify: bool,
     solve_s: f64,
     reach: Option<solver_retro::TierReach>,
     resumed: Option<Resumed>,
+    /// The solver's walk of the positions reachable from the start by
+    /// the game's index, given the walk's configuration, if it has one
+    /// ([`solver_retro::TierSolve::reach_by_index`]).
+    by_index: &'w ByIndex<'w>,
 }
+
+/// [`Done::by_index`].
+type ByIndex<'w> = dyn Fn(&solver_retro::Config) -> Option<Result<solver_retro::TierReach, solver_retro::Error>>
+    + 'w;
 
 /// What a resumed `solve --db` found done in its database.
 #[derive(Debug, Clone, Copy)]
@@ -489,7 +503,7 @@ fn finish<'t, G: CliGame>(
     table: &dyn Fn(Tier) -> Option<&'t Table>,
     certify: &dyn Fn() -> Result<solver_retro::Certificate, String>,
     db: Option<&Database>,
-    done: Done,
+    done: Done<'_>,
     spinner: &super::progress::Spinner,
     cluster: serde_json::Value,
     ctx: &Ctx,
@@ -513,6 +527,7 @@ where
         solve_s,
         reach: known,
         resumed,
+        by_index,
     } = done;
     // The positions the certificate covers: those the solve holds — the
     // ones reachable from the start when it found them first, else every
@@ -541,7 +556,11 @@ where
     let walk = config
         .clone()
         .memory_limit(config.limit().saturating_sub(held));
-    let reach = match known {
+    let fast = match known {
+        Some(_) => None,
+        None => by_index(&walk).transpose()?,
+    };
+    let reach = match known.or(fast) {
         Some(r) => r,
         None => solver_retro::reachable_tiers(
             game,

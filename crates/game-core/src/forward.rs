@@ -140,6 +140,9 @@ mod tests {
         fn canonical(&self, n: &u64) -> u64 {
             *n
         }
+        fn is_identity(&self) -> bool {
+            true
+        }
     }
 
     impl TieredSymmetric for Marked {
@@ -210,6 +213,10 @@ mod tests {
         // One tier keeps the game's indexed fast paths.
         indexed_paths(&crate::OneTier(Marked));
         indexed_paths(&crate::OneTier(Misere(&Marked)));
+        // The canonical game of an identity symmetry is the game: its
+        // indexed fast paths are passed on.
+        indexed_paths(&crate::Canonical(Marked));
+        indexed_paths(&crate::Canonical(Misere(&Marked)));
     }
 
     fn indexed_paths<G>(g: &G)
@@ -228,6 +235,7 @@ mod tests {
         g.child_indices(3, &mut kids, &mut Vec::new());
         assert_eq!(kids.singles, [77]);
         assert_eq!(g.canonical(&4), 4);
+        assert!(g.is_identity());
     }
 
     fn fast_hooks<G: Tiered<Position = u64>>(g: &G) {

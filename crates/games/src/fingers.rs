@@ -1016,6 +1016,11 @@ impl Symmetric for Fingers {
     fn canonical(&self, pos: &FingersPosition) -> FingersPosition {
         *pos
     }
+    /// The identity: `Canonical(fingers)` runs Fingers' own index fast
+    /// paths.
+    fn is_identity(&self) -> bool {
+        true
+    }
 }
 
 /// Every position is canonical: a tier's walk filters none.

@@ -11,21 +11,24 @@
 //!
 //! | the caller gives | parents inside a loopy tier | positions | tables at the end |
 //! |---|---|---|---|
+//! | indexed unmoves ([`TierUnmoves::indexed`]) of a game of one loopy tier indexed as a whole | the game's dense index: [`solve_unmoves_with`](crate::solve_unmoves_with) ([`Parents::Indexed`]) | every index | the tier's, or none when the store held it finished |
 //! | a store that keeps tables (a database) | unmoves if given, else stored | every index | those the memory limit left ([`Tables::Dropped`]) |
 //! | a store that keeps nothing ([`NoStore`]) | unmoves if given, else stored | every index | every one ([`Tables::Held`]) |
 //! | no store, a start, every tier left by every move | none needed | reachable from the start, counted ([`Positions::Reachable`]) | every one, or with [`Keep::Start`] the start's ([`Tables::Start`]) |
 //! | no store, otherwise | unmoves if given, else stored | every index | every one |
 //!
-//! File order: `builder` uses `reach_first` (the reachable pass) and
-//! `tiers` (the tier pass); `reach_first` uses `tiers` and `walk`; `tiers`
+//! File order: `builder` uses `reach_first` (the reachable pass),
+//! `tiers` (the tier pass), and `fast` and `walk` (a dense index's solve
+//! and walk); `reach_first` uses `tiers` and `walk`; `tiers`
 //! and `walk` use neither of the others.
 
-use game_core::{ParentIndices, Tiered, Unmoves};
+use game_core::{Indexed, IndexedChildren, IndexedUnmoves, ParentIndices, Tier, Tiered, Unmoves};
 
 use crate::reach_first::solve_reachable;
+use crate::tier_solution::TierTables;
 use crate::tier_solution::TieredSolution;
 use crate::tiers::{parents_by_unmoves, run_tiers, ParentsFn};
-use crate::walk::{walk_tiers, TierReach};
+use crate::walk::{walk_tiers, Reachable, TierReach};
 use crate::{Config, Error, Keep, NoStore, Table, TierStore};
 
 /// A game's unmoves, as the tier solver reads them: the proof that the
@@ -34,6 +37,9 @@ use crate::{Config, Error, Keep, NoStore, Table, TierStore};
 /// the bound (a registration trait's `Option<TierUnmoves<G>>`).
 pub struct TierUnmoves<G: Tiered> {
     parents: ParentsFn<G>,
+    /// The dense index's solve and walk, when the game has them
+    /// ([`TierUnmoves::indexed`]).
+    dense: Option<Dense<G>>,
 }
 
 impl<G: Tiered> Clone for TierUnmoves<G> {
@@ -43,6 +49,27 @@ impl<G: Tiered> Clone for TierUnmoves<G> {
 }
 
 impl<G: Tiered> Copy for TierUnmoves<G> {}
+
+/// The fast path of a game of one tier that is indexed as a whole, with
+/// unmoves and children by index ([`TierUnmoves::indexed`]): plain
+/// functions made where those bounds are known.
+struct Dense<G: Tiered> {
+    /// Whether the game is one loopy tier of the index's size (then the
+    /// tier is solved by the index).
+    fits: fn(&G) -> bool,
+    /// The tier's table, by [`solve_unmoves_with`](crate::solve_unmoves_with).
+    solve: fn(&G, &Config) -> Result<Table, Error>,
+    /// The positions reachable from a start, by [`crate::reachable`].
+    walk: fn(&G, &G::Position, &Config) -> Result<Reachable, Error>,
+}
+
+impl<G: Tiered> Clone for Dense<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Tiered> Copy for Dense<G> {}
 
 impl<G: Tiered> std::fmt::Debug for TierUnmoves<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -57,8 +84,75 @@ impl<G: Tiered + Unmoves> TierUnmoves<G> {
     pub fn of() -> Self {
         TierUnmoves {
             parents: parents_by_unmoves::<G>,
+            dense: None,
         }
     }
+}
+
+impl<G> TierUnmoves<G>
+where
+    G: Tiered + IndexedUnmoves + IndexedChildren + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    /// The unmoves of `G` ([`TierUnmoves::of`]), with its dense index's
+    /// fast paths: a game of one loopy tier whose tier index is its
+    /// [`Indexed`] index (`tier_size` the `size`, `tier_index` the
+    /// `index`, `tier_position` the `position` — the promise this
+    /// declares; a game of more tiers, or one tier of another size, is
+    /// solved tier by tier as [`TierUnmoves::of`] is) is solved by
+    /// [`solve_unmoves_with`](crate::solve_unmoves_with) — its terminal
+    /// list, bulk child counts and parents by index, in runs — and its
+    /// reachable positions walked by [`crate::reachable`] (its children by
+    /// index), as [`TierSolve::reach_by_index`] gives them. The plan says
+    /// so: [`Parents::Indexed`].
+    #[must_use]
+    pub fn indexed() -> Self {
+        TierUnmoves {
+            parents: parents_by_unmoves::<G>,
+            dense: Some(Dense {
+                fits: dense_fits::<G>,
+                solve: dense_solve::<G>,
+                walk: dense_walk::<G>,
+            }),
+        }
+    }
+}
+
+/// Whether `game` is one loopy tier of its index's size.
+fn dense_fits<G: Tiered + Indexed>(game: &G) -> bool {
+    match game.tiers()[..] {
+        [t] => !game.leaves_tier(t) && game.tier_size(t) == game.size(),
+        _ => false,
+    }
+}
+
+/// The table of a game of one tier solved by its index.
+fn dense_solve<G>(game: &G, config: &Config) -> Result<Table, Error>
+where
+    G: IndexedUnmoves + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    Ok(crate::solve_unmoves_with(game, config)?.table)
+}
+
+/// The positions reachable from `start` by the index's children; a start
+/// whose tier index is not its index breaks the promise of
+/// [`TierUnmoves::indexed`].
+fn dense_walk<G>(game: &G, start: &G::Position, config: &Config) -> Result<Reachable, Error>
+where
+    G: Tiered + IndexedChildren + Sync,
+    G::Move: Send,
+{
+    let (i, t) = (game.index(start), game.tier_index(start));
+    if i != t {
+        return Err(Error::Broken(format!(
+            "the start's index {i} is not its tier index {t}: a game of one tier solved by its \
+             index must index the tier as the game"
+        )));
+    }
+    crate::reachable(game, start, config)
 }
 
 impl<G: Tiered> TierUnmoves<G> {
@@ -96,6 +190,11 @@ pub enum Parents {
     NotNeeded,
     /// The game's unmoves, filtered to the tier: no graph stored.
     Unmoves,
+    /// The game's one tier solved by its dense index
+    /// ([`TierUnmoves::indexed`]): the graph-free engine of
+    /// [`solve_unmoves_with`](crate::solve_unmoves_with), with the game's
+    /// terminal list, bulk child counts and parents by index.
+    Indexed,
     /// The inside moves, found while seeding and stored as a reverse
     /// graph (16 bytes a move while sorted, 8 an index of offsets).
     Stored,
@@ -150,10 +249,53 @@ pub struct TierSolve<'g, G: Tiered> {
     pub solution: TieredSolution<'g, G>,
     /// The positions reachable from the start, counted, when the solve
     /// found them first ([`Positions::Reachable`]); `None` otherwise (walk
-    /// them after with [`crate::reachable_tiers`]).
+    /// them after with [`TierSolve::reach_by_index`] where the solve ran by
+    /// the game's index, else [`crate::reachable_tiers`]).
     pub reach: Option<TierReach>,
     /// The strategy it ran.
     pub plan: Plan,
+    /// The dense walk, when the plan solved by the index.
+    dense: Option<Dense<G>>,
+}
+
+impl<G> TierSolve<'_, G>
+where
+    G: Tiered + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
+    /// The positions reachable from `start`, counted as
+    /// [`crate::reachable_tiers`] counts them (each weighing
+    /// `weight(pos)`), walked by the game's dense index — a bit an index,
+    /// children by index, on `config`'s threads — when the solve ran by
+    /// it ([`Parents::Indexed`]) and holds the table; `None` otherwise
+    /// (walk with [`crate::reachable_tiers`]).
+    ///
+    /// **Memory:** half a byte an index ([`crate::reachable_bytes`]),
+    /// checked against `config`'s limit (give it what the table leaves).
+    pub fn reach_by_index(
+        &self,
+        start: &G::Position,
+        weight: Weight<'_, G::Position>,
+        config: &Config,
+    ) -> Option<Result<TierReach, Error>> {
+        let dense = self.dense?;
+        let game = self.solution.game;
+        let &[t] = self.solution.tiers() else {
+            return None;
+        };
+        let table = self.solution.table(t)?;
+        Some(
+            (dense.walk)(game, start, config)
+                .and_then(|r| r.tier_reach(game, t, table, weight, config)),
+        )
+    }
+}
+
+impl<G: Tiered> std::fmt::Debug for Dense<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Dense")
+    }
 }
 
 /// What each position counts for in the reachable counts (1, or the size
@@ -266,7 +408,10 @@ where
     }
 
     /// The game's unmoves, if it has them (`None`: it has not): a loopy
-    /// tier then finds its parents by them, with no graph stored.
+    /// tier then finds its parents by them, with no graph stored; given
+    /// over the game's index ([`TierUnmoves::indexed`]), a game of one
+    /// loopy tier indexed as a whole is solved by its index instead
+    /// ([`Parents::Indexed`]).
     #[must_use]
     pub fn unmoves(mut self, unmoves: Option<TierUnmoves<G>>) -> Self {
         self.unmoves = unmoves;
@@ -278,10 +423,15 @@ where
     pub fn plan(&self) -> Plan {
         let game = self.game;
         let loop_free = game.tiers().iter().all(|&t| game.leaves_tier(t));
-        let parents = match (loop_free, self.unmoves.is_some()) {
-            (true, _) => Parents::NotNeeded,
-            (false, true) => Parents::Unmoves,
-            (false, false) => Parents::Stored,
+        let dense = self
+            .unmoves
+            .and_then(|u| u.dense)
+            .is_some_and(|d| (d.fits)(game));
+        let parents = match (loop_free, dense, self.unmoves.is_some()) {
+            (true, _, _) => Parents::NotNeeded,
+            (false, true, _) => Parents::Indexed,
+            (false, false, true) => Parents::Unmoves,
+            (false, false, false) => Parents::Stored,
         };
         let reachable = loop_free && self.start.is_some() && self.store.is_none();
         let positions = if reachable {
@@ -341,6 +491,7 @@ where
                 solution,
                 reach: Some(reach),
                 plan,
+                dense: None,
             });
         }
         let mut none = NoStore;
@@ -348,6 +499,15 @@ where
             Some(s) => s,
             None => &mut none,
         };
+        if let (Parents::Indexed, Some(dense)) = (plan.parents, unmoves.and_then(|u| u.dense)) {
+            let solution = solve_dense(game, dense, &config, store)?;
+            return Ok(TierSolve {
+                solution,
+                reach: None,
+                plan,
+                dense: Some(dense),
+            });
+        }
         let parents = match plan.parents {
             Parents::Unmoves => unmoves.map(|u| u.parents),
             _ => None,
@@ -357,8 +517,38 @@ where
             solution,
             reach: None,
             plan,
+            dense: None,
         })
     }
+}
+
+/// The one tier of `game` solved by its dense index ([`Parents::Indexed`])
+/// into `store`: not solved again when the store holds it finished (the
+/// solution then holds no table, as a tier solve's would not).
+fn solve_dense<'g, G: Tiered>(
+    game: &'g G,
+    dense: Dense<G>,
+    config: &Config,
+    store: &mut dyn TierStore,
+) -> Result<TieredSolution<'g, G>, Error> {
+    let order: Vec<Tier> = game.tiers();
+    let mut held = Vec::new();
+    if let &[t] = &order[..] {
+        if !store.is_done(t) {
+            let table = (dense.solve)(game, config)?;
+            store.save(t, &table)?;
+            config.report(crate::config::Progress::Tier {
+                done: 1,
+                total: 1,
+                positions: table.len() as u64,
+            });
+            held.push((t, table));
+        }
+    }
+    Ok(TieredSolution {
+        game,
+        tables: TierTables::new(order, held),
+    })
 }
 
 /// Solves every tier of `game`, children first, with the default
@@ -675,6 +865,117 @@ mod tests {
                 }
             }
         }
+    }
+
+    proptest! {
+        /// A game of one loopy tier indexed as a whole, given its indexed
+        /// unmoves, is planned and solved by its dense index, with and
+        /// without its bulk fast paths, with and without a store, on 1 and
+        /// 3 threads: the reference's value at every position; and its
+        /// walk by the index counts what the reference reaches from the
+        /// start (weighted) and what the tier walk counts.
+        #[test]
+        fn one_indexed_tier_is_solved_and_walked_by_its_index(
+            g in crate::fixtures::testing::big_graph(),
+            bulk in any::<bool>(),
+            pick in any::<usize>(),
+        ) {
+            use crate::fixtures::testing::Capable;
+            let game = game_core::OneTier(Capable { graph: g.clone(), bulk });
+            let want = reference(&g);
+            let start = pick % g.edges.len();
+            let seen = reached_from(&g, start);
+            let weight = |p: &usize| 1 + (*p as u64 % 3);
+            let (mut count, mut counts) = (0u64, Counts::default());
+            for (p, &w) in want.iter().enumerate() {
+                if seen[p] {
+                    count += weight(&p);
+                    counts.add_many(w.outcome(), weight(&p));
+                }
+            }
+            for threads in [1, 3] {
+                let config = Config::default().threads(threads);
+                for with_store in [false, true] {
+                    let mut keeper = Keeper::default();
+                    let mut solver = TierSolver::new(&game)
+                        .config(&config)
+                        .start(start, &weight)
+                        .unmoves(Some(TierUnmoves::indexed()));
+                    if with_store {
+                        solver = solver.store(&mut keeper);
+                    }
+                    prop_assert_eq!(solver.plan().parents, Parents::Indexed);
+                    prop_assert_eq!(solver.plan().positions, Positions::Whole);
+                    let done = solver.solve().unwrap();
+                    prop_assert!(done.reach.is_none());
+                    for (p, &w) in want.iter().enumerate() {
+                        prop_assert_eq!(done.solution.value(&p), Some(w), "at {}", p);
+                    }
+                    let by_index = done.reach_by_index(&start, &weight, &config).unwrap().unwrap();
+                    prop_assert_eq!(by_index.count, count);
+                    prop_assert_eq!(by_index.counts, counts);
+                    prop_assert_eq!(
+                        by_index.canonical,
+                        seen.iter().filter(|&&s| s).count() as u64
+                    );
+                    let by_tiers = crate::reachable_tiers(
+                        &game,
+                        &start,
+                        &mut |t, _| Ok(done.solution.table(t).map(crate::Held::Borrowed)),
+                        &weight,
+                        &config,
+                    )
+                    .unwrap();
+                    prop_assert_eq!(&by_index.tiers, &by_tiers.tiers);
+                    prop_assert!(crate::certify_tiers(&done.solution).is_ok());
+                    drop(done);
+                    if with_store {
+                        prop_assert_eq!(&keeper.0, &[0]);
+                    }
+                }
+            }
+            // Unmoves without the index's fast paths: tier by tier, the
+            // same values.
+            let plain = TierSolver::new(&game).unmoves(Some(TierUnmoves::of()));
+            prop_assert_eq!(plain.plan().parents, Parents::Unmoves);
+            let done = plain.solve().unwrap();
+            prop_assert!(done.reach_by_index(&start, &weight, &Config::default()).is_none());
+            for (p, &w) in want.iter().enumerate() {
+                prop_assert_eq!(done.solution.value(&p), Some(w), "at {}", p);
+            }
+        }
+    }
+
+    /// A store that holds the one tier finished: it is not solved again,
+    /// and the solution holds no table (as a tier solve's would not).
+    #[test]
+    fn a_finished_indexed_tier_is_not_solved_again() {
+        use crate::fixtures::testing::Capable;
+        struct Done;
+        impl TierStore for Done {
+            fn is_done(&self, _: game_core::Tier) -> bool {
+                true
+            }
+            fn save(&mut self, _: game_core::Tier, _: &Table) -> Result<(), Error> {
+                panic!("a finished tier was solved again")
+            }
+        }
+        let graph = game_core::fixtures::Graph {
+            edges: vec![vec![1], vec![0, 2], vec![]],
+            ends: vec![None; 3],
+        };
+        let game = game_core::OneTier(Capable { graph, bulk: true });
+        let mut store = Done;
+        let done = TierSolver::new(&game)
+            .store(&mut store)
+            .unmoves(Some(TierUnmoves::indexed()))
+            .solve()
+            .unwrap();
+        assert_eq!(done.plan.parents, Parents::Indexed);
+        assert!(done.solution.table(0).is_none());
+        assert!(done
+            .reach_by_index(&0, &|_| 1, &Config::default())
+            .is_none());
     }
 
     /// A store that keeps tables is handed every tier solved, in order,

@@ -888,7 +888,9 @@ where
     /// among the symmetric positions, and every symmetric position has the
     /// same canonical form, which hashes alike from each of them (the
     /// solvers key positions by it); each position and canonical form
-    /// equals its clone and hashes alike.
+    /// equals its clone and hashes alike; a game that says its symmetry is
+    /// the identity ([`Symmetric::is_identity`]) gives no position but
+    /// itself.
     ///
     /// # Errors
     /// The first broken promise.
@@ -926,6 +928,15 @@ where
             }
             if !images.contains(p) {
                 return Err(broken("Symmetric: symmetric(p) includes p", p, ""));
+            }
+            if self.game.is_identity() {
+                if let Some(q) = images.iter().find(|q| *q != p) {
+                    return Err(broken(
+                        "Symmetric: is_identity() means symmetric(p) gives only p",
+                        p,
+                        format!("it gives {q:?}"),
+                    ));
+                }
             }
             for q in &images {
                 let cq = self.game.canonical(q);

@@ -37,7 +37,10 @@
 //! that choose where parents come from and how ids are laid out. For
 //! tiered games one builder, [`TierSolver`], chooses by itself from what
 //! the caller gives (a store, a start, the tables wanted, the game's
-//! unmoves): the tier presets below are presets over it.
+//! unmoves): the tier presets below are presets over it. A game of one
+//! loopy tier indexed as a whole, given with its indexed unmoves
+//! ([`TierUnmoves::indexed`]), is solved by [`solve_unmoves_with`] inside
+//! it, and walked by [`reachable`] ([`TierSolve::reach_by_index`]).
 //!
 //! | preset | needs | memory | notes |
 //! |---|---|---|---|

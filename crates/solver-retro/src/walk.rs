@@ -102,6 +102,73 @@ impl Reachable {
     }
 }
 
+impl Reachable {
+    /// The positions reached, counted as the tier walk counts them
+    /// ([`TierReach`]) for a game of one tier, `tier`, whose tier index is
+    /// the index walked: each position weighs `weight(pos)`, its outcome
+    /// read from `table`; on all threads of `config`, the same counts for
+    /// any number of them.
+    ///
+    /// # Errors
+    /// [`Error::Broken`] for a reached index that is no position of the
+    /// tier; [`Error::Unsolved`] for one the table holds no value for;
+    /// [`Error::CountOverflow`] when the weighted counts pass `u64::MAX`.
+    pub(crate) fn tier_reach<G: Tiered + Sync>(
+        &self,
+        game: &G,
+        tier: Tier,
+        table: &crate::Table,
+        weight: &(dyn Fn(&G::Position) -> u64 + Sync),
+        config: &Config,
+    ) -> Result<TierReach, Error> {
+        // Words of the bitmap a task counts.
+        const WORDS: usize = 1024;
+        let chunk = |(k, words): (usize, &[u64])| -> Result<Tally, Error> {
+            let mut tally = Tally::default();
+            for (j, &b) in words.iter().enumerate() {
+                let mut b = b;
+                while b != 0 {
+                    let i = ((k * WORDS + j) * 64) as u64 + u64::from(b.trailing_zeros());
+                    b &= b - 1;
+                    let pos = game.tier_position(tier, i).ok_or_else(|| {
+                        Error::Broken(format!(
+                            "index {i} of tier {} was reached but is no position",
+                            game.tier_name(tier)
+                        ))
+                    })?;
+                    let o = table
+                        .value(i)
+                        .ok_or_else(|| Error::Unsolved {
+                            tier: game.tier_name(tier),
+                            index: i,
+                        })?
+                        .outcome();
+                    let w = weight(&pos);
+                    tally.weighted = checked_sum(tally.weighted, w)?;
+                    tally.positions += 1;
+                    tally.counts.add_many(o, w);
+                }
+            }
+            Ok(tally)
+        };
+        let parts: Vec<Result<Tally, Error>> = if config.thread_count() == 1 {
+            self.bits.chunks(WORDS).enumerate().map(chunk).collect()
+        } else {
+            config.install(|| self.bits.par_chunks(WORDS).enumerate().map(chunk).collect())
+        };
+        let mut total = Tally::default();
+        for part in parts {
+            total.add(part?)?;
+        }
+        Ok(TierReach {
+            tiers: vec![(tier, total.weighted, total.counts)],
+            count: total.weighted,
+            canonical: total.positions,
+            counts: total.counts,
+        })
+    }
+}
+
 /// The most memory [`reachable`] takes for a game of `size` indices: half a
 /// byte an index — four bitmaps' worth: the positions seen, a spare level
 /// bitmap, the level being expanded and the next level's lists, which

@@ -17,7 +17,7 @@
 //! rank 1). Different undone moves give different parents, so no
 //! de-duplication is needed.
 
-use game_core::{Game, IndexedUnmoves, Unmoves};
+use game_core::{Game, IndexedChildren, IndexedUnmoves, Unmoves};
 
 use super::piece::{
     for_bits, CHICK, ELEPHANT, EMPTY, GIRAFFE, HAND_CODES, HEN, KIND, LION, MY_HOME, STEPS, THEIRS,
@@ -116,3 +116,7 @@ impl Unmoves for Dobutsu {
 }
 
 impl IndexedUnmoves for Dobutsu {}
+
+/// Children by index the plain way (moves played and indexed): what a
+/// registration with unmoves declares beside them.
+impl IndexedChildren for Dobutsu {}

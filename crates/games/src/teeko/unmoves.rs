@@ -1,7 +1,7 @@
 //! Teeko's predecessors: undo a placement (lift one of the last mover's
 //! men) or a slide (move one of them back to an adjacent empty square).
 
-use game_core::{Game, IndexedUnmoves, Unmoves};
+use game_core::{Game, IndexedChildren, IndexedUnmoves, Unmoves};
 
 use super::board::NEIGHBOURS;
 use super::{for_bits, Teeko, TeekoColor, TeekoMove, TeekoPosition};
@@ -63,3 +63,7 @@ fn push_if_live(out: &mut Vec<TeekoPosition>, parent: TeekoPosition) {
 }
 
 impl IndexedUnmoves for Teeko {}
+
+/// Children by index the plain way (moves played and indexed): what a
+/// registration with unmoves declares beside them.
+impl IndexedChildren for Teeko {}

@@ -414,3 +414,71 @@ fn the_game_check_finds_a_visit_tier_wrong_over_wider_ranges() {
         .tiered()
         .unwrap();
 }
+
+/// A token on squares -3..=3 stepping one square either way, mirrored
+/// x → -x, that says its symmetry is the identity.
+struct Mirror {
+    says_identity: bool,
+}
+
+impl Game for Mirror {
+    type Position = i64;
+    type Move = i64;
+    fn moves(&self, x: &i64, out: &mut Vec<i64>) {
+        out.extend([-1, 1].into_iter().filter(|d| (x + d).abs() <= 3));
+    }
+    fn play(&self, x: &i64, d: &i64) -> i64 {
+        x + d
+    }
+}
+
+impl Indexed for Mirror {
+    fn size(&self) -> u64 {
+        7
+    }
+    fn index(&self, x: &i64) -> u64 {
+        (x + 3) as u64
+    }
+    fn position(&self, i: u64) -> Option<i64> {
+        (i < 7).then(|| i as i64 - 3)
+    }
+}
+
+impl game_core::Symmetric for Mirror {
+    fn symmetric(&self, x: &i64, out: &mut Vec<i64>) {
+        out.extend([*x, -x]);
+    }
+    fn canonical(&self, x: &i64) -> i64 {
+        x.abs()
+    }
+    fn is_identity(&self) -> bool {
+        self.says_identity
+    }
+}
+
+/// A mirror said to be the identity is refused (`Canonical` would pass
+/// the game's own index fast paths on, which speak of every position);
+/// said to be a mirror, it keeps its promises.
+#[test]
+fn a_symmetry_said_to_be_the_identity_gives_only_the_position() {
+    GameCheck::new(
+        &Mirror {
+            says_identity: false,
+        },
+        100,
+    )
+    .symmetric()
+    .expect("sound");
+    let err = GameCheck::new(
+        &Mirror {
+            says_identity: true,
+        },
+        100,
+    )
+    .symmetric()
+    .unwrap_err();
+    assert_eq!(
+        err.promise, "Symmetric: is_identity() means symmetric(p) gives only p",
+        "{err}"
+    );
+}
