@@ -1106,7 +1106,15 @@ fn a_whole_solve_past_memory_is_refused_in_human_units_with_advice_that_applies(
     }
     // `--no-moves`: the value alone, by one search.
     let alone = json(&[
-        "--memory", "10M", "connect4", "value", "44", "--width", "5", "--height", "4",
+        "--memory",
+        "10M",
+        "connect4",
+        "value",
+        "44",
+        "--width",
+        "5",
+        "--height",
+        "4",
         "--no-moves",
     ]);
     assert_eq!(alone["engine"], "search");

@@ -18,17 +18,6 @@ pub const STEPS_A_NODE: u64 = 16;
 /// Nodes counted before the shared counter is told.
 const FLUSH: u64 = 1024;
 
-/// EXPERIMENT (to be removed): knobs from GAMESOLVE_SEARCH_KNOBS.
-fn knobs() -> u64 {
-    static K: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *K.get_or_init(|| {
-        std::env::var("GAMESOLVE_SEARCH_KNOBS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0)
-    })
-}
-
 /// The plies below a root where a helper thread rotates its move order.
 const ROTATE_PLIES: usize = 3;
 
@@ -171,7 +160,6 @@ pub(crate) struct Engine<'a, G: Game, T> {
     /// same root in another move order, stops when the main search is
     /// done, and whose answer is not used.
     helper: usize,
-    knobs: u64,
 }
 
 impl<'a, G, T> Engine<'a, G, T>
@@ -192,7 +180,6 @@ where
             fastest_win: if s.game.quick_value_complete() { 3 } else { 1 },
             fastest_loss: if s.game.quick_value_complete() { 4 } else { 1 },
             helper: 0,
-            knobs: knobs(),
         }
     }
 
@@ -250,7 +237,7 @@ where
     #[inline]
     fn known(&self, pos: &G::Position, kept: bool) -> Result<Option<i64>, Error> {
         let g = self.s.game;
-        if kept && self.knobs & 16 == 0 {
+        if kept {
             if let Some(v) = self.s.tables.table_value(g, pos) {
                 return Self::given(v).map(Some);
             }
@@ -372,20 +359,15 @@ where
         };
         self.moves.truncate(end);
         if self.helper > 0 && self.stack.len() < ROTATE_PLIES && end - first > 1 {
-            let r = if self.knobs & 4 == 0 {
-                rotation(self.helper, self.stack.len())
-            } else {
-                self.helper * (self.stack.len() + 1)
-            } % (end - first);
+            let r = rotation(self.helper, self.stack.len()) % (end - first);
             self.moves[first..end].rotate_left(r);
         }
         // The children's entries in the table, all read before the first
         // is searched (their loads overlap): one that already falls below
         // the child's threshold ends this node at once.
         let cb = child_beta(beta);
-        let etc = if self.knobs & 1 == 0 { end } else { first };
         let tt = self.s.tt;
-        let cut = self.moves[first..etc]
+        let cut = self.moves[first..end]
             .iter()
             .map(|m| tt.probe(g.search_key(&g.play(&pos, m))).1)
             .find(|&c| c < cb);
@@ -443,7 +425,7 @@ where
             let finished =
                 finished.or_else(|| (top.next == top.end).then(|| (top.best.min(top.hi), false)));
             if let Some((r, high)) = finished {
-                let work = if self.knobs & 2 == 0 { self.visited - top.start } else { 0 };
+                let work = self.visited - top.start;
                 if high {
                     self.s.tt.store(top.key, r, BIG, work);
                 } else {
@@ -490,8 +472,9 @@ where
     }
 
     /// The exact score of `pos` (not over): null-window tests, first of
-    /// the outcome, then of the remoteness from the fast end (wins and
-    /// losses are mostly short), galloping and then halving.
+    /// the outcome, then of the remoteness from the bound the outcome's
+    /// test proved (a win's slowest, a loss's fastest), galloping away
+    /// from it and then halving.
     fn exact_score(&mut self, pos: &G::Position) -> Result<i64, Error> {
         let (mut lo, mut hi) = (-BIG, BIG);
         // Not over, no quick value: with a complete quick value, a loss in
@@ -526,12 +509,12 @@ where
                 }
                 let b = if halving {
                     lo + (hi - lo + 1) / 2
-                } else if self.knobs & 8 != 0 {
-                    (hi - gap).max(lo + 1)
                 } else {
+                    // From the slowest win, which the outcome's test
+                    // proved: a failure ends the galloping.
                     (lo + 1 + gap).min(hi)
                 };
-                (b, Some(self.knobs & 8 != 0))
+                (b, Some(false))
             } else {
                 if let Some(n) = plies {
                     hi = hi.min(n - BIG);
@@ -544,12 +527,12 @@ where
                 }
                 let b = if halving {
                     lo + (hi - lo + 1) / 2
-                } else if self.knobs & 8 != 0 {
-                    (lo + 1 + gap).min(hi)
                 } else {
+                    // From the fastest loss, which the outcome's test
+                    // proved: a success ends the galloping.
                     (hi - gap).max(lo + 1)
                 };
-                (b, Some(self.knobs & 8 == 0))
+                (b, Some(true))
             };
             let r = self.search(pos, beta)?;
             let reached = r >= beta;

@@ -465,7 +465,12 @@ mod tests {
         assert!(t.work_bits >= 4, "{}", t.work_bits);
         let b = |k: u64| mix(k) >> (64 - t.bits);
         let mut same = (1u64..).filter(|&k| b(k) == b(0));
-        let (k0, k1, k2, k3) = (0, same.next().unwrap(), same.next().unwrap(), same.next().unwrap());
+        let (k0, k1, k2, k3) = (
+            0,
+            same.next().unwrap(),
+            same.next().unwrap(),
+            same.next().unwrap(),
+        );
         t.store(k0, 0, BIG, 1 << 10);
         t.store(k1, 0, BIG, 3);
         t.store(k2, -BIG, 0, 5);
