@@ -122,7 +122,8 @@ pub struct Answer<M> {
     pub nodes: u64,
 }
 
-/// Answers `pos` of `game` with the engine [`choose`] picks.
+/// Answers `pos` of `game` with the engine [`choose`] picks: its value and
+/// every move's.
 ///
 /// # Errors
 /// The table's solve's or the search's errors: over the budget, a game
@@ -139,8 +140,46 @@ where
     G::Position: Send + Sync,
     G::Move: Send + Sync,
 {
+    answer_with(game, pos, budget, threads, steps_an_index, true)
+}
+
+/// As [`answer`], every move's value only when `moves` is true: without,
+/// the search answers the position's value alone (one search, where every
+/// move's value costs a search each), and [`Answer::moves`] is empty.
+///
+/// ```
+/// use gamesolve::answer::{answer_with, Engine};
+/// use gamesolve::games::ConnectFour;
+/// use gamesolve::Budget;
+///
+/// let game = ConnectFour::new(4, 4)?;
+/// let pos = game.position_from_moves("1212")?;
+/// let tight = Budget::unlimited().with_memory(1 << 16).with_work(1 << 40);
+/// let all = answer_with(&game, &pos, &tight, 1, 8, true)?;
+/// let alone = answer_with(&game, &pos, &tight, 1, 8, false)?;
+/// assert_eq!((alone.engine, alone.value), (Engine::Search, all.value));
+/// assert!(alone.moves.is_empty() && !all.moves.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`answer`].
+pub fn answer_with<G>(
+    game: &G,
+    pos: &G::Position,
+    budget: &Budget,
+    threads: usize,
+    steps_an_index: u64,
+    moves: bool,
+) -> Result<Answer<G::Move>, Error>
+where
+    G: TieredSymmetric + SearchKey + SearchHints + Clone + Sync,
+    G::Position: Send + Sync,
+    G::Move: Send + Sync,
+{
+    let want_moves = moves;
     let mut moves = Vec::new();
-    if game.outcome(pos).is_none() {
+    if want_moves && game.outcome(pos).is_none() {
         game.moves(pos, &mut moves);
     }
     match choose(game, budget, steps_an_index) {
@@ -168,7 +207,16 @@ where
         Engine::Search => {
             let config = search_config(budget, threads, game.plies_left(pos));
             let search = Searcher::new(game, config)?;
-            let a = search.analyze(pos)?;
+            let a = if want_moves {
+                search.analyze(pos)?
+            } else {
+                let found = search.value(pos)?;
+                solver_search::Analysis {
+                    value: found.value,
+                    moves: Vec::new(),
+                    nodes: found.nodes,
+                }
+            };
             Ok(Answer {
                 value: a.value,
                 moves: a.moves,

@@ -1104,6 +1104,24 @@ fn a_whole_solve_past_memory_is_refused_in_human_units_with_advice_that_applies(
     for key in ["outcome", "remoteness", "best", "moves"] {
         assert_eq!(searched[key], table[key], "{key}");
     }
+    // `--no-moves`: the value alone, by one search.
+    let alone = json(&[
+        "--memory",
+        "10M",
+        "connect4",
+        "value",
+        "44",
+        "--width",
+        "5",
+        "--height",
+        "4",
+        "--no-moves",
+    ]);
+    assert_eq!(alone["engine"], "search");
+    for key in ["outcome", "remoteness"] {
+        assert_eq!(alone[key], table[key], "{key}");
+    }
+    assert!(alone.get("moves").is_none() && alone.get("best").is_none());
     let mut args = vec!["--memory", "10M", "connect4", "solve"];
     args.extend_from_slice(&board);
     let err = fails(&args);

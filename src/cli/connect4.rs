@@ -82,6 +82,11 @@ pub enum Connect4Cmd {
         /// solving.
         #[arg(long, value_name = "DIR")]
         db: Option<PathBuf>,
+        /// On a board answered by search, the position's value only: one
+        /// search, without every move's (a search each). A table or a
+        /// database gives every move's value anyway.
+        #[arg(long)]
+        no_moves: bool,
     },
     /// Statistics of a solved database: counts by outcome and remoteness,
     /// reachable positions, longest win and loss, per tier.
@@ -187,15 +192,21 @@ pub fn run(cmd: Connect4Cmd, ctx: &Ctx) -> Result<Report, Error> {
             moves,
             board,
             db: Some(db),
+            ..
         } => {
             let game =
                 board.game_in_db(&db, &tiered::command_line(&["connect4", "value", &moves]))?;
             tiered::value(game, &moves, Some(&db), ctx)
         }
-        Connect4Cmd::Value { moves, board, db } => {
+        Connect4Cmd::Value {
+            moves,
+            board,
+            db,
+            no_moves,
+        } => {
             let game = board.game()?;
             match (&db, engine(&game, ctx)) {
-                (None, Engine::Search) => searched_value(&game, &moves, ctx),
+                (None, Engine::Search) => searched_value(&game, &moves, !no_moves, ctx),
                 _ => tiered::value(game, &moves, db.as_deref(), ctx),
             }
         }
@@ -237,12 +248,44 @@ fn search_error(e: answer::Error) -> Error {
 }
 
 /// `connect4 value` by search: the position's value and every move's, as
-/// the table's answer gives them.
-fn searched_value(game: &ConnectFour, text: &str, ctx: &Ctx) -> Result<Report, Error> {
+/// the table's answer gives them; without `with_moves`, the value alone
+/// (no best move and no moves in the answer).
+fn searched_value(
+    game: &ConnectFour,
+    text: &str,
+    with_moves: bool,
+    ctx: &Ctx,
+) -> Result<Report, Error> {
     let pos = game.position_from_moves(text)?;
     let threads = ctx.threads();
-    let a = answer::answer(game, &pos, &ctx.budget, threads, ConnectFour::SOLVE_STEPS)
-        .map_err(search_error)?;
+    let a = answer::answer_with(
+        game,
+        &pos,
+        &ctx.budget,
+        threads,
+        ConnectFour::SOLVE_STEPS,
+        with_moves,
+    )
+    .map_err(search_error)?;
+    if !with_moves {
+        let shown = CliGame::show(game, &pos);
+        if ctx.json {
+            let json = json!({
+                "outcome": a.value.outcome().name(),
+                "remoteness": a.value.remoteness(),
+                "engine": a.engine.name(),
+                "nodes": a.nodes,
+            });
+            return Ok(Report::new(String::new(), json));
+        }
+        let text = format!(
+            "{shown}\nThe player to move {} (moves not searched: --no-moves).\n(by search: {} nodes on {})",
+            super::fingers::verdict_words(a.value),
+            a.nodes,
+            game_core::plural(threads as u64, "thread")
+        );
+        return Ok(Report::new(text, serde_json::Value::Null));
+    }
     let options: Vec<(String, _)> = a
         .moves
         .iter()

@@ -88,6 +88,21 @@ capability! {
             None
         }
 
+        /// The value of `child`, a position reached by a move that
+        /// [`SearchHints::useful_moves`] kept from a position not over
+        /// without a quick value, when it is over or a cheap test tells it:
+        /// exactly what [`Game::outcome`] (a game over, remoteness 0) and
+        /// then [`SearchHints::quick_value`] say of it, which the default
+        /// asks. A game may skip the tests its kept moves rule out
+        /// (Connect Four: a kept move never makes four, nor leaves the
+        /// opponent a win at once).
+        fn kept_child_value(&self, child: &Self::Position) -> Option<Value> {
+            match self.outcome(child) {
+                Some(o) => Some(Value::new(o, 0)),
+                None => self.quick_value(child),
+            }
+        }
+
         /// Whether [`SearchHints::quick_value`] is complete: it gives the
         /// value of every position not over that wins in 1 ply or loses in
         /// 2, and every game over is a loss or a tie for the player to move

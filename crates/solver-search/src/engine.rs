@@ -18,6 +18,24 @@ pub const STEPS_A_NODE: u64 = 16;
 /// Nodes counted before the shared counter is told.
 const FLUSH: u64 = 1024;
 
+/// The plies below a root where a helper thread rotates its move order.
+const ROTATE_PLIES: usize = 3;
+
+/// How far helper `helper` (from 1) rotates the moves kept at `depth`
+/// plies below the root (`depth < ROTATE_PLIES`): helpers start on
+/// other moves than the main search, so that together they fill the
+/// shared table with what the main search needs next.
+#[inline]
+fn rotation(helper: usize, depth: usize) -> usize {
+    // Helper h rotates by the digits of h in base 2, one a ply from ply 1
+    // (the root last: its first move is the likely best, which the main
+    // search proves), then the root by what is left.
+    match depth {
+        0 => helper >> (ROTATE_PLIES - 1),
+        d => (helper >> (d - 1)) & 1,
+    }
+}
+
 /// What every thread of one query shares.
 pub(crate) struct Shared<'a, G, T> {
     pub(crate) game: &'a G,
@@ -29,6 +47,9 @@ pub(crate) struct Shared<'a, G, T> {
     pub(crate) nodes: &'a AtomicU64,
     /// Set when the work budget is spent: every thread stops.
     pub(crate) stop: &'a AtomicBool,
+    /// Set when the main search of a root has its answer (or failed): the
+    /// helpers searching the same root stop.
+    pub(crate) done: &'a AtomicBool,
 }
 
 impl<G, T> Clone for Shared<'_, G, T> {
@@ -53,6 +74,10 @@ struct Frame<P> {
     next: usize,
     end: usize,
     progress: Option<u64>,
+    /// The engine's nodes when the node was entered.
+    start: u64,
+    /// Whether its moves are those the game's `useful_moves` kept.
+    kept: bool,
 }
 
 /// A tie on the path of the search for a tie's remoteness.
@@ -124,11 +149,17 @@ pub(crate) struct Engine<'a, G: Game, T> {
     /// Exact tie remoteness of the ties searched.
     tie_memo: FxHashMap<u64, u32>,
     unflushed: u64,
+    /// Nodes this engine visited.
+    visited: u64,
     /// The fewest plies of a win and of a loss of a position pushed (not
     /// over, no quick value): 1 and 1, or 3 and 4 when the game's quick
     /// value is complete.
     fastest_win: i64,
     fastest_loss: i64,
+    /// 0 for the main search of a root; from 1, a helper that searches the
+    /// same root in another move order, stops when the main search is
+    /// done, and whose answer is not used.
+    helper: usize,
 }
 
 impl<'a, G, T> Engine<'a, G, T>
@@ -145,8 +176,20 @@ where
             tie_moves: Vec::new(),
             tie_memo: FxHashMap::default(),
             unflushed: 0,
+            visited: 0,
             fastest_win: if s.game.quick_value_complete() { 3 } else { 1 },
             fastest_loss: if s.game.quick_value_complete() { 4 } else { 1 },
+            helper: 0,
+        }
+    }
+
+    /// A helper search (`helper` from 1): the same search, its move order
+    /// rotated in the first plies below a root, stopping (with an error
+    /// no one reads) once [`Shared::done`] is set.
+    pub(crate) fn helper(s: Shared<'a, G, T>, helper: usize) -> Self {
+        Engine {
+            helper,
+            ..Engine::new(s)
         }
     }
 
@@ -155,6 +198,7 @@ where
     #[inline]
     fn count(&mut self) -> Result<(), Error> {
         self.unflushed += 1;
+        self.visited += 1;
         if self.unflushed >= FLUSH {
             self.flush()?;
         }
@@ -168,7 +212,10 @@ where
         if total.saturating_mul(STEPS_A_NODE) > self.s.budget.work() {
             self.s.stop.store(true, Ordering::Relaxed);
         }
-        if self.s.stop.load(Ordering::Relaxed) {
+        // A helper whose main search is done stops; what it returns is
+        // dropped unread.
+        let cancelled = self.helper > 0 && self.s.done.load(Ordering::Relaxed);
+        if cancelled || self.s.stop.load(Ordering::Relaxed) {
             return Err(self.s.budget.work_error(
                 "the search of this position, stopped unfinished,",
                 total
@@ -185,10 +232,17 @@ where
     }
 
     /// The score of `pos` when it is known without a move: over, in a
-    /// table, or told by a quick test.
+    /// table, or told by a quick test (`kept`: `pos` is the child of a
+    /// kept move, [`SearchHints::kept_child_value`]).
     #[inline]
-    fn known(&self, pos: &G::Position) -> Result<Option<i64>, Error> {
+    fn known(&self, pos: &G::Position, kept: bool) -> Result<Option<i64>, Error> {
         let g = self.s.game;
+        if kept {
+            if let Some(v) = self.s.tables.table_value(g, pos) {
+                return Self::given(v).map(Some);
+            }
+            return g.kept_child_value(pos).map(Self::given).transpose();
+        }
         if let Some(o) = g.outcome(pos) {
             if o == Outcome::Win && self.fastest_win > 1 {
                 return Err(Error::Broken(
@@ -234,14 +288,20 @@ where
     /// Enters `pos`, tested against `beta`: its result when known at once,
     /// else a frame pushed.
     #[inline]
-    fn enter(&mut self, pos: G::Position, beta: i64, parent: Option<u64>) -> Result<Step, Error> {
+    fn enter(
+        &mut self,
+        pos: G::Position,
+        beta: i64,
+        parent: Option<u64>,
+        kept: bool,
+    ) -> Result<Step, Error> {
         self.count()?;
         let g = self.s.game;
         // The table is read first: its line (most often a miss of the
         // caches) comes in while the quick tests run.
         let key = g.search_key(&pos);
         let (lo, hi) = self.s.tt.probe(key);
-        if let Some(s) = self.known(&pos)? {
+        if let Some(s) = self.known(&pos, kept)? {
             return Ok(Step::Done(s));
         }
         let progress = self.progress(&pos, parent)?;
@@ -298,6 +358,25 @@ where
             first + keep
         };
         self.moves.truncate(end);
+        if self.helper > 0 && self.stack.len() < ROTATE_PLIES && end - first > 1 {
+            let r = rotation(self.helper, self.stack.len()) % (end - first);
+            self.moves[first..end].rotate_left(r);
+        }
+        // The children's entries in the table, all read before the first
+        // is searched (their loads overlap): one that already falls below
+        // the child's threshold ends this node at once.
+        let cb = child_beta(beta);
+        let tt = self.s.tt;
+        let cut = self.moves[first..end]
+            .iter()
+            .map(|m| tt.probe(g.search_key(&g.play(&pos, m))).1)
+            .find(|&c| c < cb);
+        if let Some(c) = cut {
+            let r = up(c);
+            tt.store(key, r, BIG, 1);
+            self.moves.truncate(first);
+            return Ok(Step::Done(r));
+        }
         self.reserve()?;
         self.stack.push(Frame {
             pos,
@@ -309,6 +388,8 @@ where
             next: first,
             end,
             progress,
+            start: self.visited,
+            kept: keep > 0,
         });
         Ok(Step::Pushed)
     }
@@ -325,7 +406,7 @@ where
     }
 
     fn search_inner(&mut self, root: &G::Position, beta: i64) -> Result<i64, Error> {
-        let mut ret = match self.enter(root.clone(), beta, None)? {
+        let mut ret = match self.enter(root.clone(), beta, None, false)? {
             Step::Done(s) => return Ok(s),
             Step::Pushed => None,
         };
@@ -344,10 +425,11 @@ where
             let finished =
                 finished.or_else(|| (top.next == top.end).then(|| (top.best.min(top.hi), false)));
             if let Some((r, high)) = finished {
+                let work = self.visited - top.start;
                 if high {
-                    self.s.tt.store(top.key, r, BIG);
+                    self.s.tt.store(top.key, r, BIG, work);
                 } else {
-                    self.s.tt.store(top.key, -BIG, r);
+                    self.s.tt.store(top.key, -BIG, r, work);
                 }
                 let first = top.first;
                 self.stack.pop();
@@ -361,8 +443,8 @@ where
             let mv = self.moves[top.next].clone();
             top.next += 1;
             let child = g.play(&top.pos, &mv);
-            let (cb, progress) = (child_beta(top.beta), top.progress);
-            if let Step::Done(c) = self.enter(child, cb, progress)? {
+            let (cb, progress, kept) = (child_beta(top.beta), top.progress, top.kept);
+            if let Step::Done(c) = self.enter(child, cb, progress, kept)? {
                 ret = Some(c);
             }
         }
@@ -390,8 +472,9 @@ where
     }
 
     /// The exact score of `pos` (not over): null-window tests, first of
-    /// the outcome, then of the remoteness from the fast end (wins and
-    /// losses are mostly short), galloping and then halving.
+    /// the outcome, then of the remoteness from the bound the outcome's
+    /// test proved (a win's slowest, a loss's fastest), galloping away
+    /// from it and then halving.
     fn exact_score(&mut self, pos: &G::Position) -> Result<i64, Error> {
         let (mut lo, mut hi) = (-BIG, BIG);
         // Not over, no quick value: with a complete quick value, a loss in
@@ -417,6 +500,9 @@ where
             } else if lo >= 2 {
                 if let Some(n) = plies {
                     lo = lo.max(BIG - n);
+                    if complete {
+                        lo = snap_lo(lo);
+                    }
                 }
                 if lo >= hi {
                     break;
@@ -424,22 +510,29 @@ where
                 let b = if halving {
                     lo + (hi - lo + 1) / 2
                 } else {
-                    (hi - gap).max(lo + 1)
-                };
-                (b, Some(true))
-            } else {
-                if let Some(n) = plies {
-                    hi = hi.min(n - BIG);
-                }
-                if lo >= hi {
-                    break;
-                }
-                let b = if halving {
-                    lo + (hi - lo + 1) / 2
-                } else {
+                    // From the slowest win, which the outcome's test
+                    // proved: a failure ends the galloping.
                     (lo + 1 + gap).min(hi)
                 };
                 (b, Some(false))
+            } else {
+                if let Some(n) = plies {
+                    hi = hi.min(n - BIG);
+                    if complete {
+                        hi = snap_hi(hi);
+                    }
+                }
+                if lo >= hi {
+                    break;
+                }
+                let b = if halving {
+                    lo + (hi - lo + 1) / 2
+                } else {
+                    // From the fastest loss, which the outcome's test
+                    // proved: a success ends the galloping.
+                    (hi - gap).max(lo + 1)
+                };
+                (b, Some(true))
             };
             let r = self.search(pos, beta)?;
             let reached = r >= beta;

@@ -32,4 +32,17 @@ pub enum Error {
     /// progress that did not grow with a move.
     #[error("the game broke a promise of its search hints: {0}")]
     Broken(&'static str),
+    /// The searches of a position and of its moves disagree: the best
+    /// move's value is not the position's (a game whose moves, key or
+    /// hints are not what they promise).
+    #[error(
+        "the search found the position's value {value} but its best move's {best}: the game's \
+         key or hints broke a promise"
+    )]
+    Disagree {
+        /// The position's value, from its own search.
+        value: game_core::Value,
+        /// The best of its moves' values, each searched alone.
+        best: game_core::Value,
+    },
 }

@@ -42,18 +42,24 @@
 //!   players, which no negation orders) is found after, by a search over
 //!   the tied children only (or from [`game_core::SearchHints::tie_remoteness`]).
 //! * **Null windows and deepening.** The value is narrowed by null-window
-//!   tests: "does it win?", "does it lose?", then "does it win within
-//!   `d` plies?" for `d` = 1, 2, 4, … (galloping, then halving): a test
-//!   of a fast win is a search only `d` plies deep, so short answers cost
-//!   little and deeper tests reuse the table filled by shallower ones.
+//!   tests: "does it win?", "does it lose?", then the remoteness, from
+//!   the bound the outcome's test proved (a win's slowest, a loss's
+//!   fastest, where the answer near the start of a long game lies):
+//!   "does it win within `d` plies?" for `d` galloping away from it
+//!   (1, 2, 4, … plies further), then halving. A fail-soft result moves
+//!   a bound as far as it proves.
 //! * **Transposition table.** Fixed size, from a memory budget
 //!   ([`Config::with_table_bytes`], refused beyond
 //!   [`game_core::Budget`]), shared by every thread without locks: from
 //!   1 MiB, buckets of two one-word entries, each the rest of a mixed key
 //!   ([`game_core::SearchKey`]) and true bounds on its score (rounded
-//!   outwards where their code is short); smaller, a slot a key behind a
+//!   outwards where their code is short), and from 32 MiB the bit length
+//!   of the nodes its search took: a bucket keeps the entry of most work
+//!   first and the newest second. Smaller, a slot a key behind a
 //!   sequence lock. With a complete quick value, bounds are narrowed to
-//!   the parity of wins (odd plies) and losses (even).
+//!   the parity of wins (odd plies) and losses (even). A node reads its
+//!   children's entries before searching the first (their loads overlap,
+//!   and one already below the child's threshold ends the node).
 //! * **Explicit stack.** The search is a loop over a stack of frames on
 //!   the heap, checked against the memory budget as it grows: a long game
 //!   cannot overflow the call stack.
@@ -65,11 +71,17 @@
 //!   quick exact value ("wins now", "can only lose") and whether it is
 //!   complete (then a node without one is bounded between a loss in 4 and
 //!   a win in 3), a progress that proves no repetition, a bound on the
-//!   plies left. [`game_core::EndgameTable`]:
+//!   plies left, what a kept move's child needs tested
+//!   ([`game_core::SearchHints::kept_child_value`]). [`game_core::EndgameTable`]:
 //!   exact values of solved positions, read instead of searching below.
-//! * **Threads.** [`Searcher::analyze`] searches the root's moves in
-//!   parallel, every thread sharing the table; the values found are exact,
-//!   so the answer is the same for any number of threads.
+//! * **Threads.** [`Searcher::value`] is one search of the position; on
+//!   several threads, helpers search the same position with the moves of
+//!   its first plies rotated (other first moves), filling the shared table
+//!   for the main search, and stop when it is done. Only the main search's
+//!   value is given, and it is exact whatever the table holds, so the
+//!   answer is the same for any number of threads. [`Searcher::analyze`]
+//!   finds the position's value so, then every move's with the table warm
+//!   (the moves in parallel), and checks that the best is the position's.
 //! * **Loopy games** are refused ([`Error::Loopy`]): without a progress
 //!   hint, every node's key is looked for on the path above it.
 

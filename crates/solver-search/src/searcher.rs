@@ -176,7 +176,12 @@ where
         &self.config
     }
 
-    fn shared<'a>(&'a self, nodes: &'a AtomicU64, stop: &'a AtomicBool) -> Shared<'a, G, T> {
+    fn shared<'a>(
+        &'a self,
+        nodes: &'a AtomicU64,
+        stop: &'a AtomicBool,
+        done: &'a AtomicBool,
+    ) -> Shared<'a, G, T> {
         Shared {
             game: self.game,
             tables: &self.tables,
@@ -185,67 +190,88 @@ where
             budget: &self.config.budget,
             nodes,
             stop,
+            done,
         }
     }
 
     /// The exact value of `pos` (outcome and remoteness, as the retrograde
-    /// solver gives them). On several threads, the root's moves are
-    /// searched in parallel; the value is the same for any number.
+    /// solver gives them), by one search from `pos`. On several threads,
+    /// helper threads search the same position with the moves of its
+    /// first plies in other orders, filling the shared table; only the
+    /// main search's answer is given, and it is exact whatever the table
+    /// holds, so the value is the same for any number of threads (the
+    /// nodes counted are every thread's, and vary).
     ///
     /// # Errors
     /// [`Error::TooLarge`] when the work budget is spent before the answer
     /// (or the path outgrows the memory), [`Error::Loopy`] for a game that
     /// repeats a position, and the game's broken promises.
     pub fn value(&self, pos: &G::Position) -> Result<Found, Error> {
-        if self.pool.is_some() {
-            let a = self.analyze(pos)?;
-            return Ok(Found {
-                value: a.value,
-                nodes: a.nodes,
-            });
-        }
-        let (nodes, stop) = (AtomicU64::new(0), AtomicBool::new(false));
-        let mut engine = Engine::new(self.shared(&nodes, &stop));
-        let value = engine.exact(pos)?;
-        engine.flush()?;
+        let (nodes, stop, done) = (
+            AtomicU64::new(0),
+            AtomicBool::new(false),
+            AtomicBool::new(false),
+        );
+        let shared = self.shared(&nodes, &stop, &done);
+        let main = || {
+            let mut engine = Engine::new(shared);
+            let value = engine.exact(pos);
+            let flushed = engine.flush();
+            done.store(true, Ordering::Relaxed);
+            let value = value?;
+            flushed.map(|()| value)
+        };
+        let value = match &self.pool {
+            Some(pool) => pool.install(|| {
+                rayon::scope(|s| {
+                    for h in 1..self.config.threads {
+                        s.spawn(move |_| {
+                            let mut engine = Engine::helper(shared, h);
+                            // A helper's answer, or its being stopped, is
+                            // not used: the main search answers.
+                            let _ = engine.exact(pos);
+                            let _ = engine.flush();
+                        });
+                    }
+                    main()
+                })
+            }),
+            _ => main(),
+        }?;
         Ok(Found {
             value,
             nodes: nodes.load(Ordering::Relaxed),
         })
     }
 
-    /// The exact value of `pos` and of every move from it (each child
-    /// searched exactly; on several threads, in parallel).
+    /// The exact value of `pos` and of every move from it: first the
+    /// position's value by [`Searcher::value`], then each child searched
+    /// exactly with the table it left (on several threads, the children in
+    /// parallel), checked to give the position's value.
     ///
     /// # Errors
-    /// As [`Searcher::value`].
+    /// As [`Searcher::value`], and [`Error::Disagree`] when the best move's
+    /// value is not the position's.
     pub fn analyze(&self, pos: &G::Position) -> Result<Analysis<G::Move>, Error> {
         let g = self.game;
-        let (nodes, stop) = (AtomicU64::new(0), AtomicBool::new(false));
-        if let Some(o) = g.outcome(pos) {
-            if o == game_core::Outcome::Draw {
-                return Err(Error::TerminalDraw);
-            }
-            return Ok(Analysis {
-                value: Value::new(o, 0),
-                moves: Vec::new(),
-                nodes: 0,
-            });
-        }
+        let root = self.value(pos)?;
         let mut moves = Vec::new();
-        g.moves(pos, &mut moves);
+        if g.outcome(pos).is_none() {
+            g.moves(pos, &mut moves);
+        }
         if moves.is_empty() {
-            let v = Value::new(g.stalemate(pos), 0);
-            if v == Value::DRAW {
-                return Err(Error::TerminalDraw);
-            }
             return Ok(Analysis {
-                value: v,
+                value: root.value,
                 moves: Vec::new(),
-                nodes: 0,
+                nodes: root.nodes,
             });
         }
-        let shared = self.shared(&nodes, &stop);
+        let (nodes, stop, done) = (
+            AtomicU64::new(0),
+            AtomicBool::new(false),
+            AtomicBool::new(false),
+        );
+        let shared = self.shared(&nodes, &stop, &done);
         let child_value = |engine: &mut Engine<'_, G, T>, m: &G::Move| -> Result<Value, Error> {
             let v = engine.exact(&g.play(pos, m))?;
             v.checked_parent().ok_or(Error::TooDeep)
@@ -271,11 +297,17 @@ where
             }
         };
         let values = values.into_iter().collect::<Result<Vec<_>, _>>()?;
-        let value = *values.iter().max().expect("a move");
+        let best = *values.iter().max().expect("a move");
+        if best != root.value {
+            return Err(Error::Disagree {
+                value: root.value,
+                best,
+            });
+        }
         Ok(Analysis {
-            value,
+            value: root.value,
             moves: moves.into_iter().zip(values).collect(),
-            nodes: nodes.load(Ordering::Relaxed),
+            nodes: root.nodes + nodes.load(Ordering::Relaxed),
         })
     }
 

@@ -6,7 +6,7 @@
 //! bucket and the entry keeps all the other bits, so an entry names its
 //! key exactly (no two keys share a bucket and the bits kept). The bounds
 //! take the bits the bucket's number leaves free: `w` bits each (at most
-//! 12), a code for a score that names losses and wins of the fewest
+//! 8), a code for a score that names losses and wins of the fewest
 //! plies exactly and rounds any other bound *outwards* (a lower bound
 //! down, an upper bound up), so every bound read is still true, only
 //! weaker. An entry is written and read as one atomic word: a read never
@@ -14,9 +14,13 @@
 //! (what is kept is always proved), so the answer does not depend on what
 //! the table kept, on how many threads shared it, or on which store won.
 //!
-//! A bucket fills one 16-byte line of two entries: the newest key first;
-//! a new key moves the first entry to the second place and drops the
-//! second.
+//! A bucket fills one 16-byte line of two entries. Where the bucket's
+//! number leaves bits (tables from 32 MiB), an entry also keeps its work,
+//! the bit length of the nodes its search took: the first entry is the
+//! one of more work, the second the newest (a new key goes first when its
+//! work is at least the first's, which moves second; else it replaces the
+//! second), so the results of long searches near the root outlive the
+//! many short ones below them. Without room, the newest key goes first.
 
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
@@ -32,8 +36,13 @@ const SLOT_BYTES: u64 = 8;
 /// named exactly); a smaller table is [`Locked`].
 const MIN_BUCKETS: u64 = 1 << 16;
 
-/// The most bits of a bound's code.
-const MAX_CODE_BITS: u32 = 12;
+/// The most bits of a bound's code: wins and losses of up to 123 plies
+/// named exactly, longer ones rounded outwards.
+const MAX_CODE_BITS: u32 = 8;
+
+/// The most bits of an entry's work (the log2 of the nodes its search
+/// took), kept where the bucket's number leaves room.
+const MAX_WORK_BITS: u32 = 5;
 
 /// A table of buckets of two one-word entries.
 pub(crate) struct Compact {
@@ -42,6 +51,8 @@ pub(crate) struct Compact {
     bits: u32,
     /// Bits of each bound's code.
     w: u32,
+    /// Bits of an entry's work, above the codes.
+    work_bits: u32,
     /// Codes of losses (and of wins) named exactly: remoteness `0..side`.
     side: i64,
 }
@@ -83,12 +94,13 @@ impl Table {
         }
     }
 
-    /// Records the bounds `lo ≤ score ≤ hi` for `key`, merged with what
-    /// the table holds for it (a store may be dropped).
+    /// Records the bounds `lo ≤ score ≤ hi` for `key`, proved by a search
+    /// of `nodes` nodes, merged with what the table holds for it (a store
+    /// may be dropped; what took more nodes is kept longer).
     #[inline]
-    pub(crate) fn store(&self, key: u64, lo: i64, hi: i64) {
+    pub(crate) fn store(&self, key: u64, lo: i64, hi: i64, nodes: u64) {
         match self {
-            Table::Compact(t) => t.store(key, lo, hi),
+            Table::Compact(t) => t.store(key, lo, hi, nodes),
             Table::Locked(t) => t.store(key, lo, hi),
         }
     }
@@ -122,10 +134,12 @@ impl Compact {
         buckets.resize_with(len, Default::default);
         let bits = n.trailing_zeros();
         let w = (bits / 2).min(MAX_CODE_BITS);
+        let work_bits = (bits - 2 * w).min(MAX_WORK_BITS);
         Ok(Compact {
             buckets,
             bits,
             w,
+            work_bits,
             side: ((1i64 << w) - 9) / 2,
         })
     }
@@ -141,7 +155,33 @@ impl Compact {
         let m = mix(key);
         let i = m >> (64 - self.bits);
         let rest = m & (u64::MAX >> self.bits);
-        (&self.buckets[i as usize], rest << (2 * self.w))
+        (&self.buckets[i as usize], rest << self.shift())
+    }
+
+    /// Where the kept bits of the key start in an entry: above the codes
+    /// and the work.
+    #[inline]
+    fn shift(&self) -> u32 {
+        2 * self.w + self.work_bits
+    }
+
+    /// The work an entry holds.
+    #[inline]
+    fn work(&self, e: u64) -> u64 {
+        (e >> (2 * self.w)) & ((1u64 << self.work_bits) - 1)
+    }
+
+    /// The work of a search of `nodes` nodes: its bit length, at most what
+    /// the entry holds.
+    #[inline]
+    fn work_of(&self, nodes: u64) -> u64 {
+        u64::from(64 - nodes.leading_zeros()).min((1u64 << self.work_bits) - 1)
+    }
+
+    /// An entry: the kept bits `rest`, the bounds, the work.
+    #[inline]
+    fn entry(&self, rest: u64, lo: i64, hi: i64, work: u64) -> u64 {
+        rest | (work << (2 * self.w)) | (self.code_lo(lo) << self.w) | self.code_hi(hi)
     }
 
     /// The code of a lower bound `s`: of the greatest score named that is
@@ -201,7 +241,7 @@ impl Compact {
     #[inline]
     fn read(&self, e: u64, rest: u64) -> Option<(i64, i64)> {
         let mask = (1u64 << self.w) - 1;
-        (e != 0 && e & !((1u64 << (2 * self.w)) - 1) == rest)
+        (e != 0 && e & !((1u64 << self.shift()) - 1) == rest)
             .then(|| (self.decode((e >> self.w) & mask), self.decode(e & mask)))
     }
 
@@ -216,40 +256,44 @@ impl Compact {
             .unwrap_or((-BIG, BIG))
     }
 
-    /// Records the bounds `lo ≤ score ≤ hi` for `key` (merged with what the
-    /// bucket holds for the same key).
+    /// Records the bounds `lo ≤ score ≤ hi` for `key`, proved by a search
+    /// of `nodes` nodes (merged with what the bucket holds for the same
+    /// key). The first entry of a bucket keeps the one of more work, the
+    /// second the newest: a new key goes first when its work is at least
+    /// the first's (which moves second), else second.
     #[inline]
-    fn store(&self, key: u64, lo: i64, hi: i64) {
+    fn store(&self, key: u64, lo: i64, hi: i64, nodes: u64) {
         let (b, rest) = self.place(key);
         let (e0, e1) = (b[0].load(Ordering::Relaxed), b[1].load(Ordering::Relaxed));
         let (mut lo, mut hi) = (lo, hi);
+        let mut work = self.work_of(nodes);
         let at = if let Some((l, h)) = self.read(e0, rest) {
             lo = lo.max(l);
             hi = hi.min(h);
+            work = work.max(self.work(e0));
             0
         } else if let Some((l, h)) = self.read(e1, rest) {
             lo = lo.max(l);
             hi = hi.min(h);
+            work = work.max(self.work(e1));
             1
         } else {
             2
         };
-        let e = rest | (self.code_lo(lo) << self.w) | self.code_hi(hi);
+        let e = self.entry(rest, lo, hi, work);
         if e == 0 {
             // The empty entry's word: nothing is kept.
             return;
         }
         match at {
             0 => b[0].store(e, Ordering::Relaxed),
-            1 => {
-                // The key found again moves first.
+            _ if e0 == 0 || work >= self.work(e0) => {
+                // The key found again, or a new one, of work enough to go
+                // first.
                 b[1].store(e0, Ordering::Relaxed);
                 b[0].store(e, Ordering::Relaxed);
             }
-            _ => {
-                b[1].store(e0, Ordering::Relaxed);
-                b[0].store(e, Ordering::Relaxed);
-            }
+            _ => b[1].store(e, Ordering::Relaxed),
         }
     }
 }
@@ -386,10 +430,10 @@ mod tests {
 
     fn bounds_merge(t: &Table) {
         assert_eq!(t.probe(7), (-BIG, BIG));
-        t.store(7, -3, BIG);
-        t.store(7, -BIG, 2);
+        t.store(7, -3, BIG, 1);
+        t.store(7, -BIG, 2, 1);
         assert_eq!(t.probe(7), (-3, 2));
-        t.store(7, 0, 0);
+        t.store(7, 0, 0, 1);
         assert_eq!(t.probe(7), (0, 0));
         // A key never stored misses, whatever shares its bucket.
         assert_eq!(t.probe(8 + (1 << 40)), (-BIG, BIG));
@@ -403,14 +447,42 @@ mod tests {
         let k0 = 12345u64;
         let k1 = (k0 + 1..).find(|&k| b(k) == b(k0)).unwrap();
         let k2 = (k1 + 1..).find(|&k| b(k) == b(k0)).unwrap();
-        t.store(k0, 0, 0);
-        t.store(k1, -BIG, -2 - BIG / 2);
+        t.store(k0, 0, 0, 1);
+        t.store(k1, -BIG, -2 - BIG / 2, 1);
         assert_eq!(t.probe(k0), (0, 0));
         assert_eq!(t.probe(k1).0, -BIG);
         // A third key drops the oldest.
-        t.store(k2, 0, BIG);
+        t.store(k2, 0, BIG, 1);
         assert_eq!(t.probe(k0), (-BIG, BIG));
         assert_eq!(t.probe(k2), (0, BIG));
+    }
+
+    /// With room for the work, the first entry keeps the key of most work
+    /// while new keys of less take the second place in turn.
+    #[test]
+    fn the_entry_of_most_work_is_kept() {
+        let t = Compact::new(1 << 25, &Budget::unlimited()).unwrap();
+        assert!(t.work_bits >= 4, "{}", t.work_bits);
+        let b = |k: u64| mix(k) >> (64 - t.bits);
+        let mut same = (1u64..).filter(|&k| b(k) == b(0));
+        let (k0, k1, k2, k3) = (
+            0,
+            same.next().unwrap(),
+            same.next().unwrap(),
+            same.next().unwrap(),
+        );
+        t.store(k0, 0, BIG, 1 << 10);
+        t.store(k1, 0, BIG, 3);
+        t.store(k2, -BIG, 0, 5);
+        // k0 (work 11) stays; k2 replaced k1 in the second place.
+        assert_eq!(t.probe(k0), (0, BIG));
+        assert_eq!(t.probe(k1), (-BIG, BIG));
+        assert_eq!(t.probe(k2), (-BIG, 0));
+        // More work than k0's goes first, k0 second.
+        t.store(k3, 0, 0, 1 << 20);
+        assert_eq!(t.probe(k3), (0, 0));
+        assert_eq!(t.probe(k0), (0, BIG));
+        assert_eq!(t.probe(k2), (-BIG, BIG));
     }
 
     /// Every bound is rounded outwards, exactly kept where the code names

@@ -62,34 +62,61 @@ impl ConnectFour {
     /// mover, most first; ties by closeness to the centre, then by column.
     fn sort_by_threats(&self, pos: &ConnectFourPosition, theirs: u64, moves: &mut [u8]) {
         let empty = self.board & !pos.occupied;
-        let centre = i64::from(self.width) - 1;
-        let mut keys = [(0i64, 0u8); MAX_WIDTH];
+        let centre = self.width as i32 - 1;
+        // One word a move: its sort key above, the column's complement
+        // below (so that equal keys keep column order, as a stable sort).
+        let mut keys = [0i32; MAX_WIDTH];
         let keys = &mut keys[..moves.len()];
         for (k, &m) in keys.iter_mut().zip(moves.iter()) {
             let cell = self.drop_cell(pos, u32::from(m));
             let threats = if (cell << 1) & theirs != 0 {
                 -1
             } else {
-                i64::from(
-                    self.winning_cells(pos.mover | cell, empty & !cell)
-                        .count_ones(),
-                )
+                self.winning_cells(pos.mover | cell, empty & !cell)
+                    .count_ones() as i32
             };
             // Larger is tried first: threats, then nearness to the centre.
-            let off = (2 * i64::from(m) - centre).abs();
-            *k = (threats * 128 - off, m);
+            let off = (2 * i32::from(m) - centre).abs();
+            *k = ((threats * 128 - off) << 8) | (255 - i32::from(m));
         }
-        // Insertion sort: at most 32 moves, no allocation; stable.
+        // Insertion sort: at most 32 moves, no allocation.
         for i in 1..keys.len() {
             let mut j = i;
-            while j > 0 && keys[j - 1].0 < keys[j].0 {
+            while j > 0 && keys[j - 1] < keys[j] {
                 keys.swap(j - 1, j);
                 j -= 1;
             }
         }
         for (m, k) in moves.iter_mut().zip(keys.iter()) {
-            *m = k.1;
+            *m = (255 - (k & 0xff)) as u8;
         }
+    }
+
+    /// Whether the player to move of `pos` (without a win at once) can
+    /// only lose in 2: the opponent threatens to make four at two playable
+    /// cells, or at one whose blocking stone gives the cell above it to
+    /// another of the opponent's fours, or every move puts a stone under
+    /// one of the opponent's winning cells.
+    #[inline]
+    fn only_loses(&self, pos: &ConnectFourPosition, empty: u64, playable: u64) -> bool {
+        let theirs = self.winning_cells(pos.opponent(), empty);
+        let forced = theirs & playable;
+        forced.count_ones() >= 2
+            || (forced != 0 && (forced << 1) & theirs != 0)
+            || (forced == 0 && playable & !(theirs >> 1) == 0)
+    }
+
+    /// The key of a position's mirror image from its key: the key keeps
+    /// every column within its own bits (its cells and the sentinel above),
+    /// so the columns are swapped whole.
+    #[inline]
+    fn mirror_key(&self, key: u64) -> u64 {
+        let mut out = key & (self.mirror_middle | (self.mirror_middle << 1));
+        for &(cells, shift) in &self.mirror_pairs[..self.width as usize / 2] {
+            let cells = cells | (cells << 1);
+            out |= ((key & cells) << shift) | ((key >> shift) & cells);
+        }
+        out
     }
 
     /// The cell a move into column `c` fills (0 for a full column).
@@ -108,8 +135,8 @@ impl ConnectFour {
 impl SearchKey for ConnectFour {
     #[inline]
     fn search_key(&self, pos: &ConnectFourPosition) -> u64 {
-        let m = self.mirror(pos);
-        (pos.mover + pos.occupied).min(m.mover + m.occupied)
+        let key = pos.mover + pos.occupied;
+        key.min(self.mirror_key(key))
     }
 }
 
@@ -171,15 +198,21 @@ impl SearchHints for ConnectFour {
         if self.winning_cells(pos.mover, empty) & playable != 0 {
             return Some(Value::win(1));
         }
-        let theirs = self.winning_cells(pos.opponent(), empty);
-        let forced = theirs & playable;
-        if forced.count_ones() >= 2
-            || (forced != 0 && (forced << 1) & theirs != 0)
-            || (forced == 0 && playable & !(theirs >> 1) == 0)
-        {
-            return Some(Value::lose(2));
+        self.only_loses(pos, empty, playable)
+            .then_some(Value::lose(2))
+    }
+
+    /// A child of a kept move: not a four (its parent had no win in 1),
+    /// and its mover has no win at once (the kept moves leave none), so
+    /// only a full board and "can only lose" are tested.
+    #[inline]
+    fn kept_child_value(&self, pos: &ConnectFourPosition) -> Option<Value> {
+        if self.is_full(pos) {
+            return Some(Value::tie(0));
         }
-        None
+        let empty = self.board & !pos.occupied;
+        self.only_loses(pos, empty, self.playable(pos))
+            .then_some(Value::lose(2))
     }
 
     /// Complete: "wins now" is every win in 1, "can only lose" every loss
@@ -273,6 +306,45 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A kept move's child: its value as the game over and the quick
+    /// value tell it, and the key of a mirror image is the mirrored key.
+    #[test]
+    fn kept_children_are_valued_as_outcome_and_quick_value() {
+        let mut rng = Rng(4848);
+        let mut checked = 0;
+        for (w, h) in [(7, 6), (5, 4), (4, 4), (6, 5), (8, 7), (3, 5)] {
+            let g = ConnectFour::new(w, h).unwrap();
+            for _ in 0..3000 {
+                let Some(pos) = random_position(&g, &mut rng) else {
+                    continue;
+                };
+                let m = g.mirror(&pos);
+                assert_eq!(
+                    g.mirror_key(m.mover + m.occupied),
+                    pos.mover + pos.occupied,
+                    "{}",
+                    g.picture(&pos)
+                );
+                if g.outcome(&pos).is_some() || g.quick_value(&pos).is_some() {
+                    continue;
+                }
+                let mut moves = Vec::new();
+                g.moves(&pos, &mut moves);
+                let n = g.useful_moves(&pos, &mut moves);
+                for mv in &moves[..n] {
+                    let child = g.play(&pos, mv);
+                    let want = match g.outcome(&child) {
+                        Some(o) => Some(Value::new(o, 0)),
+                        None => g.quick_value(&child),
+                    };
+                    assert_eq!(g.kept_child_value(&child), want, "{}", g.picture(&child));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     /// Keys tell apart every position reachable on 4×4 up to the mirror:
