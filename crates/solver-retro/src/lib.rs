@@ -247,5 +247,7 @@ pub use stored::{
     solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE, INDEXED_BYTES,
 };
 pub use tier_solution::{HoldsTiers, TierTables, TieredSolution};
-pub use tiers::{parents_by_unmoves, Keep, NoStore, ParentsFn, TierStore, TierUnmovesParents};
+pub use tiers::{
+    parents_by_unmoves, Depths, Keep, NoStore, ParentsFn, TierStore, TierUnmovesParents,
+};
 pub use walk::{reachable, reachable_bytes, reachable_tiers, Held, Reachable, TierReach};
