@@ -204,7 +204,7 @@ const _: () = assert!(BYTE_LOSE as u16 + BYTE_SPAN as u16 == 255);
 
 /// The outcome's two-bit code in the wide layout (0 lose, 1 tie, 2 win)
 /// of a resolved one-byte cell, and its remoteness: one table lookup.
-const BYTE_RESOLVED: [(u8, u8); 256] = {
+static BYTE_RESOLVED: [(u8, u8); 256] = {
     let mut t = [(3u8, 0u8); 256];
     let mut c = BYTE_TIE as usize;
     while c < 255 {

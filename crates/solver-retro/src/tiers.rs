@@ -298,8 +298,8 @@ where
     }
     // Every tier's group still to solve must fit before anything is
     // solved: the tier at `per_index` bytes an index (and a loopy tier's
-    // posts), and at 2 bytes an index every solved tier that is held
-    // meanwhile because it or a later tier reads it ([`held_before`]).
+    // posts), and in the cells it starts in every solved tier that is
+    // held meanwhile because it or a later tier reads it ([`held_before`]).
     // The events the child tiers seed and a stored graph's edges are
     // counted as they are found (below).
     let mut kids = Vec::new();
@@ -317,7 +317,14 @@ where
     // every tier's values (but with `Keep::Start`): every table is held
     // to the end.
     let hold_all = !store.keeps_tables() && !only.is_some_and(|o| o.keep == Keep::Start);
-    let held_before = held_before(game, &order, &needed_by, hold_all);
+    // The bytes of a tier's cells as its solve starts them (a tier
+    // widened later is checked again as it is solved).
+    let cell = |t: Tier| match config.cell_floor() {
+        1 if depth.fits::<u8>(t) => 1,
+        4 => 4,
+        _ => 2,
+    };
+    let held_before = held_before(game, &order, &needed_by, hold_all, &cell);
     // The refusal names the group that needs the most, not the first over
     // the limit: a limit raised to what it says then fits every group
     // (naming the first, Connect Four 5×5 was refused at 30M, 36M and
@@ -330,7 +337,8 @@ where
         .enumerate()
         .filter(|&(_, &t)| !store.is_done(t))
         .map(|(k, &t)| {
-            let bytes = group_bytes::<u16>(
+            let bytes = group_bytes_of(
+                cell(t),
                 game.tier_size(t),
                 game.leaves_tier(t),
                 stored,
@@ -400,7 +408,8 @@ where
         // Tables no tier from this one on reads, kept while they fit, go
         // now if this tier would not fit beside them (the tier's own check
         // counts every table held).
-        let alone = group_bytes::<u16>(
+        let alone = group_bytes_of(
+            cell(t),
             game.tier_size(t),
             game.leaves_tier(t),
             stored,
@@ -605,6 +614,24 @@ fn group_bytes<C: Cell>(
         .saturating_add(bits)
 }
 
+/// [`group_bytes`] in cells of `cell` bytes (1, 2 or 4).
+fn group_bytes_of(
+    cell: u64,
+    size: u64,
+    leaves: bool,
+    stored: bool,
+    children: u64,
+    bits: u64,
+    config: &Config,
+) -> u64 {
+    let f: fn(u64, bool, bool, u64, u64, &Config) -> u64 = match cell {
+        1 => group_bytes::<u8>,
+        2 => group_bytes::<u16>,
+        _ => group_bytes::<u32>,
+    };
+    f(size, leaves, stored, children, bits, config)
+}
+
 /// Drops the tables no tier from position `k` of the order on reads
 /// (`needed_by`: the last position that reads a tier), but `keep`'s,
 /// taking their bytes off `held`: `true` if any was dropped.
@@ -633,14 +660,16 @@ fn unread_from(needed_by: &FxHashMap<Tier, usize>, c: Tier, k: usize) -> bool {
 }
 
 /// For each position `k` of `order`, the bytes of the solved tiers held
-/// while tier `order[k]` is solved, at 2 bytes an index: every tier solved
-/// before it that it or a later tier reads (`needed_by`: the last position
-/// that reads a tier), or with `all` every tier solved before it.
+/// while tier `order[k]` is solved, at `cell(t)` bytes an index of tier
+/// `t`: every tier solved before it that it or a later tier reads
+/// (`needed_by`: the last position that reads a tier), or with `all`
+/// every tier solved before it.
 fn held_before<G: Tiered + ?Sized>(
     game: &G,
     order: &[Tier],
     needed_by: &FxHashMap<Tier, usize>,
     all: bool,
+    cell: &dyn Fn(Tier) -> u64,
 ) -> Vec<u64> {
     let mut at: FxHashMap<Tier, usize> = FxHashMap::default();
     for (k, &t) in order.iter().enumerate() {
@@ -654,12 +683,12 @@ fn held_before<G: Tiered + ?Sized>(
     if all {
         // Held from its solve to the end (a tier listed twice, once).
         for (c, &k) in &at {
-            joins[k + 1] += u128::from(game.tier_size(*c)) * 2;
+            joins[k + 1] += u128::from(game.tier_size(*c)) * u128::from(cell(*c));
         }
     } else {
         for (c, &last) in needed_by {
             if let Some(&k) = at.get(c).filter(|&&k| k < last) {
-                let bytes = u128::from(game.tier_size(*c)) * 2;
+                let bytes = u128::from(game.tier_size(*c)) * u128::from(cell(*c));
                 joins[k + 1] += bytes;
                 parts[last + 1] += bytes;
             }
