@@ -39,7 +39,11 @@ fn connect4(w: u32, h: u32, start: game_core::Value) {
     let (one, two, four) = (solve(1), solve(2), solve(4));
     for t in game.tiers() {
         let bytes = |s: &TieredSolution<'_, ConnectFour>| s.table(t).unwrap().bytes_per_position();
-        assert_eq!((bytes(&one), bytes(&two), bytes(&four)), (1, 2, 4), "tier {t}");
+        assert_eq!(
+            (bytes(&one), bytes(&two), bytes(&four)),
+            (1, 2, 4),
+            "tier {t}"
+        );
     }
     same_tiers(&game, &one, &two);
     same_tiers(&game, &one, &four);

@@ -209,10 +209,7 @@ static BYTE_RESOLVED: [(u8, u8); 256] = {
     let mut c = BYTE_TIE as usize;
     while c < 255 {
         let k = (c - BYTE_TIE as usize) as u8;
-        t[c] = (
-            [1, 2, 0][(k / BYTE_SPAN) as usize],
-            k % BYTE_SPAN,
-        );
+        t[c] = ([1, 2, 0][(k / BYTE_SPAN) as usize], k % BYTE_SPAN);
         c += 1;
     }
     t

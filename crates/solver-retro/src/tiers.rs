@@ -425,13 +425,17 @@ where
         // without them before it is refused.
         let byte = config.cell_floor() == 1 && depth.fits::<u8>(t);
         let (table, tier_counts) = match config.install(|| {
-            solve_tier(game, t, &tables, config, stored, make, only, &mut spare, byte)
+            solve_tier(
+                game, t, &tables, config, stored, make, only, &mut spare, byte,
+            )
         }) {
             Err(Error::TooLarge(_))
                 if !hold_all && drop_unread(&mut tables, &mut held, &needed_by, k, keep_start) =>
             {
                 config.install(|| {
-                    solve_tier(game, t, &tables, config, stored, make, only, &mut spare, byte)
+                    solve_tier(
+                        game, t, &tables, config, stored, make, only, &mut spare, byte,
+                    )
                 })?
             }
             r => r?,

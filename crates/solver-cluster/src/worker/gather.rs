@@ -40,8 +40,13 @@ pub(super) fn gather(
                 let mut cells = Vec::with_capacity(GATHER.min(piece.len() - at));
                 piece.wide_into(at, GATHER, &mut cells);
                 traffic.gather_cells_remote += cells.len() as u64;
-                io.gather
-                    .send((target, t, lo + at as u64, piece.width().bytes() as u8, cells));
+                io.gather.send((
+                    target,
+                    t,
+                    lo + at as u64,
+                    piece.width().bytes() as u8,
+                    cells,
+                ));
             }
         }
     }

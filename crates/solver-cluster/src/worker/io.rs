@@ -15,9 +15,9 @@ use timely::progress::Stamp;
 use timely::worker::Worker;
 
 use super::db::EntryMsg;
-use crate::cell::Width;
 use super::gather::GatherMsg;
 use super::Ctx;
+use crate::cell::Width;
 use crate::local::Local;
 use crate::space::Space;
 use crate::Error;
