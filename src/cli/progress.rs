@@ -540,7 +540,10 @@ mod tests {
             assert!(left >= 0.0);
             // (Near the end, the draws' 10 s are more than the truth.)
             if at > first && truth > 20.0 {
-                assert!(left <= 2.0 * truth + 1e-6 && 2.0 * left >= truth, "at {at}: {left}");
+                assert!(
+                    left <= 2.0 * truth + 1e-6 && 2.0 * left >= truth,
+                    "at {at}: {left}"
+                );
             }
             if matches!(p, Progress::Expanded { expanded, .. } if expanded > 0) {
                 assert!((left - truth - 10.0).abs() < 1e-6, "at {at}: {left}");
@@ -561,7 +564,10 @@ mod tests {
             "; tier 2, level 11: 45,000 of 95,000 positions expanded; about 2 min left"
         );
         // Past the estimate with no report, never a time below zero.
-        assert_eq!(e.words(320.0), "; tier 2, level 11: 45,000 of 95,000 positions expanded; about a minute more");
+        assert_eq!(
+            e.words(320.0),
+            "; tier 2, level 11: 45,000 of 95,000 positions expanded; about a minute more"
+        );
     }
 
     /// The words of a seeding: the tier (the next after the tiers done),
@@ -589,7 +595,10 @@ mod tests {
             },
             60.0,
         );
-        assert_eq!(e.words(60.0), "; seeding tier 2: 5,000 of 10,000 indices; about 50 s left");
+        assert_eq!(
+            e.words(60.0),
+            "; seeding tier 2: 5000 of 10,000 indices; about 50 s left"
+        );
         assert_eq!(left_words(40.4), "40 s");
         assert_eq!(left_words(99.0), "99 s");
         assert_eq!(left_words(100.0), "2 min");

@@ -393,7 +393,9 @@ fn check_expanded(seen: &[(u64, u64)], resolved: u64, positions: u64) -> Result<
         _ => return Err("no report".into()),
     };
     if first.0 != 0 {
-        return Err(format!("the first report is not of none expanded: {seen:?}"));
+        return Err(format!(
+            "the first report is not of none expanded: {seen:?}"
+        ));
     }
     if seen.iter().any(|&(e, p)| p != positions || e > resolved) {
         return Err(format!(
