@@ -381,6 +381,9 @@ fn expanded_reports(config: &Config, solve: impl FnOnce(&Config)) -> Vec<(u64, u
     seen
 }
 
+/// A solve on a configuration, for [`expanded_reports`].
+type Solve<'a> = &'a dyn Fn(&Config);
+
 /// What every solve's expansion reports must show, against `resolved`
 /// (the positions not drawn, counted from outside the engine) and the
 /// `positions` of the table: a first report of none expanded, the same
@@ -425,7 +428,7 @@ proptest! {
         let listed = Capable { graph: g.clone(), bulk: false };
         for threads in [1, 2, 4] {
             let config = Config::default().threads(threads);
-            let runs: [(&str, &dyn Fn(&Config)); 4] = [
+            let runs: [(&str, Solve<'_>); 4] = [
                 ("unmoves", &|c: &Config| { crate::solve_unmoves_with(&g, c).unwrap(); }),
                 ("runs", &|c: &Config| { crate::solve_unmoves_with(&bulk, c).unwrap(); }),
                 ("lazy", &|c: &Config| { crate::solve_unmoves_with(&listed, c).unwrap(); }),
