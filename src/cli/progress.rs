@@ -87,13 +87,15 @@ pub fn report_sized(
         bar.set_style(style.with_key("left", words));
     }
     move |p| {
-        if let Progress::Tier { done, total, .. } = p {
-            bar.set_message(format!("solving: {done}/{total} tiers done"));
-        }
         // The time read under the lock: reports from several threads are
-        // taken in the order of their times.
+        // taken in the order of their times. The estimate first, then the
+        // tiers done: a redraw between the two shows the tier just done
+        // with no phase, never the next tier's count beside its phase.
         if let Ok(mut e) = estimate.lock() {
             e.report(p, started.elapsed().as_secs_f64());
+        }
+        if let Progress::Tier { done, total, .. } = p {
+            bar.set_message(format!("solving: {done}/{total} tiers done"));
         }
     }
 }
