@@ -1663,12 +1663,13 @@ fn solved_tiers_and_indices(text: &str) -> (u64, u64) {
     )
 }
 
-/// Issue 45: a tiered solve at a terminal shows its work done of the
-/// indices the solve then says it solved, growing, and inside a tier too:
-/// two redraws under the same `k/21 tiers` (no tier ended between them)
-/// with more work done in the second (a count that moved only as tiers
-/// ended could not). Connect Four 5×5's tiers every move leaves: done
-/// when seeded.
+/// Issue 45: a tiered solve at a terminal shows the tiers done of those
+/// the solve then says it solved, and inside a tier the phase with its
+/// work done of its whole — `seeding tier k: X of Y indices`, X growing
+/// and at most Y, Y at most the indices solved — moving between two
+/// redraws of one tier (a count that moved only as tiers ended could
+/// not), and a time left. Connect Four 5×5's tiers every move leaves:
+/// done when seeded.
 #[test]
 fn a_tiered_solve_at_a_terminal_shows_work_done_inside_a_tier() {
     // 5×5, not 5×4: a solve of a few seconds, so that even a fast
@@ -1678,27 +1679,31 @@ fn a_tiered_solve_at_a_terminal_shows_work_done_inside_a_tier() {
     args.extend(board);
     let lines = common::on_a_terminal(&args);
     let (tiers, indices) = solved_tiers_and_indices(&lines.join("\n"));
-    let of = format!(" of {} positions' work done", game_core::grouped(indices));
-    let mut seen: Vec<(String, u64)> = Vec::new();
-    for l in lines.iter().filter(|l| l.contains(&of)) {
-        let done = common::number_before(l, &of).unwrap();
-        // The phase without the spinner's frame, which turns between
-        // two redraws of one phase.
-        let phase = l[..l.find(';').unwrap()]
-            .trim_start_matches(|c: char| !c.is_ascii_alphanumeric())
-            .trim()
-            .to_string();
-        if let Some((_, last)) = seen.last() {
-            assert!(done >= *last, "the work done went back: {l}");
+    let head = "; seeding tier ";
+    // (tier, seeded, of)
+    let mut seen: Vec<(u64, u64, u64)> = Vec::new();
+    for l in lines.iter().filter(|l| l.contains(head)) {
+        let tail = &l[l.find(head).unwrap() + head.len()..];
+        let tier: u64 = tail[..tail.find(':').unwrap()].parse().unwrap();
+        let of = common::number_before(tail, " indices").unwrap();
+        let done = common::number_before(tail, " of ").unwrap();
+        assert!(tier >= 2 && tier <= tiers, "{l}");
+        assert!(done <= of && of <= indices, "{l}");
+        assert!(
+            l.contains(&format!("solving: {}/{tiers} tiers done", tier - 1)),
+            "{l}"
+        );
+        if let Some(&(t, last, _)) = seen.last() {
+            assert!(t < tier || t == tier && done >= last, "went back: {l}");
         }
-        seen.push((phase, done));
+        seen.push((tier, done, of));
     }
     assert!(seen.len() > 2, "{lines:#?}");
     let inside = seen.windows(2).any(|w| w[0].0 == w[1].0 && w[0].1 < w[1].1);
     assert!(inside, "no progress inside a tier of {tiers}: {seen:?}");
     assert!(lines
         .iter()
-        .any(|l| l.contains("about") && l.contains(" left")));
+        .any(|l| l.contains("; about ") && l.contains(" left")));
 }
 
 /// Issue 45: `connect4 analyze --db DIR` at a terminal says the tiers and

@@ -65,213 +65,311 @@ pub fn config_sized(spinner: &Spinner, ctx: &super::Ctx, positions: u64) -> Conf
     ctx.config().progress(report_sized(spinner, positions))
 }
 
-/// A progress callback for a tiered solve of `positions` indices: each
-/// finished tier adds its indices to an [`Estimate`], the tier being
-/// solved its part so far ([`InTier`]: seeded blocks, then positions
-/// resolved by its levels), and the spinner shows the positions done and
-/// left and a time left that counts down between reports (redrawn at
-/// every tick, not only when a tier ends).
+/// A progress callback for a tiered solve of `positions` indices: every
+/// report goes to an [`Estimate`], and the spinner shows the tiers done,
+/// the phase of the tier being solved with its work done of its whole
+/// (indices seeded, positions expanded by its levels) and the time left,
+/// which counts down between reports (redrawn at every tick).
 pub fn report_sized(
     spinner: &Spinner,
     positions: u64,
 ) -> impl Fn(Progress) + Send + Sync + 'static {
     let bar = spinner.bar().clone();
     let started = std::time::Instant::now();
-    let estimate = Arc::new(Mutex::new((Estimate::new(positions), InTier::default())));
+    let estimate = Arc::new(Mutex::new(Estimate::new(positions)));
     let shown = Arc::clone(&estimate);
     let words = move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
         if let Ok(e) = shown.lock() {
-            let _ = w.write_str(&e.0.words(started.elapsed().as_secs_f64()));
+            let _ = w.write_str(&e.words(started.elapsed().as_secs_f64()));
         }
     };
     if let Ok(style) = ProgressStyle::with_template("{spinner} {msg}{left} ({elapsed})") {
         bar.set_style(style.with_key("left", words));
     }
     move |p| {
-        let now = started.elapsed().as_secs_f64();
+        // The time read under the lock: reports from several threads are
+        // taken in the order of their times. The estimate first, then the
+        // tiers done: a redraw between the two shows the tier just done
+        // with no phase, never the next tier's count beside its phase.
+        if let Ok(mut e) = estimate.lock() {
+            e.report(p, started.elapsed().as_secs_f64());
+        }
+        if let Progress::Tier { done, total, .. } = p {
+            bar.set_message(format!("solving: {done}/{total} tiers done"));
+        }
+    }
+}
+
+/// The time left of a tiered solve, from each phase's own measured rate:
+/// a tier's seeding in indices a second, its levels in positions expanded
+/// a second ([`Progress::Expanded`]). Tiers differ in both (Dobutsu
+/// shogi's first tier is a sliver of the second, and cheaper an index),
+/// so the tier being solved is priced at its own rates as soon as it has
+/// measured them, and the tiers not started at the latest rates measured,
+/// with levels when the latest tier had them, expanding as many
+/// positions an index as the last tier with levels did.
+///
+/// Fed the reports and the seconds since the start, from any clock (the
+/// tests give it one of their own): each report revises the time left,
+/// and between reports that counts down as the clock runs, so it moves
+/// toward zero; when it runs out before the work does, it says "about a
+/// minute more", never a time below zero.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Estimate {
+    /// Indices to solve in all.
+    total: u64,
+    /// Indices of the tiers solved so far.
+    done: u64,
+    /// Tiers done and in all, from the last [`Progress::Tier`].
+    tiers: Option<(u64, u64)>,
+    /// The tier being solved.
+    tier: InTier,
+    /// The latest seeding rate measured, indices a second.
+    seeding: Option<f64>,
+    /// The latest rate of levels measured, positions expanded a second.
+    expanding: Option<f64>,
+    /// Positions expanded an index by the last tier with levels.
+    share: Option<f64>,
+    /// Seconds an index of the last tier, whole: the price when no tier
+    /// reported its phases (the cluster reports only tiers and levels).
+    tier_cost: Option<f64>,
+    /// Whether the latest tier had levels: the tiers not started are
+    /// priced like it.
+    levels_like: bool,
+    /// The last revision: its time and the seconds it left.
+    last: Option<(f64, f64)>,
+}
+
+/// The tier being solved, as far as its reports go.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct InTier {
+    /// When its work began (the last tier's end, or the start).
+    start: f64,
+    /// The time of its last report.
+    latest: f64,
+    /// Its indices (0: no seeding reported yet).
+    indices: u64,
+    /// Whether levels follow its seeding.
+    levels: bool,
+    /// Indices seeded so far.
+    seeded: u64,
+    /// When its seeding ended (its last block, or its levels' start).
+    seeded_at: Option<f64>,
+    /// When its levels began.
+    levels_at: Option<f64>,
+    /// Positions its levels expanded so far.
+    expanded: u64,
+    /// The most positions its levels may expand.
+    positions: u64,
+    /// The last level done.
+    level: Option<u64>,
+}
+
+impl Estimate {
+    /// Nothing done of `total` indices.
+    pub fn new(total: u64) -> Self {
+        Estimate {
+            total,
+            done: 0,
+            tiers: None,
+            tier: InTier::default(),
+            seeding: None,
+            expanding: None,
+            share: None,
+            tier_cost: None,
+            levels_like: false,
+            last: None,
+        }
+    }
+
+    /// Takes report `p`, sent `now` seconds after the start.
+    pub fn report(&mut self, p: Progress, now: f64) {
         match p {
             Progress::Tier {
                 done,
                 total,
                 positions,
-            } => {
-                if let Ok(mut e) = estimate.lock() {
-                    e.0.add(positions, now);
-                    e.1 = InTier::default();
-                }
-                bar.set_message(format!("solving: {done}/{total} tiers"));
-            }
+            } => self.tier_done(positions, (done, total), now),
             Progress::Seeded {
                 seeded,
                 positions,
                 levels,
-            } => {
-                if let Ok(mut e) = estimate.lock() {
-                    let part = e.1.seeded(seeded, positions, levels);
-                    e.0.partial(part, now);
-                }
+            } => self.seeded(seeded, positions, levels, now),
+            Progress::Expanded {
+                expanded,
+                positions,
+            } => self.expanded(expanded, positions, now),
+            Progress::Level { level, .. } => {
+                self.tier.level = Some(level);
+                self.tier.latest = now;
             }
-            Progress::Level { level, positions } => {
-                if let Ok(mut e) = estimate.lock() {
-                    let part = e.1.resolved(positions);
-                    e.0.partial(part, now);
-                }
-                bar.set_message(format!(
-                    "solving: level {level}, {} resolved in this tier",
-                    plural(positions, "position")
-                ));
+            _ => return,
+        }
+        self.revise(now);
+    }
+
+    /// A tier of `positions` indices is done, `tiers` done of all.
+    fn tier_done(&mut self, positions: u64, tiers: (u64, u64), now: f64) {
+        let t = &self.tier;
+        if t.indices > 0 {
+            if let Some(end) = t.seeded_at {
+                self.seeding = rate(t.indices, end - t.start).or(self.seeding);
             }
-            _ => {}
+            if let Some(at) = t.levels_at {
+                self.expanding = rate(t.expanded, now - at).or(self.expanding);
+                self.share = Some(t.expanded as f64 / t.indices as f64);
+            }
+            self.levels_like = t.levels;
         }
-    }
-}
-
-/// The tier being solved, as far as its reports go: what its work so far
-/// is worth in its positions. A tier with levels is counted half seeded,
-/// half resolved (seeding visits every index and its moves; the levels
-/// visit every position resolved and its unmoves: about as much work
-/// when few are drawn, as in Dobutsu shogi); a tier every move leaves is
-/// done when seeded.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct InTier {
-    /// Indices of the tier (0: no report yet).
-    positions: u64,
-    /// Indices seeded so far.
-    seeded: u64,
-    /// Whether levels follow the seeding.
-    levels: bool,
-    /// Positions resolved by the levels so far.
-    resolved: u64,
-}
-
-impl InTier {
-    /// `seeded` of the tier's `positions` indices are seeded: its work
-    /// done so far, in positions. A count below the last starts the tier
-    /// again (a tier too deep for narrow cells is solved again in wide
-    /// ones), its levels not begun.
-    pub fn seeded(&mut self, seeded: u64, positions: u64, levels: bool) -> u64 {
-        if seeded < self.seeded || self.resolved > 0 {
-            self.resolved = 0;
+        if positions > 0 && now > t.start {
+            self.tier_cost = Some((now - t.start) / positions as f64);
         }
-        self.seeded = seeded.min(positions);
-        self.positions = positions;
-        self.levels = levels;
-        self.part()
-    }
-
-    /// The levels have resolved `resolved` positions of the tier so far:
-    /// its work done so far, in positions.
-    pub fn resolved(&mut self, resolved: u64) -> u64 {
-        self.resolved = resolved.min(self.positions);
-        self.part()
-    }
-
-    /// The work done so far, in positions.
-    fn part(&self) -> u64 {
-        if self.levels {
-            self.seeded / 2 + self.resolved / 2
-        } else {
-            self.seeded
-        }
-    }
-}
-
-/// The time left of a solve measured in positions, the unit its work is
-/// measured in (tiers are of very unequal sizes: Dobutsu shogi's first
-/// tier is a sliver of the second). Fed the positions finished and the
-/// time since the start, from any clock (the tests give it one of their
-/// own): the rate so far gives the time left as of the last report, and
-/// between reports that counts down as the clock runs, so it moves toward
-/// zero; past zero the work is slower than the rate so far, and it says by
-/// how much instead of promising a time.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Estimate {
-    /// Positions to solve in all.
-    total: u64,
-    /// Positions of the tiers solved so far.
-    done: u64,
-    /// What the tier being solved has done so far, in positions.
-    part: u64,
-    /// The last report: its time and the seconds it left.
-    last: Option<(f64, f64)>,
-}
-
-impl Estimate {
-    /// Nothing done of `total` positions.
-    pub fn new(total: u64) -> Self {
-        Estimate {
-            total,
-            done: 0,
-            part: 0,
-            last: None,
-        }
-    }
-
-    /// A tier of `positions` is done, `now` seconds after the start.
-    pub fn add(&mut self, positions: u64, now: f64) {
         self.done = self.done.saturating_add(positions).min(self.total);
-        self.part = 0;
-        self.revise(now);
+        self.tiers = Some(tiers);
+        self.tier = InTier {
+            start: now,
+            latest: now,
+            ..InTier::default()
+        };
     }
 
-    /// The tier being solved has done work worth `positions` so far, `now`
-    /// seconds after the start.
-    pub fn partial(&mut self, positions: u64, now: f64) {
-        self.part = positions;
-        self.revise(now);
-    }
-
-    /// The time left as of `now`, from the rate so far.
-    fn revise(&mut self, now: f64) {
-        let done = self.positions().0;
-        if done > 0 && now > 0.0 {
-            let rate = done as f64 / now;
-            self.last = Some((now, (self.total - done) as f64 / rate));
+    /// `seeded` of the tier's `positions` indices are seeded. A report
+    /// after its levels began, or far below the last, starts the tier
+    /// again (a tier too deep or too wide for narrow cells is solved
+    /// again in wide ones); one a few blocks below the last is a block
+    /// that finished on another thread, reported late.
+    fn seeded(&mut self, seeded: u64, positions: u64, levels: bool, now: f64) {
+        let t = &mut self.tier;
+        if seeded.saturating_add(LATE) < t.seeded || t.levels_at.is_some() {
+            *t = InTier {
+                start: t.latest,
+                ..InTier::default()
+            };
         }
+        t.indices = positions;
+        t.levels = levels;
+        t.seeded = seeded.min(positions).max(t.seeded);
+        t.latest = now;
+        self.levels_like = levels;
+        if t.seeded == positions {
+            t.seeded_at = Some(now);
+        }
+        self.seeding = rate(t.seeded, now - t.start).or(self.seeding);
     }
 
-    /// Positions done and in all.
-    pub fn positions(&self) -> (u64, u64) {
-        (
-            self.done.saturating_add(self.part).min(self.total),
-            self.total,
-        )
+    /// The tier's levels have expanded `expanded` of at most `positions`.
+    fn expanded(&mut self, expanded: u64, positions: u64, now: f64) {
+        let t = &mut self.tier;
+        let at = *t.levels_at.get_or_insert(now);
+        t.seeded_at.get_or_insert(now);
+        t.expanded = t.expanded.max(expanded);
+        t.positions = positions;
+        t.latest = now;
+        self.expanding = rate(t.expanded, now - at).or(self.expanding);
     }
 
-    /// Seconds left `now` seconds after the start: `Ok(left)` while the
-    /// countdown from the last report runs, `Err(over)` once the work has
-    /// run `over` seconds past it, `None` before the first report.
-    pub fn left(&self, now: f64) -> Option<Result<f64, f64>> {
+    /// The time left as of `now`, from the rates measured so far.
+    fn revise(&mut self, now: f64) {
+        self.last = self.seconds_left().map(|s| (now, s));
+    }
+
+    /// Seconds left as of the last report: the tier being solved at its
+    /// own rates, the rest at the latest (`None` before any is measured).
+    fn seconds_left(&self) -> Option<f64> {
+        let all_left = self.total.saturating_sub(self.done);
+        let Some(seeding) = self.seeding else {
+            return self.tier_cost.map(|c| all_left as f64 * c);
+        };
+        // A position expanded is priced as an index seeded until a rate
+        // of levels is measured, and an index as one position.
+        let expanding = self.expanding.unwrap_or(seeding);
+        let share = self.share.unwrap_or(1.0);
+        let t = &self.tier;
+        let mut left = 0.0;
+        if t.indices > 0 {
+            left += t.indices.saturating_sub(t.seeded) as f64 / seeding;
+            if t.levels {
+                let to_expand = if t.levels_at.is_some() {
+                    t.positions as f64
+                } else {
+                    share * t.indices as f64
+                };
+                left += (to_expand - t.expanded as f64).max(0.0) / expanding;
+            }
+        }
+        let later = all_left.saturating_sub(t.indices) as f64;
+        left += later / seeding;
+        if self.levels_like {
+            left += later * share / expanding;
+        }
+        Some(left)
+    }
+
+    /// Seconds left `now` seconds after the start, counted down from the
+    /// last revision (below zero when the work runs past it), `None`
+    /// before any rate is measured.
+    pub fn left(&self, now: f64) -> Option<f64> {
         let (at, left) = self.last?;
-        let now_left = left - (now - at).max(0.0);
-        Some(if now_left >= 0.0 || self.positions().0 == self.total {
-            Ok(now_left.max(0.0))
-        } else {
-            Err(-now_left)
-        })
+        Some(left - (now - at).max(0.0))
     }
 
-    /// The words after the phase: `; 2,000 of 10,000 positions' work
-    /// done, about 40 s left` (empty before the first report, and once every
-    /// position is solved: the phases after the solve say their own).
+    /// The words after the tiers done: `; seeding tier 2: 5,000 of 10,000
+    /// indices; about 40 s left`, or `; tier 2, level 5: 3,000 of 9,000
+    /// positions expanded; about 12 min left` (empty before the first report, and once
+    /// every index is solved: the phases after the solve say their own).
     pub fn words(&self, now: f64) -> String {
-        let (done, total) = self.positions();
-        if done == total {
+        if self.done >= self.total || self.last.is_none() && self.tier.indices == 0 {
             return String::new();
         }
-        let time = match self.left(now) {
-            None => return String::new(),
-            Some(Ok(s)) => format!("about {} left", super::seconds_words(s)),
-            Some(Err(s)) => format!(
-                "{} past the estimate (the rate so far)",
-                super::seconds_words(s)
-            ),
+        let t = &self.tier;
+        let name = match self.tiers {
+            Some((done, total)) if done < total => format!("tier {}", done + 1),
+            _ => "a tier".to_string(),
         };
-        format!(
-            "; {} of {} positions' work done, {time}",
-            grouped(done),
-            grouped(total)
-        )
+        let phase = if t.levels_at.is_some() {
+            format!(
+                "; {name}, level {}: {} of {} positions expanded",
+                t.level.unwrap_or(0),
+                grouped(t.expanded),
+                grouped(t.positions)
+            )
+        } else if t.indices > 0 {
+            format!(
+                "; seeding {name}: {} of {} indices",
+                grouped(t.seeded),
+                grouped(t.indices)
+            )
+        } else {
+            String::new()
+        };
+        let time = match self.left(now) {
+            None => String::new(),
+            Some(s) if s >= 1.0 => format!("; about {} left", left_words(s)),
+            Some(_) => "; about a minute more".to_string(),
+        };
+        format!("{phase}{time}")
+    }
+}
+
+/// How far below the last a seeding report may come from a block
+/// finished on another thread: 64 of the engine's blocks of 2¹⁴ indices.
+const LATE: u64 = 64 << 14;
+
+/// `units` in `secs` seconds, a second (`None` for no time or no units).
+fn rate(units: u64, secs: f64) -> Option<f64> {
+    (units > 0 && secs > 0.0).then(|| units as f64 / secs)
+}
+
+/// A time left in words: `40 s`, `12 min`, `1 h 05 min`.
+pub fn left_words(s: f64) -> String {
+    let s = s.max(0.0).round() as u64;
+    if s < 100 {
+        format!("{s} s")
+    } else if s < 3_600 {
+        format!("{} min", (s + 30) / 60)
+    } else {
+        let m = (s + 30) / 60;
+        format!("{} h {:02} min", m / 60, m % 60)
     }
 }
 
@@ -312,66 +410,243 @@ pub fn report(spinner: &Spinner) -> impl Fn(Progress) + Send + Sync + 'static {
 mod tests {
     use super::*;
 
-    /// Tiers of unequal size, on a clock the test moves: the estimate
-    /// counts down between reports, is revised by the positions (not the
-    /// tiers) each report brings, and says when the work runs past it.
-    #[test]
-    fn the_estimate_counts_positions_and_moves_between_reports() {
-        let mut e = Estimate::new(1_000);
-        assert_eq!(e.left(5.0), None);
-        assert_eq!(e.words(5.0), "");
-        // A small first tier: 10 positions in 10 s, so 990 s left.
-        e.add(10, 10.0);
-        assert_eq!(e.left(10.0), Some(Ok(990.0)));
-        // Counting down with the clock, without a report.
-        assert_eq!(e.left(40.0), Some(Ok(960.0)));
-        assert_eq!(e.left(1_000.0), Some(Ok(0.0)));
-        // Past it, the overrun is said instead of a time.
-        assert_eq!(e.left(1_010.0), Some(Err(10.0)));
-        assert!(e.words(1_010.0).contains("past the estimate"));
-        // A large tier of 490 more by 1,000 s: 500 done at half a
-        // position a second, so 1,000 s left.
-        e.add(490, 1_000.0);
-        assert_eq!(e.left(1_000.0), Some(Ok(1_000.0)));
-        assert_eq!(e.positions(), (500, 1_000));
-        assert_eq!(
-            e.words(1_010.0),
-            "; 500 of 1000 positions' work done, about 990 s left"
-        );
-        // Done: nothing left, whatever the clock says, and nothing said.
-        e.add(500, 1_200.0);
-        assert_eq!(e.left(1_500.0), Some(Ok(0.0)));
-        assert_eq!(e.words(1_500.0), "");
+    /// A synthetic solve on a clock of its own: each phase at a constant
+    /// rate, reported as the engine reports it. Returns the reports with
+    /// their times, and the time the solve ends.
+    struct Stream {
+        reports: Vec<(f64, Progress)>,
+        clock: f64,
     }
 
-    /// Inside a tier, the work done so far counts: a tier of 1,000 with
-    /// levels, half seeded in 10 s, is a quarter done (250 positions'
-    /// work), so 30 s left; resolved positions bring the other half, and
-    /// the tier's end replaces the part by the whole tier.
+    impl Stream {
+        fn new() -> Self {
+            Stream {
+                reports: Vec::new(),
+                clock: 0.0,
+            }
+        }
+
+        /// A tier of `indices` seeded at `seed_rate` indices a second, a
+        /// report every `block` indices; with `levels`, then `expand` of
+        /// at most `positions` positions expanded at `expand_rate` a
+        /// second, a report every `every`, a level every 4 reports.
+        #[allow(clippy::too_many_arguments)]
+        fn tier(
+            &mut self,
+            (done, total): (u64, u64),
+            indices: u64,
+            block: u64,
+            seed_rate: f64,
+            levels: Option<(u64, u64, u64, f64)>,
+        ) {
+            let mut seeded = 0;
+            while seeded < indices {
+                let b = block.min(indices - seeded);
+                seeded += b;
+                self.clock += b as f64 / seed_rate;
+                self.push(Progress::Seeded {
+                    seeded,
+                    positions: indices,
+                    levels: levels.is_some(),
+                });
+            }
+            if let Some((expand, positions, every, rate)) = levels {
+                self.push(Progress::Expanded {
+                    expanded: 0,
+                    positions,
+                });
+                let (mut expanded, mut k) = (0, 0);
+                while expanded < expand {
+                    let b = every.min(expand - expanded);
+                    expanded += b;
+                    self.clock += b as f64 / rate;
+                    self.push(Progress::Expanded {
+                        expanded,
+                        positions,
+                    });
+                    k += 1;
+                    if k % 4 == 0 {
+                        self.push(Progress::Level {
+                            level: k / 4,
+                            positions: expanded,
+                        });
+                    }
+                }
+            }
+            self.push(Progress::Tier {
+                done,
+                total,
+                positions: indices,
+            });
+        }
+
+        fn push(&mut self, p: Progress) {
+            self.reports.push((self.clock, p));
+        }
+    }
+
+    /// Tiers every move leaves (as Connect Four's), all seeded at 100
+    /// indices a second: from the first report on, the estimate is the
+    /// truth, whatever the tiers' sizes.
     #[test]
-    fn the_estimate_moves_inside_a_tier() {
-        let mut e = Estimate::new(1_000);
-        let mut t = InTier::default();
-        e.partial(t.seeded(500, 1_000, true), 10.0);
-        assert_eq!(e.positions(), (250, 1_000));
-        assert_eq!(e.left(10.0), Some(Ok(30.0)));
-        assert_eq!(e.left(20.0), Some(Ok(20.0)));
-        e.partial(t.seeded(1_000, 1_000, true), 20.0);
-        assert_eq!(e.left(20.0), Some(Ok(20.0)));
-        e.partial(t.resolved(600), 32.0);
-        assert_eq!(e.positions(), (800, 1_000));
-        assert_eq!(e.left(32.0), Some(Ok(8.0)));
-        // More resolved than the tier holds is the whole tier.
-        assert_eq!(t.resolved(5_000), 1_000);
-        // Seeding again (wider cells) starts the tier's part again.
-        assert_eq!(t.seeded(100, 1_000, true), 50);
-        assert_eq!(t.resolved(0), 50);
-        // A tier every move leaves is done when seeded.
-        let mut leaves = InTier::default();
-        assert_eq!(leaves.seeded(300, 1_000, false), 300);
-        e.add(1_000, 40.0);
-        assert_eq!(e.positions(), (1_000, 1_000));
-        assert_eq!(e.words(40.0), "");
+    fn one_rate_gives_the_true_time_left() {
+        let mut s = Stream::new();
+        for (k, n) in [1_000, 5_000, 2_000].into_iter().enumerate() {
+            s.tier((k as u64 + 1, 3), n, 100, 100.0, None);
+        }
+        let end = s.clock;
+        assert!((end - 80.0).abs() < 1e-9);
+        let mut e = Estimate::new(8_000);
+        assert_eq!(e.left(0.0), None);
+        assert_eq!(e.words(0.0), "");
+        for &(at, p) in &s.reports {
+            e.report(p, at);
+            let left = e.left(at).unwrap();
+            assert!((left - (end - at)).abs() < 1e-6, "at {at}: {left}");
+            // Counting down between reports.
+            let later = e.left(at + 0.5).unwrap();
+            assert!((left - later - 0.5).abs() < 1e-9);
+        }
+        assert_eq!(e.words(end), "");
+    }
+
+    /// Dobutsu shogi's shape: a small tier every move leaves, cheap an
+    /// index (1,000 at 100 a second: 10 s), then a large loopy tier
+    /// (100,000 seeded at 1,000 a second: 100 s; then 90,000 of its
+    /// 95,000 positions expanded at 500 a second: 180 s, the rest drawn).
+    /// Each phase is priced at its own rate once measured: within the
+    /// large tier's seeding the estimate is within a factor of two of the
+    /// truth (its levels priced at its seeding rate until measured), and
+    /// within its levels within the 10 s its draws are worth; it moves
+    /// toward zero there at every report, and never says less than zero.
+    #[test]
+    fn each_phase_is_priced_at_its_own_rate() {
+        let mut s = Stream::new();
+        s.tier((1, 2), 1_000, 100, 100.0, None);
+        let first = s.clock;
+        s.tier(
+            (2, 2),
+            100_000,
+            1_000,
+            1_000.0,
+            Some((90_000, 95_000, 1_000, 500.0)),
+        );
+        let end = s.clock;
+        assert!((end - 290.0).abs() < 1e-6);
+        let mut e = Estimate::new(101_000);
+        let mut previous: Option<f64> = None;
+        for &(at, p) in &s.reports {
+            e.report(p, at);
+            let left = e.left(at).unwrap();
+            let truth = end - at;
+            assert!(left >= 0.0);
+            // (Near the end, the draws' 10 s are more than the truth.)
+            if at > first && truth > 20.0 {
+                assert!(
+                    left <= 2.0 * truth + 1e-6 && 2.0 * left >= truth,
+                    "at {at}: {left}"
+                );
+            }
+            if matches!(p, Progress::Expanded { expanded, .. } if expanded > 0) {
+                assert!((left - truth - 10.0).abs() < 1e-6, "at {at}: {left}");
+                if let Some(before) = previous {
+                    assert!(left < before, "at {at}: {left} after {before}");
+                }
+                previous = Some(left);
+            }
+        }
+        // Inside the large tier's levels, the words say the phase, the
+        // positions and the time.
+        let mut e = Estimate::new(101_000);
+        for &(at, p) in s.reports.iter().filter(|(at, _)| *at <= 200.0) {
+            e.report(p, at);
+        }
+        assert_eq!(
+            e.words(200.0),
+            "; tier 2, level 11: 45,000 of 95,000 positions expanded; about 2 min left"
+        );
+        // Past the estimate with no report, never a time below zero.
+        assert_eq!(
+            e.words(320.0),
+            "; tier 2, level 11: 45,000 of 95,000 positions expanded; about a minute more"
+        );
+    }
+
+    /// The words of a seeding: the tier (the next after the tiers done),
+    /// its indices seeded of all, and the time left in minutes once past
+    /// 100 s.
+    #[test]
+    fn a_seeding_says_its_indices_and_the_time() {
+        let mut e = Estimate::new(11_000);
+        e.report(
+            Progress::Tier {
+                done: 1,
+                total: 2,
+                positions: 1_000,
+            },
+            10.0,
+        );
+        // Only the tier's whole time so far: 10 ms an index, so 100 s
+        // for the 10,000 left.
+        assert!((e.left(10.0).unwrap() - 100.0).abs() < 1e-9);
+        e.report(
+            Progress::Seeded {
+                seeded: 5_000,
+                positions: 10_000,
+                levels: false,
+            },
+            60.0,
+        );
+        assert_eq!(
+            e.words(60.0),
+            "; seeding tier 2: 5000 of 10,000 indices; about 50 s left"
+        );
+        assert_eq!(left_words(40.4), "40 s");
+        assert_eq!(left_words(99.0), "99 s");
+        assert_eq!(left_words(100.0), "2 min");
+        assert_eq!(left_words(719.0), "12 min");
+        assert_eq!(left_words(3_900.0), "1 h 05 min");
+    }
+
+    /// A block reported late by another thread (a count a little below
+    /// the last) changes nothing; a seeding again after the levels began
+    /// (a tier solved again in wide cells) starts the tier's count again,
+    /// its rates kept.
+    #[test]
+    fn late_blocks_and_a_tier_solved_again() {
+        let mut e = Estimate::new(100_000);
+        let seeded = |s: u64| Progress::Seeded {
+            seeded: s,
+            positions: 100_000,
+            levels: true,
+        };
+        e.report(seeded(32_768), 1.0);
+        e.report(seeded(16_384), 1.0);
+        assert_eq!(e.tier.seeded, 32_768);
+        e.report(seeded(100_000), 4.0);
+        e.report(
+            Progress::Expanded {
+                expanded: 0,
+                positions: 100_000,
+            },
+            4.0,
+        );
+        e.report(
+            Progress::Expanded {
+                expanded: 10_000,
+                positions: 100_000,
+            },
+            6.0,
+        );
+        // 90,000 left at 5,000 a second.
+        assert!((e.left(6.0).unwrap() - 18.0).abs() < 1e-9);
+        e.report(seeded(16_384), 7.0);
+        assert_eq!((e.tier.seeded, e.tier.expanded), (16_384, 0));
+        assert_eq!(e.tier.levels_at, None);
+        // Seeding from the last report (6 s) at 16,384 a second; the
+        // levels at the rate measured.
+        let want = (100_000.0 - 16_384.0) / 16_384.0 + 100_000.0 / 5_000.0;
+        assert!((e.left(7.0).unwrap() - want).abs() < 1e-9);
     }
 
     /// A report past the total (a store that repeats a tier) stays at the
@@ -379,11 +654,25 @@ mod tests {
     #[test]
     fn the_estimate_stays_within_the_total() {
         let mut e = Estimate::new(100);
-        e.add(150, 2.0);
-        assert_eq!(e.positions(), (100, 100));
-        assert_eq!(e.left(50.0), Some(Ok(0.0)));
+        e.report(
+            Progress::Tier {
+                done: 1,
+                total: 1,
+                positions: 150,
+            },
+            2.0,
+        );
+        assert_eq!(e.left(50.0), Some(-48.0));
+        assert_eq!(e.words(50.0), "");
         let mut none = Estimate::new(0);
-        none.add(0, 1.0);
+        none.report(
+            Progress::Tier {
+                done: 1,
+                total: 1,
+                positions: 0,
+            },
+            1.0,
+        );
         assert_eq!(none.left(1.0), None);
     }
 }

@@ -56,7 +56,8 @@ pub enum Progress {
     },
     /// A block of the tier being solved is seeded (between its
     /// [`Progress::Tier`] reports; then, in a tier with levels, its
-    /// [`Progress::Level`] reports count the positions resolved in it):
+    /// [`Progress::Expanded`] and [`Progress::Level`] reports count the
+    /// positions its levels expand and resolve):
     /// sent once a block of indices, from the thread that seeded it.
     Seeded {
         /// Indices of the tier seeded so far (blocks finish in any order).
@@ -68,6 +69,24 @@ pub enum Progress {
         /// seeded.
         levels: bool,
     },
+    /// The levels of the table being solved have expanded (visited the
+    /// parents of) `expanded` positions so far: sent as the levels begin
+    /// (`expanded` 0), each time the count passes a multiple of
+    /// [`Progress::EXPANDED_EVERY`] (from the thread that passed it, so
+    /// reports of one level may come out of order: the largest counts),
+    /// and at the end of each level that expanded any. Each position
+    /// resolved in the table (won, lost or tied) is expanded once, in the
+    /// step after its level; a draw never is. Counted once a batch of
+    /// positions, never once a position.
+    Expanded {
+        /// Positions expanded so far in this table: at its end, every
+        /// position resolved in it.
+        expanded: u64,
+        /// The most positions the levels may expand: those the seeding
+        /// resolved or left open where it counted them (a tier's), else
+        /// the table's cells. The draws among them never are.
+        positions: u64,
+    },
     /// Part of a check or a walk is done.
     Work {
         /// Units done so far.
@@ -75,6 +94,12 @@ pub enum Progress {
         /// Units in all.
         total: u64,
     },
+}
+
+impl Progress {
+    /// How many positions a [`Progress::Expanded`] report stands for at
+    /// most between two reports inside a level: 2¹⁶.
+    pub const EXPANDED_EVERY: u64 = 1 << 16;
 }
 
 impl Default for Config {

@@ -345,6 +345,77 @@ struct Step<'p, P> {
     phase: Phase,
     /// The level being produced.
     next: u64,
+    /// The positions expanded so far, for the progress reports.
+    expansion: &'p Expansion<'p>,
+}
+
+/// The positions a table's levels have expanded so far, reported as
+/// [`crate::Progress::Expanded`]: one atomic add a batch of children
+/// (none at all without a progress callback), a report each time the
+/// count passes a multiple of [`crate::Progress::EXPANDED_EVERY`] and at
+/// the end of a level.
+pub(crate) struct Expansion<'c> {
+    /// Positions expanded so far.
+    expanded: std::sync::atomic::AtomicU64,
+    /// The count at the last level's end.
+    at_level_end: std::sync::atomic::AtomicU64,
+    /// The most positions the levels may expand.
+    positions: u64,
+    /// Where reports go: `None` without a progress callback.
+    config: Option<&'c crate::Config>,
+}
+
+impl<'c> Expansion<'c> {
+    /// Nothing expanded yet of at most `positions`; reports go to
+    /// `config`'s callback, if any (the first, of none expanded, now).
+    fn new(positions: u64, config: &'c crate::Config) -> Self {
+        let e = Expansion {
+            expanded: std::sync::atomic::AtomicU64::new(0),
+            at_level_end: std::sync::atomic::AtomicU64::new(0),
+            positions,
+            config: config.has_progress().then_some(config),
+        };
+        e.report(0);
+        e
+    }
+
+    /// Reports `expanded` positions expanded so far.
+    fn report(&self, expanded: u64) {
+        if let Some(config) = self.config {
+            config.report(crate::config::Progress::Expanded {
+                expanded,
+                positions: self.positions,
+            });
+        }
+    }
+
+    /// `n` more positions expanded (a batch of them).
+    #[inline]
+    fn add(&self, n: usize) {
+        if self.config.is_none() || n == 0 {
+            return;
+        }
+        let n = n as u64;
+        let before = self
+            .expanded
+            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        let every = crate::config::Progress::EXPANDED_EVERY;
+        if (before + n) / every != before / every {
+            self.report(before + n);
+        }
+    }
+
+    /// A level is done: its count reported, unless it expanded none.
+    pub(crate) fn level_end(&self) {
+        if self.config.is_none() {
+            return;
+        }
+        use std::sync::atomic::Ordering::Relaxed;
+        let now = self.expanded.load(Relaxed);
+        if self.at_level_end.swap(now, Relaxed) != now {
+            self.report(now);
+        }
+    }
 }
 
 impl<P> Clone for Step<'_, P> {
@@ -456,6 +527,12 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
             o.next_scan = true;
         }
     }
+    // What the levels may expand: every position resolved or open when
+    // they begin, where the seeding counted the open ones.
+    let positions = seeds
+        .open
+        .map_or(count as u64, |open| resolved.saturating_add(open));
+    let expansion = Expansion::new(positions, config);
     let step = Step {
         parents,
         events: &events,
@@ -466,6 +543,7 @@ pub(crate) fn propagate<C: Cell, P: Parents>(
         direct,
         phase: Phase::Decisive,
         next: 0,
+        expansion: &expansion,
     };
     run_phases(&mut parts, step, ties, ties_by_scan, config, &mut resolved)
 }
@@ -521,6 +599,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
                     let lost = step.phase == Phase::Decisive && self.cells[i] == lose;
                     self.batch.push((self.base + i as u64, lost));
                 }
+                step.expansion.add(self.batch.len());
                 self.expand_batch(me, step)?;
             }
             return Ok(true);
@@ -538,6 +617,7 @@ impl<C: Cell, S> Owner<'_, C, S> {
                     && self.cells[(child - self.base) as usize] == lose;
                 self.batch.push((child, lost));
             }
+            step.expansion.add(end - self.cursor);
             self.cursor = end;
             if let Err(e) = self.expand_batch(me, step) {
                 result = Err(e);
@@ -771,18 +851,28 @@ impl<C: Cell, S> Owner<'_, C, S> {
                 None => Ok(()),
             }
         };
+        // Counted a batch's worth at a time, as the other paths count.
         if self.scan {
             let [mine, other] = level_cells::<C>(step.phase, r);
-            let mut from = 0;
+            let (mut from, mut counted) = (0, 0);
             while let Some(i) = next_in_level(&direct.cells[..], from, [mine, other]) {
                 let c = direct.cells[i];
                 expand(&mut direct, base + i as u64, c)?;
                 from = i + 1;
+                counted += 1;
+                if counted == BATCH {
+                    step.expansion.add(counted);
+                    counted = 0;
+                }
             }
+            step.expansion.add(counted);
         } else {
-            for &child in level {
-                let c = direct.cells[(child - base) as usize];
-                expand(&mut direct, child, c)?;
+            for batch in level.chunks(BATCH) {
+                for &child in batch {
+                    let c = direct.cells[(child - base) as usize];
+                    expand(&mut direct, child, c)?;
+                }
+                step.expansion.add(batch.len());
             }
         }
         Ok(())

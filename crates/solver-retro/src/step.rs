@@ -222,6 +222,10 @@ pub struct Seeds {
     /// Tied seeds not listed: `ties` is then empty and the ties' level 0
     /// is found by a scan.
     pub unlisted_ties: u64,
+    /// Positions the seeding left open (a counter in their cell), where
+    /// it counted them: for the progress reports only
+    /// ([`crate::Progress::Expanded`]'s `positions`).
+    pub open: Option<u64>,
 }
 
 /// What [`update`] made of a cell.

@@ -733,6 +733,8 @@ struct Found {
     edges: Vec<(u64, u64)>,
     /// The reachable positions solved (with [`Only`]).
     tally: Tally,
+    /// Positions left open (for the progress reports).
+    open: u64,
 }
 
 const BLOCK: u64 = 1 << 14;
@@ -911,8 +913,9 @@ where
                     }
                     (r, _) => r,
                 };
-                if let Err(e) = r {
-                    fault = Some(e);
+                match r {
+                    Err(e) => fault = Some(e),
+                    Ok(()) => found.open += u64::from(cell.is_open()),
                 }
             });
             if fault.is_none() {
@@ -947,6 +950,7 @@ where
         ties: Vec::with_capacity(parts.iter().map(|f| f.seeds.ties.len()).sum()),
         events: Vec::with_capacity(parts.iter().map(|f| f.seeds.events.len()).sum()),
         settled_at_one: parts.iter().map(|f| f.seeds.settled_at_one).sum(),
+        open: Some(parts.iter().map(|f| f.open).sum()),
         ..Seeds::default()
     };
     let mut edges = Vec::with_capacity(parts.iter().map(|f| f.edges.len()).sum());

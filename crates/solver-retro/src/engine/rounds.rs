@@ -424,6 +424,7 @@ fn levels<'c, C: Cell, P: Parents>(
         });
         if !first {
             *resolved += made;
+            step.expansion.level_end();
             config.report(crate::config::Progress::Level {
                 level: r,
                 positions: *resolved,

@@ -361,3 +361,116 @@ fn a_sparse_scanned_level_is_found_whole() {
         }
     }
 }
+
+/// The [`crate::Progress::Expanded`] reports of one solve on `config`
+/// (`solve` runs it), in the order they came.
+fn expanded_reports(config: &Config, solve: impl FnOnce(&Config)) -> Vec<(u64, u64)> {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let config = config.clone().progress(move |p| {
+        if let crate::Progress::Expanded {
+            expanded,
+            positions,
+        } = p
+        {
+            log.lock().unwrap().push((expanded, positions));
+        }
+    });
+    solve(&config);
+    let seen = seen.lock().unwrap().clone();
+    seen
+}
+
+/// A solve on a configuration, for [`expanded_reports`].
+type Solve<'a> = &'a dyn Fn(&Config);
+
+/// What every solve's expansion reports must show, against `resolved`
+/// (the positions not drawn, counted from outside the engine) and the
+/// `positions` of the table: a first report of none expanded, the same
+/// table size throughout, no report above what is resolved, and the
+/// last (sent by the leader once the last level is done) the largest,
+/// every position resolved.
+fn check_expanded(seen: &[(u64, u64)], resolved: u64, positions: u64) -> Result<(), String> {
+    let (first, last) = match (seen.first(), seen.last()) {
+        (Some(f), Some(l)) => (f, l),
+        _ => return Err("no report".into()),
+    };
+    if first.0 != 0 {
+        return Err(format!(
+            "the first report is not of none expanded: {seen:?}"
+        ));
+    }
+    if seen.iter().any(|&(e, p)| p != positions || e > resolved) {
+        return Err(format!(
+            "a report past {resolved} resolved or not of {positions}: {seen:?}"
+        ));
+    }
+    if last.0 != resolved {
+        return Err(format!(
+            "the last report is {}, not the {resolved} positions resolved",
+            last.0
+        ));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Every path's levels report the positions they expand, and in the
+    /// end every position resolved — the positions the reference sweep
+    /// finds won, lost or tied — for any number of threads; the table's
+    /// `positions` is its cells (these paths do not count the open ones).
+    #[test]
+    fn expansion_reports_count_every_position_resolved(g in big_graph()) {
+        let resolved = reference(&g).iter().filter(|v| **v != Value::DRAW).count() as u64;
+        let n = g.edges.len() as u64;
+        let bulk = Capable { graph: g.clone(), bulk: true };
+        let listed = Capable { graph: g.clone(), bulk: false };
+        for threads in [1, 2, 4] {
+            let config = Config::default().threads(threads);
+            let runs: [(&str, Solve<'_>); 4] = [
+                ("unmoves", &|c: &Config| { crate::solve_unmoves_with(&g, c).unwrap(); }),
+                ("runs", &|c: &Config| { crate::solve_unmoves_with(&bulk, c).unwrap(); }),
+                ("lazy", &|c: &Config| { crate::solve_unmoves_with(&listed, c).unwrap(); }),
+                ("stored", &|c: &Config| { crate::solve_indexed_with(&g, c).unwrap(); }),
+            ];
+            for (path, solve) in runs {
+                let seen = expanded_reports(&config, solve);
+                let checked = check_expanded(&seen, resolved, n);
+                prop_assert!(checked.is_ok(), "{} threads, {}: {:?}", threads, path, checked);
+            }
+        }
+    }
+}
+
+/// A level of 200,000 positions (the dead ends of [`Fan`], lost at level
+/// 0) is reported from inside: its reports, sorted (threads send them in
+/// any order), are never more than [`crate::Progress::EXPANDED_EVERY`]
+/// and a batch apart, and on one thread they come in order. Every
+/// position of the fan is resolved (the dead ends, the fan's root won at
+/// 1, its one parent lost at 2), so the last report counts them all.
+#[test]
+fn a_large_level_is_reported_from_inside() {
+    let kids = 200_000;
+    let g = Fan { kids };
+    let all = kids as u64 + 2;
+    let every = crate::Progress::EXPANDED_EVERY;
+    for threads in [1, 2, 3] {
+        let config = Config::default().threads(threads);
+        let seen = expanded_reports(&config, |c| {
+            let sol = crate::solve_unmoves_with(&g, c).unwrap();
+            assert_eq!(sol.value(&(kids + 1)), Some(Value::lose(2)));
+        });
+        check_expanded(&seen, all, all).unwrap();
+        let mut counts: Vec<u64> = seen.iter().map(|&(e, _)| e).collect();
+        if threads == 1 {
+            assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+        }
+        counts.sort_unstable();
+        assert!(counts.len() as u64 > all / every, "{counts:?}");
+        assert!(
+            counts.windows(2).all(|w| w[1] - w[0] <= every + 64),
+            "{threads} threads: {counts:?}"
+        );
+    }
+}

@@ -724,7 +724,12 @@ fn a_decoding_that_the_index_does_not_give_back_is_refused() {
 /// done: each tier's seeding before its levels, both before its `Tier`.
 /// The long countdown is too deep for 2-byte cells: its seeding starts
 /// again for 4-byte ones (the count starts from nothing) after levels up
-/// to remoteness 2¹³.
+/// to remoteness 2¹³. Between the seeding and the tier's end its levels
+/// report the positions they expand, of at most the tier's (every index
+/// is a position, seeded or left open), up to every one by the tier's
+/// end (a countdown has no draw); a try in narrow cells that fails at
+/// remoteness 2¹³ has expanded the positions of every level but that
+/// last one (levels 0 to 2¹³ − 2, a position each).
 #[test]
 fn a_tier_reports_its_seeding_a_block_at_a_time() {
     let game = Countdowns {
@@ -741,9 +746,10 @@ fn a_tier_reports_its_seeding_a_block_at_a_time() {
     let sol = crate::solve_tiers_with(&game, &config, &mut crate::NoStore).unwrap();
     assert_eq!(sol.value(&(1, 39_999)), Some(Value::win(39_999)));
     let seen = seen.lock().unwrap().clone();
-    use crate::Progress::{Level, Seeded, Tier};
+    use crate::Progress::{Expanded, Level, Seeded, Tier};
     let mut tier = 0usize;
     let (mut seeds, mut seeded, mut resolved, mut tries) = (0, 0, 0, 1);
+    let mut expanded = None;
     for p in seen {
         match p {
             Seeded {
@@ -756,7 +762,8 @@ fn a_tier_reports_its_seeding_a_block_at_a_time() {
                 if resolved > 0 {
                     // The tier again, in wider cells.
                     assert_eq!(resolved, 1 << 13);
-                    (seeds, seeded, resolved) = (0, 0, 0);
+                    assert_eq!(expanded, Some((1 << 13) - 1));
+                    (seeds, seeded, resolved, expanded) = (0, 0, 0, None);
                     tries += 1;
                 }
                 assert!(s > seeded);
@@ -767,15 +774,26 @@ fn a_tier_reports_its_seeding_a_block_at_a_time() {
                 assert_eq!(seeded, game.sizes[tier], "a level before the seeding ended");
                 resolved = positions;
             }
+            Expanded {
+                expanded: e,
+                positions,
+            } => {
+                assert_eq!(seeded, game.sizes[tier], "levels before the seeding ended");
+                assert_eq!(positions, game.sizes[tier]);
+                assert!(e >= expanded.unwrap_or(0) && e <= positions);
+                assert!(expanded.is_some() || e == 0, "the first report is of none");
+                expanded = Some(e);
+            }
             Tier {
                 done, positions, ..
             } => {
                 assert_eq!(positions, game.sizes[tier]);
                 assert_eq!(done, tier as u64 + 1);
                 assert_eq!(resolved, positions);
+                assert_eq!(expanded, Some(positions));
                 assert_eq!((seeds, tries), [(1, 1), (3, 2)][tier]);
                 tier += 1;
-                (seeds, seeded, resolved, tries) = (0, 0, 0, 1);
+                (seeds, seeded, resolved, tries, expanded) = (0, 0, 0, 1, None);
             }
             _ => {}
         }
