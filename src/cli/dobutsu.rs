@@ -66,6 +66,15 @@ impl CliGame for Dobutsu {
         !matches!(self.read(text), Ok((_, DobutsuSide::Second)))
     }
 
+    fn show_move_at(
+        &self,
+        _pos: &DobutsuPosition,
+        mv: &DobutsuMove,
+        first_to_move: bool,
+    ) -> String {
+        mv.notation(side(first_to_move))
+    }
+
     fn show_at(&self, pos: &DobutsuPosition, first_to_move: bool) -> String {
         let side = side(first_to_move);
         format!(

@@ -102,6 +102,12 @@ where
         let _ = text;
         true
     }
+    /// A move for people, made by the first player when `first_to_move`;
+    /// by default [`show_move`](Self::show_move).
+    fn show_move_at(&self, pos: &Self::Position, mv: &Self::Move, first_to_move: bool) -> String {
+        let _ = first_to_move;
+        self.show_move(pos, mv)
+    }
     /// A position on one line with the player to move, the first when
     /// `first_to_move`; by default [`show`](Self::show).
     fn show_at(&self, pos: &Self::Position, first_to_move: bool) -> String {

@@ -787,10 +787,10 @@ where
     let first = game.0.first_to_move(text);
     let options: Vec<_> = moves
         .iter()
-        .map(|(m, cv)| (game.0.move_text(&pos, m, first), cv.parent()))
+        .map(|(m, cv)| (game.0.show_move_at(&pos, m, first), cv.parent()))
         .collect();
     let best = best_move(&game.0, &pos, |c| lookup(c).ok().flatten(), &mut Vec::new())
-        .map(|(m, _)| game.0.move_text(&pos, &m, first));
+        .map(|(m, _)| game.0.show_move_at(&pos, &m, first));
     let (text, json) = value_report(&game.0.show_at(&pos, first), v, best.as_ref(), &options);
     Ok(Report::new(text, json))
 }
