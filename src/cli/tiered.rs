@@ -661,7 +661,14 @@ where
         "win": c.win, "lose": c.lose, "tie": c.tie, "draw": c.draw,
         "verified": verified,
         "indices": indices,
-        "bytes_per_position": 2,
+        // The widest cells of the tables held (1, 2 or 4 bytes; 2 when
+        // none is held, the database's).
+        "bytes_per_position": game
+            .tiers()
+            .iter()
+            .filter_map(|&t| table(t).map(Table::bytes_per_position))
+            .max()
+            .unwrap_or(2),
         "seconds": {
             "solve": solve_s,
             "certify": cert.as_ref().map(|_| cert_s),

@@ -100,8 +100,8 @@ pub fn save_table(db: &Database, tier: Tier, table: &Table) -> Result<(), Error>
     Ok(())
 }
 
-/// Reads tier `tier` of `db` into a [`Table`] (2-byte cells, or 4 where a
-/// remoteness needs them), of as many cells as the tier has records
+/// Reads tier `tier` of `db` into a [`Table`] (1-byte cells, or 2 or 4
+/// where a remoteness needs them), of as many cells as the tier has records
 /// (whoever reads it checks that against the game: [`load_tier`]).
 ///
 /// # Errors
@@ -123,7 +123,7 @@ pub fn load_tier(db: &Database, tier: Tier, size: u64) -> Result<Table, Error> {
 }
 
 /// [`load_tier`] within `budget`'s memory: a table that would take more
-/// (two bytes an index, four when the tier's remoteness needs them) is
+/// (a byte an index, two or four when the tier's remoteness needs them) is
 /// refused before it is allocated, with the budget's advice.
 ///
 /// # Errors
@@ -157,33 +157,42 @@ pub fn check_records(db: &Database, tier: Tier, size: u64) -> Result<(), Error> 
 }
 
 fn read_table(db: &Database, tier: Tier, records: u64, budget: &Budget) -> Result<Table, Error> {
-    for wide in [false, true] {
-        let bytes = records.saturating_mul(if wide { 4 } else { 2 });
+    // In the narrowest cells first (1 byte), widened in place the first
+    // time a record's remoteness does not fit them: one pass over the
+    // tier's blocks, and each width checked against the budget before it
+    // is taken.
+    let check = |bytes: u64| {
         budget.check_memory(
             &format!("tier {tier} of the database, read into memory"),
-            bytes,
-        )?;
-        let mut table = Table::new(records, wide)?;
-        let mut fault = None;
-        db.for_each_block(tier, |first, values| {
-            if fault.is_some() {
+            records.saturating_mul(bytes),
+        )
+    };
+    check(1)?;
+    let mut table = Table::with_bytes(records, 1)?;
+    let mut fault = None;
+    db.for_each_block(tier, |first, values| {
+        if fault.is_some() {
+            return;
+        }
+        for (k, v) in values.iter().enumerate() {
+            let i = first + k as u64;
+            let r = match table.set(i, *v) {
+                Err(Error::TooDeep { .. }) => check(table.bytes_per_position() * 2)
+                    .map_err(Error::from)
+                    .and_then(|()| table.put(i, *v)),
+                r => r,
+            };
+            if let Err(e) = r {
+                fault = Some(e);
                 return;
             }
-            for (k, v) in values.iter().enumerate() {
-                if let Err(e) = table.set(first + k as u64, *v) {
-                    fault = Some(e);
-                    return;
-                }
-            }
-        })
-        .map_err(store_err)?;
-        match fault {
-            None => return Ok(table),
-            Some(Error::TooDeep { .. }) if !wide => continue,
-            Some(e) => return Err(e),
         }
+    })
+    .map_err(store_err)?;
+    match fault {
+        None => Ok(table),
+        Some(e) => Err(e),
     }
-    unreachable!("a wide table holds every remoteness a record does")
 }
 
 impl TierStore for DbStore<'_> {

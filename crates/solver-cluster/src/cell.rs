@@ -1,14 +1,16 @@
-//! Cells of 2 or 4 bytes, laid out as solver-retro's narrow and wide
-//! cells: while a position is open, the count of its distinct children not
-//! yet resolved (top bit clear); once resolved, the top bit, two bits of
-//! outcome (lose, tie, win) and the remoteness (13 or 29 bits); all ones
-//! for an index that is no position.
+//! Cells of 1, 2 or 4 bytes, laid out as solver-retro's cells: in 2 and
+//! 4 bytes, while a position is open, the count of its distinct children
+//! not yet resolved (top bit clear); once resolved, the top bit, two bits
+//! of outcome (lose, tie, win) and the remoteness (13 or 29 bits); all
+//! ones for an index that is no position; in 1 byte, 256 codes of the same
+//! meanings (`impl Cell for u8` in solver-retro).
 //!
-//! A tier is solved in 2-byte cells first, as solver-retro solves it; when
-//! a count or a remoteness does not fit, every worker learns it at the same
-//! barrier and the tier starts again in 4-byte cells (see `worker.rs`).
-//! Solved tiers are read in the wide layout ([`Piece::wide_into`] widens
-//! narrow cells).
+//! A tier is solved in the cells solver-retro would start it in: 1 byte
+//! when its remoteness is known to fit ([`solver_retro::Depths`]), else
+//! 2; when a count or a remoteness does not fit, every worker learns it
+//! at the same barrier and the tier starts again in the next width (see
+//! `worker.rs`). Solved tiers are read in the wide layout
+//! ([`Piece::wide_into`] widens narrower cells).
 
 use std::sync::Arc;
 
@@ -41,30 +43,72 @@ pub(crate) fn from_value(v: Option<Value>) -> Option<u32> {
 pub(crate) struct Piece {
     map: memmap2::MmapMut,
     len: usize,
-    narrow: bool,
+    width: Width,
+}
+
+/// The bytes of a block's cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Width {
+    /// 1-byte cells ([`u8`]).
+    Byte,
+    /// 2-byte cells ([`u16`]).
+    Narrow,
+    /// 4-byte cells ([`u32`]).
+    Wide,
+}
+
+impl Width {
+    /// Bytes a cell takes.
+    pub(crate) fn bytes(self) -> usize {
+        match self {
+            Width::Byte => 1,
+            Width::Narrow => 2,
+            Width::Wide => 4,
+        }
+    }
+
+    /// The width of `bytes`-byte cells (4 for any number but 1 and 2).
+    pub(crate) fn of_bytes(bytes: u8) -> Width {
+        match bytes {
+            1 => Width::Byte,
+            2 => Width::Narrow,
+            _ => Width::Wide,
+        }
+    }
+
+    /// The next width up, where this one is too narrow.
+    pub(crate) fn wider(self) -> Option<Width> {
+        match self {
+            Width::Byte => Some(Width::Narrow),
+            Width::Narrow => Some(Width::Wide),
+            Width::Wide => None,
+        }
+    }
+
+    /// The largest remoteness a cell holds.
+    pub(crate) fn max_remoteness(self) -> u64 {
+        match self {
+            Width::Byte => u8::MAX_REMOTENESS,
+            Width::Narrow => u16::MAX_REMOTENESS,
+            Width::Wide => u32::MAX_REMOTENESS,
+        }
+    }
 }
 
 /// A block's cells, as their width has them.
 pub(crate) enum View<'a> {
+    /// 1-byte cells.
+    Byte(&'a mut [u8]),
     /// 2-byte cells.
     Narrow(&'a mut [u16]),
     /// 4-byte cells.
     Wide(&'a mut [u32]),
 }
 
-/// Bytes a cell takes.
-fn width(narrow: bool) -> usize {
-    if narrow {
-        2
-    } else {
-        4
-    }
-}
-
 impl Piece {
-    /// Cells of 2 bytes?
-    pub(crate) fn is_narrow(&self) -> bool {
-        self.narrow
+    /// The width of the cells.
+    pub(crate) fn width(&self) -> Width {
+        self.width
     }
 
     /// Cells.
@@ -77,18 +121,18 @@ impl Piece {
         self.map.len()
     }
 
-    /// The same memory as `len` cells (of 2 bytes if `narrow`; at most
-    /// what the memory holds), holding whatever it held: for a block that
-    /// is about to be written whole.
-    pub(crate) fn reuse(mut self, len: usize, narrow: bool) -> Piece {
-        self.narrow = narrow;
-        self.len = len.min(self.capacity() / width(narrow));
+    /// The same memory as `len` cells of `width` (at most what the
+    /// memory holds), holding whatever it held: for a block that is about
+    /// to be written whole.
+    pub(crate) fn reuse(mut self, len: usize, width: Width) -> Piece {
+        self.width = width;
+        self.len = len.min(self.capacity() / width.bytes());
         self
     }
 
-    /// `len` cells of zero bits, of 2 bytes if `narrow`.
-    pub(crate) fn zeroed(len: usize, narrow: bool) -> Result<Piece, crate::Error> {
-        let bytes = (len * width(narrow)).max(4);
+    /// `len` cells of zero bits, of `width`.
+    pub(crate) fn zeroed(len: usize, width: Width) -> Result<Piece, crate::Error> {
+        let bytes = (len * width.bytes()).max(4);
         let map = memmap2::MmapMut::map_anon(bytes).map_err(|e| {
             // Nothing was available: the system said no.
             let refused = game_core::Budget::unlimited()
@@ -101,12 +145,12 @@ impl Piece {
         })?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
-        Ok(Piece { map, len, narrow })
+        Ok(Piece { map, len, width })
     }
 
-    /// `len` cells that stand for no position.
-    pub(crate) fn invalid(len: usize, narrow: bool) -> Result<Piece, crate::Error> {
-        let mut p = Piece::zeroed(len, narrow)?;
+    /// `len` cells that stand for no position (all ones in every width).
+    pub(crate) fn invalid(len: usize, width: Width) -> Result<Piece, crate::Error> {
+        let mut p = Piece::zeroed(len, width)?;
         p.map.fill(0xff);
         Ok(p)
     }
@@ -114,11 +158,11 @@ impl Piece {
     /// The cells.
     #[inline]
     pub(crate) fn view(&mut self) -> View<'_> {
-        let bytes = &mut self.map[..self.len * width(self.narrow)];
-        if self.narrow {
-            View::Narrow(bytemuck::cast_slice_mut(bytes))
-        } else {
-            View::Wide(bytemuck::cast_slice_mut(bytes))
+        let bytes = &mut self.map[..self.len * self.width.bytes()];
+        match self.width {
+            Width::Byte => View::Byte(bytes),
+            Width::Narrow => View::Narrow(bytemuck::cast_slice_mut(bytes)),
+            Width::Wide => View::Wide(bytemuck::cast_slice_mut(bytes)),
         }
     }
 
@@ -129,12 +173,16 @@ impl Piece {
         if i >= self.len {
             return None;
         }
-        if self.narrow {
-            let b = self.map.get(2 * i..2 * i + 2)?;
-            u16::from_ne_bytes([b[0], b[1]]).value()
-        } else {
-            let b = self.map.get(4 * i..4 * i + 4)?;
-            u32::from_ne_bytes([b[0], b[1], b[2], b[3]]).value()
+        match self.width {
+            Width::Byte => self.map.get(i)?.value(),
+            Width::Narrow => {
+                let b = self.map.get(2 * i..2 * i + 2)?;
+                u16::from_ne_bytes([b[0], b[1]]).value()
+            }
+            Width::Wide => {
+                let b = self.map.get(4 * i..4 * i + 4)?;
+                u32::from_ne_bytes([b[0], b[1], b[2], b[3]]).value()
+            }
         }
     }
 
@@ -142,18 +190,28 @@ impl Piece {
     pub(crate) fn wide_into(&self, at: usize, n: usize, out: &mut Vec<u32>) {
         let end = at.saturating_add(n).min(self.len);
         let at = at.min(end);
-        let bytes = &self.map[at * width(self.narrow)..end * width(self.narrow)];
-        if self.narrow {
-            let c: &[u16] = bytemuck::cast_slice(bytes);
-            out.extend(c.iter().map(|&x| x.widen()));
-        } else {
-            out.extend_from_slice(bytemuck::cast_slice(bytes));
+        let w = self.width.bytes();
+        let bytes = &self.map[at * w..end * w];
+        match self.width {
+            Width::Byte => out.extend(bytes.iter().map(|&x| x.widen())),
+            Width::Narrow => {
+                let c: &[u16] = bytemuck::cast_slice(bytes);
+                out.extend(c.iter().map(|&x| x.widen()));
+            }
+            Width::Wide => out.extend_from_slice(bytemuck::cast_slice(bytes)),
         }
     }
 
     /// Writes wide `cells` from `at` on, in this piece's width.
     pub(crate) fn put_wide(&mut self, at: usize, cells: &[u32]) {
         match self.view() {
+            View::Byte(c) => {
+                if let Some(dst) = c.get_mut(at..at + cells.len()) {
+                    for (d, &x) in dst.iter_mut().zip(cells) {
+                        *d = u8::narrow(x);
+                    }
+                }
+            }
             View::Narrow(c) => {
                 if let Some(dst) = c.get_mut(at..at + cells.len()) {
                     for (d, &x) in dst.iter_mut().zip(cells) {
@@ -169,10 +227,14 @@ impl Piece {
         }
     }
 
+    /// The 1-byte cells, if they are.
+    pub(crate) fn byte_cells(&self) -> Option<&[u8]> {
+        (self.width == Width::Byte).then(|| &self.map[..self.len])
+    }
+
     /// The 2-byte cells, if they are.
     pub(crate) fn narrow_cells(&self) -> Option<&[u16]> {
-        self.narrow
-            .then(|| bytemuck::cast_slice(&self.map[..2 * self.len]))
+        (self.width == Width::Narrow).then(|| bytemuck::cast_slice(&self.map[..2 * self.len]))
     }
 }
 
@@ -223,8 +285,12 @@ impl TierCells {
     }
 
     /// The table of these cells: copied as they are when every piece is
-    /// narrow, else widened and converted.
+    /// of 1 byte or every one of 2, else widened and converted.
     pub(crate) fn table(&self) -> Result<solver_retro::Table, crate::Error> {
+        let bytes: Option<Vec<&[u8]>> = self.pieces.iter().map(|p| p.byte_cells()).collect();
+        if let Some(parts) = bytes.filter(|p| !p.is_empty()) {
+            return Ok(solver_retro::Table::from_byte_parts(&parts)?);
+        }
         let narrow: Option<Vec<&[u16]>> = self.pieces.iter().map(|p| p.narrow_cells()).collect();
         if let Some(parts) = narrow {
             return Ok(solver_retro::Table::from_narrow_parts(&parts)?);
@@ -305,10 +371,10 @@ mod tests {
 
     #[test]
     fn pieces_make_a_tier() {
-        for narrow in [false, true] {
-            let mut a = Piece::invalid(3, narrow).expect("memory");
+        for width in [Width::Wide, Width::Narrow, Width::Byte] {
+            let mut a = Piece::invalid(3, width).expect("memory");
             a.put_wide(1, &[u32::counter(2)]);
-            let b = Piece::zeroed(2, narrow).expect("memory");
+            let b = Piece::zeroed(2, width).expect("memory");
             let t = TierCells::new(3, 5, vec![Arc::new(a), Arc::new(b)]);
             assert_eq!(
                 (0..6).map(|i| t.value(i)).collect::<Vec<_>>(),
@@ -325,7 +391,9 @@ mod tests {
             t.pieces[0].wide_into(0, 5, &mut wide);
             assert_eq!(wide, [u32::INVALID, 2, u32::INVALID]);
             let table = t.table().expect("memory");
-            assert_eq!(table.bytes_per_position(), 2);
+            // Copied as they are from 1 or 2 bytes, narrowed from 4.
+            let bytes = if width == Width::Byte { 1 } else { 2 };
+            assert_eq!(table.bytes_per_position(), bytes);
             assert_eq!(
                 (0..5).map(|i| table.value(i)).collect::<Vec<_>>(),
                 [

@@ -353,7 +353,8 @@ mod tests {
             for round in 0..20u64 {
                 let blocks = local.start_seeding(round, 40);
                 while let Some(b) = local.claim_block(round) {
-                    *lock(&blocks[b]) = Some(Piece::zeroed(1, false).expect("memory"));
+                    *lock(&blocks[b]) =
+                        Some(Piece::zeroed(1, crate::cell::Width::Wide).expect("memory"));
                     got.push((round, b));
                 }
                 local.barrier().expect("no failure");

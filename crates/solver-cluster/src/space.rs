@@ -39,6 +39,8 @@ pub(crate) trait Space: Send + Sync + 'static {
     fn child_tiers(&self, t: Tier, out: &mut Vec<Tier>);
     /// Indices of `t`.
     fn size(&self, t: Tier) -> u64;
+    /// Whether every move from `t` leaves it ([`Tiered::leaves_tier`]).
+    fn leaves(&self, t: Tier) -> bool;
     /// The tier's name.
     fn name(&self, t: Tier) -> String;
     /// Seeds cells `lo..lo + cells.len()` of `t` (whatever they hold on
@@ -114,6 +116,9 @@ where
     }
     fn size(&self, t: Tier) -> u64 {
         self.game.tier_size(t)
+    }
+    fn leaves(&self, t: Tier) -> bool {
+        self.game.leaves_tier(t)
     }
     fn name(&self, t: Tier) -> String {
         self.game.tier_name(t)
@@ -261,6 +266,9 @@ where
         } else {
             0
         }
+    }
+    fn leaves(&self, _t: Tier) -> bool {
+        false
     }
     fn name(&self, t: Tier) -> String {
         t.to_string()

@@ -1,15 +1,20 @@
 //! Table cells: a counter of unresolved children while a position is open,
-//! its value once resolved. Two widths: 2 bytes (counters below 2¹⁵,
-//! remoteness below 2¹³) and 4 bytes.
+//! its value once resolved. Three widths: 1 byte (counters up to 16,
+//! remoteness up to 78), 2 bytes (counters below 2¹⁵, remoteness below
+//! 2¹³) and 4 bytes.
 
 use game_core::{Outcome, Value};
 use rayon::prelude::*;
 
-/// A table cell: 2 bytes ([`u16`]) or 4 ([`u32`]), the only two
-/// implementations. While a position is open the cell counts its distinct
-/// children not yet resolved (top bit clear); once resolved it holds the
-/// top bit, two bits of outcome (lose, tie, win) and the remoteness (13 or
-/// 29 bits); all ones stand for an index that is no position. Public so
+/// A table cell: 1 byte ([`u8`]), 2 ([`u16`]) or 4 ([`u32`]), the only
+/// three implementations. In 2 and 4 bytes, while a position is open the
+/// cell counts its distinct children not yet resolved (top bit clear);
+/// once resolved it holds the top bit, two bits of outcome (lose, tie,
+/// win) and the remoteness (13 or 29 bits); all ones stand for an index
+/// that is no position. One byte holds 256 codes instead (the layout is
+/// on `u8`'s implementation): counters `0..=17`, then ties, wins and
+/// losses of remoteness `0..=78` (79 codes each), and 255 for no
+/// position. Public so
 /// that other engines over the same tables (`solver-cluster`) share the
 /// one encoding; [`Table`] is what a caller normally reads.
 ///
@@ -184,6 +189,144 @@ macro_rules! cell {
 cell!(u16, i16, 16);
 cell!(u32, i32, 32);
 
+/// The first code of a one-byte tie (remoteness 0): codes `0..BYTE_TIE`
+/// are open counters, `0..=16` counted ([`Cell::MAX_COUNT`]) and 17
+/// [`Cell::UNCOUNTED`] (the layout: `impl Cell for u8`).
+const BYTE_TIE: u8 = 18;
+/// The remoteness values a one-byte outcome holds: `0..=78`.
+const BYTE_SPAN: u8 = 79;
+/// The first code of a one-byte win (remoteness 0).
+const BYTE_WIN: u8 = BYTE_TIE + BYTE_SPAN;
+/// The first code of a one-byte loss (remoteness 0).
+const BYTE_LOSE: u8 = BYTE_WIN + BYTE_SPAN;
+// Every code is used: the last loss is 254, "no position" 255.
+const _: () = assert!(BYTE_LOSE as u16 + BYTE_SPAN as u16 == 255);
+
+/// The outcome's two-bit code in the wide layout (0 lose, 1 tie, 2 win)
+/// of a resolved one-byte cell, and its remoteness: one table lookup.
+static BYTE_RESOLVED: [(u8, u8); 256] = {
+    let mut t = [(3u8, 0u8); 256];
+    let mut c = BYTE_TIE as usize;
+    while c < 255 {
+        let k = (c - BYTE_TIE as usize) as u8;
+        t[c] = ([1, 2, 0][(k / BYTE_SPAN) as usize], k % BYTE_SPAN);
+        c += 1;
+    }
+    t
+};
+
+/// One byte, 256 codes in all, laid out so that a Connect Four tier
+/// (remoteness up to 42 on 7×6, 64 on 8×8; counters of 1) and a loopy
+/// game of up to 16 distinct children a position fit (remoteness is what
+/// usually runs out first, so it takes the room: 79 values an outcome
+/// against 64 with 62 counters):
+///
+/// | codes | meaning |
+/// |---|---|
+/// | `0..=16` | open, that many children unresolved |
+/// | `17` | open, children not counted yet ([`Cell::UNCOUNTED`]) |
+/// | `18..=96` | a tie in `0..=78` plies |
+/// | `97..=175` | a win in `0..=78` |
+/// | `176..=254` | a loss in `0..=78` |
+/// | `255` | no position ([`Cell::INVALID`]) |
+///
+/// Losses and "no position" are the top codes, so that
+/// [`Cell::refuses_updates`] is one comparison; open counters are the
+/// bottom ones, so that [`Cell::is_open`] and [`Cell::dec_open`] are one
+/// each; a value is one lookup in a 256-entry table.
+///
+/// ```
+/// use solver_retro::{Cell, Outcome, Value};
+/// assert_eq!(<u8 as Cell>::resolved(Outcome::Lose, 78), 254);
+/// assert_eq!(<u8 as Cell>::resolved(Outcome::Tie, 0).value(), Some(Value::tie(0)));
+/// assert_eq!(<u8 as Cell>::counter(16).dec_open(), 15);
+/// ```
+impl Cell for u8 {
+    const BYTES: u64 = 1;
+    const MAX_COUNT: u64 = BYTE_TIE as u64 - 2;
+    const UNCOUNTED: u64 = BYTE_TIE as u64 - 1;
+    const MAX_REMOTENESS: u64 = BYTE_SPAN as u64 - 1;
+    const INVALID: Self = u8::MAX;
+    #[inline]
+    fn counter(n: u64) -> Self {
+        n as u8
+    }
+    #[inline]
+    fn open(self) -> Option<u64> {
+        self.is_open().then_some(u64::from(self))
+    }
+    #[inline]
+    fn is_open(self) -> bool {
+        self < BYTE_TIE
+    }
+    #[inline]
+    fn resolved(outcome: Outcome, remoteness: u64) -> Self {
+        let base = match outcome {
+            Outcome::Lose => BYTE_LOSE,
+            Outcome::Tie => BYTE_TIE,
+            Outcome::Win => BYTE_WIN,
+            Outcome::Draw => unreachable!("draws are never resolved"),
+        };
+        // A remoteness past the range gives some other code, never a
+        // panic: every caller checks it against `MAX_REMOTENESS` first.
+        base.wrapping_add(remoteness as u8)
+    }
+    #[inline]
+    fn count_or_invalid(k: u32) -> Self {
+        (k as u8) | u8::from(k == 0).wrapping_neg()
+    }
+    #[inline]
+    fn dec_open(self) -> Self {
+        // Counters 1..=UNCOUNTED go down by one; 0 wraps to 255, which no
+        // counter is below.
+        self - u8::from(self.wrapping_sub(1) < BYTE_TIE - 1)
+    }
+    #[inline(always)]
+    fn value(self) -> Option<Value> {
+        if self.is_open() {
+            return Some(Value::DRAW);
+        }
+        let (code, r) = BYTE_RESOLVED[usize::from(self)];
+        let r = u32::from(r);
+        match code {
+            0 => Some(Value::lose(r)),
+            1 => Some(Value::tie(r)),
+            2 => Some(Value::win(r)),
+            _ => None,
+        }
+    }
+    #[inline]
+    fn refuses_updates(self) -> bool {
+        // Losses and "no position" are the top codes.
+        self >= BYTE_LOSE
+    }
+    #[inline]
+    fn widen(self) -> u32 {
+        if self.is_open() {
+            u32::from(self)
+        } else if self == Self::INVALID {
+            u32::MAX
+        } else {
+            let (code, r) = BYTE_RESOLVED[usize::from(self)];
+            (1 << 31) | (u32::from(code) << 29) | u32::from(r)
+        }
+    }
+    #[inline]
+    fn narrow(c: u32) -> Self {
+        if c >> 31 == 0 {
+            c as u8
+        } else {
+            let r = u64::from(c & ((1 << 29) - 1));
+            match (c >> 29) & 3 {
+                0 => Self::resolved(Outcome::Lose, r),
+                1 => Self::resolved(Outcome::Tie, r),
+                2 => Self::resolved(Outcome::Win, r),
+                _ => Self::INVALID,
+            }
+        }
+    }
+}
+
 /// The cells of a [`Table`]: a flat array in an anonymous memory map, advised to use huge
 /// pages where the system offers them (Linux): the retrograde queue reads
 /// parents scattered over the whole table, and with 4 KiB pages nearly
@@ -325,8 +468,9 @@ impl<C: Cell> std::ops::DerefMut for Cells<C> {
     }
 }
 
-/// A solved table that owns its cells: one cell an index, 2 bytes (or 4
-/// when remoteness or child counts outgrow 16 bits). It needs no game to
+/// A solved table that owns its cells: one cell an index, 1 byte where
+/// the remoteness and child counts fit one ([`u8`]'s [`Cell`]), else 2,
+/// else 4. It needs no game to
 /// be kept, shared across threads ([`Send`] + [`Sync`]) and saved by a
 /// [`TierStore`](crate::TierStore) (a database, which checks what it
 /// reads); a solution reads positions through it with the game's index.
@@ -334,6 +478,8 @@ pub struct Table(pub(crate) Inner);
 
 /// The cells of a [`Table`] of either width.
 pub(crate) enum Inner {
+    /// 1-byte cells.
+    Byte(Cells<u8>),
     /// 2-byte cells.
     Narrow(Cells<u16>),
     /// 4-byte cells.
@@ -350,6 +496,10 @@ impl std::fmt::Debug for Table {
 }
 
 impl Table {
+    pub(crate) fn byte(cells: Cells<u8>) -> Self {
+        Table(Inner::Byte(cells))
+    }
+
     pub(crate) fn narrow(cells: Cells<u16>) -> Self {
         Table(Inner::Narrow(cells))
     }
@@ -361,6 +511,7 @@ impl Table {
     /// The memory map of the cells, to solve another tier in.
     pub(crate) fn into_map(self) -> memmap2::MmapMut {
         match self.0 {
+            Inner::Byte(c) => c.into_map(),
             Inner::Narrow(c) => c.into_map(),
             Inner::Wide(c) => c.into_map(),
         }
@@ -375,6 +526,7 @@ impl Table {
     pub fn value(&self, index: u64) -> Option<Value> {
         let i = usize::try_from(index).ok()?;
         match &self.0 {
+            Inner::Byte(v) => v.get(i)?.value(),
             Inner::Narrow(v) => v.get(i)?.value(),
             Inner::Wide(v) => v.get(i)?.value(),
         }
@@ -387,14 +539,76 @@ impl Table {
     /// # Errors
     /// [`crate::Error::TooLarge`] when the system refuses the memory.
     pub fn new(len: u64, wide: bool) -> Result<Table, crate::Error> {
+        Table::with_bytes(len, if wide { 4 } else { 2 })
+    }
+
+    /// A table of `len` cells, every one "no position", of `bytes` bytes
+    /// a cell (1, 2 or 4; any other number: the next of those up, 4 past
+    /// 2), to be filled with [`Table::set`] or [`Table::put`].
+    ///
+    /// ```
+    /// use solver_retro::{Table, Value};
+    /// let mut t = Table::with_bytes(3, 1)?;
+    /// t.put(0, Some(Value::win(78)))?;
+    /// assert_eq!(t.bytes_per_position(), 1);
+    /// t.put(1, Some(Value::lose(79)))?; // widens to 2 bytes
+    /// assert_eq!(t.bytes_per_position(), 2);
+    /// assert_eq!(t.value(0), Some(Value::win(78)));
+    /// assert_eq!(t.value(2), None);
+    /// # Ok::<(), solver_retro::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`crate::Error::TooLarge`] when the system refuses the memory.
+    pub fn with_bytes(len: u64, bytes: u64) -> Result<Table, crate::Error> {
         let n = usize::try_from(len).map_err(|_| {
             crate::error::too_large("a table larger than the address space", len, u64::MAX, "")
         })?;
-        Ok(if wide {
-            Table::wide(Cells::new(n, Some(u32::INVALID), u64::MAX)?)
-        } else {
-            Table::narrow(Cells::new(n, Some(u16::INVALID), u64::MAX)?)
+        Ok(match bytes {
+            0 | 1 => Table::byte(Cells::new(n, Some(u8::INVALID), u64::MAX)?),
+            2 => Table::narrow(Cells::new(n, Some(u16::INVALID), u64::MAX)?),
+            _ => Table::wide(Cells::new(n, Some(u32::INVALID), u64::MAX)?),
         })
+    }
+
+    /// The same table in cells of the next width (1 byte to 2, 2 to 4):
+    /// `false` when they are already 4 bytes wide.
+    ///
+    /// # Errors
+    /// [`crate::Error::TooLarge`] when the system refuses the memory.
+    pub fn widen(&mut self) -> Result<bool, crate::Error> {
+        fn wider<A: Cell, B: Cell>(from: &Cells<A>) -> Result<Cells<B>, crate::Error> {
+            let mut out = Cells::<B>::new(from.len(), None, u64::MAX)?;
+            out.par_chunks_mut(1 << 16)
+                .zip(from.par_chunks(1 << 16))
+                .for_each(|(o, c)| {
+                    for (o, &x) in o.iter_mut().zip(c) {
+                        *o = B::narrow(x.widen());
+                    }
+                });
+            Ok(out)
+        }
+        let next = match &self.0 {
+            Inner::Byte(c) => Table::narrow(wider(c)?),
+            Inner::Narrow(c) => Table::wide(wider(c)?),
+            Inner::Wide(_) => return Ok(false),
+        };
+        *self = next;
+        Ok(true)
+    }
+
+    /// [`Table::set`], widening the cells first ([`Table::widen`]) when
+    /// the value's remoteness does not fit them.
+    ///
+    /// # Errors
+    /// As [`Table::set`] and [`Table::widen`].
+    pub fn put(&mut self, index: u64, value: Option<Value>) -> Result<(), crate::Error> {
+        loop {
+            match self.set(index, value) {
+                Err(crate::Error::TooDeep { .. }) if self.widen()? => continue,
+                r => return r,
+            }
+        }
     }
 
     /// Sets the cell at `index` to `value` (`None`: no position).
@@ -419,6 +633,7 @@ impl Table {
         let bad = crate::Error::BadIndex { index, size };
         let i = usize::try_from(index).map_err(|_| bad.clone())?;
         match &mut self.0 {
+            Inner::Byte(c) => *c.get_mut(i).ok_or(bad)? = encode(value)?,
             Inner::Narrow(c) => *c.get_mut(i).ok_or(bad)? = encode(value)?,
             Inner::Wide(c) => *c.get_mut(i).ok_or(bad)? = encode(value)?,
         }
@@ -429,6 +644,7 @@ impl Table {
     #[must_use]
     pub fn len(&self) -> usize {
         match &self.0 {
+            Inner::Byte(v) => v.len(),
             Inner::Narrow(v) => v.len(),
             Inner::Wide(v) => v.len(),
         }
@@ -449,10 +665,11 @@ impl Table {
             .count() as u64
     }
 
-    /// Bytes a cell takes: 2 or 4.
+    /// Bytes a cell takes: 1, 2 or 4.
     #[must_use]
     pub fn bytes_per_position(&self) -> u64 {
         match &self.0 {
+            Inner::Byte(_) => 1,
             Inner::Narrow(_) => 2,
             Inner::Wide(_) => 4,
         }
@@ -530,11 +747,140 @@ mod tests {
         assert_eq!(u16::count_or_invalid(0), u16::INVALID);
         assert_eq!(u16::count_or_invalid(9), u16::counter(9));
         assert_eq!(u32::count_or_invalid(0), u32::INVALID);
+        assert_eq!(u8::counter(5).dec_open(), u8::counter(4));
+        assert_eq!(u8::counter(0).dec_open(), u8::counter(0));
+        assert_eq!(u8::INVALID.dec_open(), u8::INVALID);
+        assert_eq!(u8::count_or_invalid(0), u8::INVALID);
+        assert_eq!(u8::count_or_invalid(9), u8::counter(9));
     }
 
     #[test]
     fn cells_round_trip() {
+        round_trip::<u8>();
         round_trip::<u16>();
         round_trip::<u32>();
+    }
+
+    /// What a cell of any width says, in the same words: the counter
+    /// while open, else the value (`None`: no position).
+    fn said<C: Cell>(c: C) -> (Option<u64>, Option<Value>) {
+        (c.open(), if c.is_open() { None } else { c.value() })
+    }
+
+    /// Every one of the 256 one-byte codes is exactly one of: a counter
+    /// (`0..=MAX_COUNT`, or `UNCOUNTED`), a resolved value of each outcome
+    /// and remoteness `0..=MAX_REMOTENESS`, or "no position"; each round
+    /// trips through the 4-byte layout and agrees with the 2-byte cell of
+    /// the same meaning (whose layout is the bit fields above, checked
+    /// against the record format by the database's own tests).
+    #[test]
+    fn every_byte_code_is_one_cell_and_round_trips() {
+        let mut seen = [0u32; 256];
+        for n in 0..=u8::UNCOUNTED {
+            let c = u8::counter(n);
+            seen[usize::from(c)] += 1;
+            assert_eq!(c.open(), Some(n));
+            assert!(c.is_open());
+            assert_eq!(c.value(), Some(Value::DRAW));
+            assert!(!c.refuses_updates());
+            assert_eq!(c.widen(), u32::counter(n));
+            assert_eq!(u16::counter(n).widen(), c.widen());
+        }
+        for o in [Outcome::Lose, Outcome::Tie, Outcome::Win] {
+            for r in 0..=u8::MAX_REMOTENESS {
+                let c = u8::resolved(o, r);
+                seen[usize::from(c)] += 1;
+                assert_eq!(c.open(), None);
+                assert!(!c.is_open());
+                assert_eq!(c.value(), Some(Value::new(o, r as u32)), "code {c}");
+                assert_eq!(c.refuses_updates(), o == Outcome::Lose, "code {c}");
+                assert_eq!(c.dec_open(), c);
+                assert_eq!(c.widen(), u32::resolved(o, r));
+                assert_eq!(u16::resolved(o, r).widen(), c.widen());
+                assert_eq!(said(c), said(u16::resolved(o, r)));
+            }
+        }
+        seen[usize::from(u8::INVALID)] += 1;
+        assert!(seen.iter().all(|&k| k == 1), "{seen:?}");
+        assert_eq!(u8::INVALID.value(), None);
+        assert_eq!(u8::INVALID.open(), None);
+        assert!(u8::INVALID.refuses_updates());
+        assert_eq!(u8::INVALID.widen(), u32::INVALID);
+        // Every code: narrow(widen(c)) == c, and the 2-byte cell of the
+        // same meaning widens alike.
+        for c in 0..=u8::MAX {
+            assert_eq!(u8::narrow(c.widen()), c, "code {c}");
+            let w = u16::narrow(c.widen());
+            assert_eq!(w.widen(), c.widen(), "code {c}");
+            assert_eq!(said(w), said(c), "code {c}");
+            // Only losses and "no position" refuse updates, in every
+            // width alike.
+            assert_eq!(c.refuses_updates(), w.refuses_updates(), "code {c}");
+            assert_eq!(c.refuses_update_in(true), c == u8::INVALID);
+        }
+        // One past the range is refused by every caller's check.
+        assert_eq!(u8::MAX_REMOTENESS, 78);
+        assert_eq!(u8::MAX_COUNT, 16);
+    }
+
+    /// `dec_open` and `count_or_invalid` on one byte do what they do on
+    /// two, code by code; `dec_open_run` reports zeros and the first
+    /// refusing cell alike.
+    #[test]
+    fn byte_updates_match_two_byte_ones() {
+        for c in 0..=u8::MAX {
+            let w = u16::narrow(c.widen());
+            assert_eq!(c.dec_open().widen(), w.dec_open().widen(), "code {c}");
+        }
+        for k in 0..=u8::MAX_COUNT as u32 {
+            assert_eq!(
+                u8::count_or_invalid(k).widen(),
+                u16::count_or_invalid(k).widen()
+            );
+        }
+        let runs: [&[u8]; 5] = [
+            &[3, 1, 2],
+            &[2, u8::resolved(Outcome::Win, 4), 5],
+            &[1, u8::resolved(Outcome::Lose, 0), 1],
+            &[4, u8::INVALID],
+            &[u8::counter(u8::UNCOUNTED), u8::resolved(Outcome::Tie, 78)],
+        ];
+        for run in runs {
+            let mut a = run.to_vec();
+            let mut b: Vec<u16> = run.iter().map(|&c| u16::narrow(c.widen())).collect();
+            let (ra, rb) = (u8::dec_open_run(&mut a), u16::dec_open_run(&mut b));
+            assert_eq!(ra, rb, "{run:?}");
+            if ra.is_ok() {
+                let wa: Vec<u32> = a.iter().map(|c| c.widen()).collect();
+                let wb: Vec<u32> = b.iter().map(|c| c.widen()).collect();
+                assert_eq!(wa, wb, "{run:?}");
+            }
+        }
+    }
+
+    /// A table widens as values need: every value it held stays.
+    #[test]
+    fn a_table_widens_to_fit() {
+        let mut t = Table::with_bytes(4, 1).unwrap();
+        t.put(0, Some(Value::tie(78))).unwrap();
+        t.put(1, Some(Value::DRAW)).unwrap();
+        assert_eq!(t.bytes_per_position(), 1);
+        assert!(matches!(
+            t.set(2, Some(Value::win(79))),
+            Err(crate::Error::TooDeep { max: 78 })
+        ));
+        t.put(2, Some(Value::win(79))).unwrap();
+        assert_eq!(t.bytes_per_position(), 2);
+        t.put(3, Some(Value::lose(1 << 13))).unwrap();
+        assert_eq!(t.bytes_per_position(), 4);
+        let want = [
+            Some(Value::tie(78)),
+            Some(Value::DRAW),
+            Some(Value::win(79)),
+            Some(Value::lose(1 << 13)),
+        ];
+        for (i, w) in want.into_iter().enumerate() {
+            assert_eq!(t.value(i as u64), w);
+        }
     }
 }

@@ -557,6 +557,7 @@ where
         .map(|b| {
             let range = b * BLOCK..size.min((b + 1) * BLOCK);
             match &solution.table.0 {
+                Inner::Byte(cells) => certify_block(game, cells, range),
                 Inner::Narrow(cells) => certify_block(game, cells, range),
                 Inner::Wide(cells) => certify_block(game, cells, range),
             }

@@ -15,6 +15,8 @@ pub struct Config {
     memory_limit: u64,
     threads: usize,
     progress: Option<std::sync::Arc<dyn Fn(Progress) + Send + Sync>>,
+    /// The narrowest cells a solve starts in ([`Config::narrowest_cells`]).
+    narrowest: u64,
     /// Under test: whether a single-thread solve of a table in the cache
     /// updates parents as they come (`None`: every other solve).
     #[cfg(test)]
@@ -27,6 +29,7 @@ impl std::fmt::Debug for Config {
             .field("memory_limit", &self.memory_limit)
             .field("threads", &self.threads)
             .field("progress", &self.progress.is_some())
+            .field("narrowest_cells", &self.narrowest)
             .finish()
     }
 }
@@ -112,6 +115,7 @@ impl Default for Config {
                 .unwrap_or(game_core::budget::FALLBACK_MEMORY),
             threads: 0,
             progress: None,
+            narrowest: 1,
             #[cfg(test)]
             direct: None,
         }
@@ -136,6 +140,35 @@ impl Config {
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = threads;
         self
+    }
+
+    /// Sets the narrowest cells a table is solved in, in bytes: 1 (the
+    /// default) lets the solver choose 1-byte cells wherever the
+    /// remoteness is known to fit them ([`crate::Depths`]), 2 starts
+    /// every table in 2-byte cells, 4 (or more) in 4-byte ones. The
+    /// values are the same in every width; what the narrow cells save can
+    /// be measured, and the widths cross-checked, with it.
+    ///
+    /// ```
+    /// let config = solver_retro::Config::default().narrowest_cells(2);
+    /// assert_eq!(config.cell_floor(), 2);
+    /// assert_eq!(solver_retro::Config::default().cell_floor(), 1);
+    /// ```
+    #[must_use]
+    pub fn narrowest_cells(mut self, bytes: u64) -> Self {
+        self.narrowest = bytes;
+        self
+    }
+
+    /// The narrowest cells a table is solved in, in bytes: 1, 2 or 4
+    /// ([`Config::narrowest_cells`], rounded up to one of those).
+    #[must_use]
+    pub fn cell_floor(&self) -> u64 {
+        match self.narrowest {
+            0 | 1 => 1,
+            2 => 2,
+            _ => 4,
+        }
     }
 
     /// Calls `report` as the work goes on (levels, tiers, blocks checked),

@@ -36,8 +36,10 @@ where
 /// terminal positions ([`IndexedUnmoves::terminal_indices`]) there is no
 /// scan of all positions: a position's children are counted the first time
 /// one of them is found won, and positions never reached stay open (drawn)
-/// without ever being looked at. Cells are 2 bytes
-/// when counts stay below 2¹⁵ and remoteness below 2¹³, else the solve
+/// without ever being looked at. Cells are 1 byte when the remoteness is
+/// known to fit one (a game of at most 79 indices: a remoteness is
+/// below the positions) and counts stay at most 16, else 2 bytes when
+/// counts stay below 2¹⁵ and remoteness below 2¹³, else the solve
 /// restarts with 4-byte cells. Plus 8 bytes of level lists for each
 /// position that is won, lost or tied.
 ///
@@ -74,7 +76,8 @@ where
 /// impl IndexedUnmoves for Take12 {}
 /// let sol = solver_retro::solve_unmoves(&Take12).unwrap();
 /// assert_eq!(sol.value(&9), Some(Value::lose(6)));
-/// assert_eq!(sol.bytes_per_position(), 2);
+/// // 11 positions: the remoteness fits one byte.
+/// assert_eq!(sol.bytes_per_position(), 1);
 /// ```
 pub fn solve_unmoves_with<'g, G>(
     game: &'g G,
@@ -86,7 +89,16 @@ where
     G::Move: Send,
 {
     let solve = || -> Result<Table, Error> {
-        Ok(match run::<G, u16>(game, config)? {
+        if config.cell_floor() == 1 && byte_fits(game.size()) {
+            if let Some(cells) = run::<G, u8>(game, config)? {
+                return Ok(Table::byte(cells));
+            }
+        }
+        let narrow = match config.cell_floor() {
+            4 => None,
+            _ => run::<G, u16>(game, config)?,
+        };
+        Ok(match narrow {
             Some(cells) => Table::narrow(cells),
             None => Table::wide(run::<G, u32>(game, config)?.ok_or(Error::TooDeep {
                 max: u32::MAX_REMOTENESS,
@@ -109,8 +121,18 @@ where
     })
 }
 
+/// Whether a game of `size` indices is solved in 1-byte cells first: every
+/// remoteness is below the number of positions (a position's remoteness
+/// is one more than a child's, down to 0 at the end, all distinct
+/// positions), so at most `size − 1`.
+fn byte_fits(size: u64) -> bool {
+    size.saturating_sub(1) <= u8::MAX_REMOTENESS
+}
+
 /// The most memory [`solve_unmoves_with`] takes for a game of `size`
-/// indices with `config`, in 2-byte cells: the table, and the engine's
+/// indices with `config`, in the cells it starts with (1 byte for a game
+/// of at most 79 indices, else 2; or [`Config::narrowest_cells`]): the
+/// table, and the engine's
 /// two levels' lists (about a byte a cell each at most) and a round's
 /// posts (16 to 64 MiB with more than one owner). What the solve checks
 /// against the memory limit before it takes anything; a solve whose
@@ -123,7 +145,11 @@ where
 /// ```
 #[must_use]
 pub fn solve_unmoves_bytes(size: u64, config: &Config) -> u64 {
-    solve_bytes::<u16>(size, config)
+    match config.cell_floor() {
+        1 if byte_fits(size) => solve_bytes::<u8>(size, config),
+        4 => solve_bytes::<u32>(size, config),
+        _ => solve_bytes::<u16>(size, config),
+    }
 }
 
 /// [`solve_unmoves_bytes`] for cells of `C`: the table and the engine's
@@ -398,9 +424,10 @@ mod tests {
         #[test]
         fn the_fast_path_is_refused_below_its_memory_and_solves_at_it(g in big_graph()) {
             let needed = crate::solve_unmoves_bytes(g.size(), &Config::default());
-            // Two bytes a cell, and two lists of at least two 8-byte ids (under
-            // test) or an eighth of the cells.
-            prop_assert_eq!(needed, 2 * g.size() + 2 * 8 * (g.size() / 8).max(2));
+            // Two bytes a cell (one up to 79 positions), and two lists of at
+            // least two 8-byte ids (under test) or an eighth of the cells.
+            let cell = if g.size() <= 79 { 1 } else { 2 };
+            prop_assert_eq!(needed, cell * g.size() + 2 * 8 * (g.size() / 8).max(2));
             let tight = Config::default().memory_limit(needed - 1);
             prop_assert!(matches!(
                 crate::solve_unmoves_with(&g, &tight),

@@ -46,8 +46,8 @@
 //! |---|---|---|---|
 //! | [`solve`] / [`solve_with`] | [`Game`] | 8 B a move + the positions in a hash map | positions reachable from a start; `u32` ids |
 //! | [`solve_indexed`] / [`solve_indexed_with`] | [`Indexed`] | 4 B a move + 20 B an index at the peak ([`INDEXED_BYTES`]) | every index; reverse graph stored |
-//! | [`solve_unmoves`] / [`solve_unmoves_with`] | [`IndexedUnmoves`] | 2 B an index (4 if needed) | no graph stored; `u64` ids, past 2³² positions |
-//! | [`solve_tiers`] / [`solve_tiers_with`] | [`Tiered`] | a tier and the solved tiers held (its child tiers and those later tiers read), 2 B an index; 16 B an inside move of a loopy tier | tiers children first; loop-free tiers in one pass |
+//! | [`solve_unmoves`] / [`solve_unmoves_with`] | [`IndexedUnmoves`] | 2 B an index (4 if needed) | no graph stored; `u64` ids, past 2³² positions; 1 B an index for a game of at most 79 |
+//! | [`solve_tiers`] / [`solve_tiers_with`] | [`Tiered`] | a tier and the solved tiers held (its child tiers and those later tiers read), 2 B an index (1 B where [`Depths`] bounds the remoteness by 78: Connect Four); 16 B an inside move of a loopy tier | tiers children first; loop-free tiers in one pass |
 //! | [`solve_tiers_unmoves`] | [`Tiered`] + [`Unmoves`] | a tier and the solved tiers held, 2 B an index | no graph stored |
 //! | [`solve_tiers_reachable`] | [`Tiered`], a start | a bit an index + a tier and its child tiers ([`Keep::Start`]) | the positions reachable from the start, counted; loop-free tiers reachable-first |
 //!
@@ -77,8 +77,11 @@
 //!
 //! # Design note: the engine
 //!
-//! **Cells.** One cell a position (2 bytes while counts stay below 2¹⁵ and
-//! remoteness below 2¹³, else 4, chosen by retrying): while a position is
+//! **Cells.** One cell a position: 1 byte where the remoteness is known
+//! before the solve to stay at most 78 ([`Depths`]: Connect Four's tiers,
+//! any game of at most 79 positions) and counts at most 16, else 2 bytes
+//! while counts stay below 2¹⁵ and remoteness below 2¹³, else 4 (past a
+//! width, chosen by retrying in the next): while a position is
 //! open the cell counts its distinct children not yet resolved; once
 //! resolved it holds outcome and remoteness. Ids that are no position are
 //! marked invalid.
@@ -250,5 +253,7 @@ pub use stored::{
     solve, solve_indexed, solve_indexed_with, solve_with, BYTES_PER_MOVE, INDEXED_BYTES,
 };
 pub use tier_solution::{HoldsTiers, TierTables, TieredSolution};
-pub use tiers::{parents_by_unmoves, Keep, NoStore, ParentsFn, TierStore, TierUnmovesParents};
+pub use tiers::{
+    parents_by_unmoves, Depths, Keep, NoStore, ParentsFn, TierStore, TierUnmovesParents,
+};
 pub use walk::{reachable, reachable_bytes, reachable_tiers, Held, Reachable, TierReach};

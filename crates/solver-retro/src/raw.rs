@@ -1,5 +1,5 @@
 //! A seam for executors outside this crate (solver-cluster): a [`Table`]
-//! made from cells in the layout of the engine's 4-byte or 2-byte cells,
+//! made from cells in the layout of the engine's 4-, 2- or 1-byte cells,
 //! without a `Value` round trip per cell.
 
 use rayon::prelude::*;
@@ -109,6 +109,35 @@ impl Table {
             }
         });
         Ok(Table::narrow(out))
+    }
+
+    /// The table of `parts` one after the other, each laid out as the
+    /// engine's 1-byte cells (see `impl Cell for u8`): copied in one pass
+    /// (open cells kept as draws), without a conversion.
+    ///
+    /// ```
+    /// use solver_retro::{Cell, Outcome, Table, Value};
+    /// let win3 = <u8 as Cell>::resolved(Outcome::Win, 3);
+    /// let t = Table::from_byte_parts(&[&[win3], &[], &[5, u8::MAX]])?;
+    /// assert_eq!(t.bytes_per_position(), 1);
+    /// assert_eq!(t.value(0), Some(Value::win(3)));
+    /// assert_eq!(t.value(1), Some(Value::DRAW));
+    /// assert_eq!(t.value(2), None);
+    /// # Ok::<(), solver_retro::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`crate::Error::TooLarge`] when the system refuses the memory.
+    pub fn from_byte_parts(parts: &[&[u8]]) -> Result<Table, crate::Error> {
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        let mut out = Cells::<u8>::new(len, None, u64::MAX)?;
+        convert(&mut out, parts, |o, c| {
+            for (o, &x) in o.iter_mut().zip(c) {
+                // An open cell's counter becomes zero.
+                *o = x & u8::from(!x.is_open()).wrapping_neg();
+            }
+        });
+        Ok(Table::byte(out))
     }
 }
 

@@ -298,24 +298,33 @@ where
     }
     // Every tier's group still to solve must fit before anything is
     // solved: the tier at `per_index` bytes an index (and a loopy tier's
-    // posts), and at 2 bytes an index every solved tier that is held
-    // meanwhile because it or a later tier reads it ([`held_before`]).
+    // posts), and in the cells it starts in every solved tier that is
+    // held meanwhile because it or a later tier reads it ([`held_before`]).
     // The events the child tiers seed and a stored graph's edges are
     // counted as they are found (below).
     let mut kids = Vec::new();
     let mut needed_by: FxHashMap<Tier, usize> = FxHashMap::default();
+    let mut depth = Depths::default();
     for (k, &t) in order.iter().enumerate() {
         kids.clear();
         game.child_tiers(t, &mut kids);
         for &c in &kids {
             needed_by.insert(c, k);
         }
+        depth.add(t, game.tier_size(t), game.leaves_tier(t), &kids);
     }
     // Nothing to read a dropped table back from, and the caller wants
     // every tier's values (but with `Keep::Start`): every table is held
     // to the end.
     let hold_all = !store.keeps_tables() && !only.is_some_and(|o| o.keep == Keep::Start);
-    let held_before = held_before(game, &order, &needed_by, hold_all);
+    // The bytes of a tier's cells as its solve starts them (a tier
+    // widened later is checked again as it is solved).
+    let cell = |t: Tier| match config.cell_floor() {
+        1 if depth.fits::<u8>(t) => 1,
+        4 => 4,
+        _ => 2,
+    };
+    let held_before = held_before(game, &order, &needed_by, hold_all, &cell);
     // The refusal names the group that needs the most, not the first over
     // the limit: a limit raised to what it says then fits every group
     // (naming the first, Connect Four 5×5 was refused at 30M, 36M and
@@ -328,7 +337,8 @@ where
         .enumerate()
         .filter(|&(_, &t)| !store.is_done(t))
         .map(|(k, &t)| {
-            let bytes = group_bytes::<u16>(
+            let bytes = group_bytes_of(
+                cell(t),
                 game.tier_size(t),
                 game.leaves_tier(t),
                 stored,
@@ -398,7 +408,8 @@ where
         // Tables no tier from this one on reads, kept while they fit, go
         // now if this tier would not fit beside them (the tier's own check
         // counts every table held).
-        let alone = group_bytes::<u16>(
+        let alone = group_bytes_of(
+            cell(t),
             game.tier_size(t),
             game.leaves_tier(t),
             stored,
@@ -412,14 +423,19 @@ where
         // The tier may still not fit beside them (its seeds, or 4-byte
         // cells, which the estimate above leaves out): it is solved again
         // without them before it is refused.
-        let (table, tier_counts) = match config
-            .install(|| solve_tier(game, t, &tables, config, stored, make, only, &mut spare))
-        {
+        let byte = config.cell_floor() == 1 && depth.fits::<u8>(t);
+        let (table, tier_counts) = match config.install(|| {
+            solve_tier(
+                game, t, &tables, config, stored, make, only, &mut spare, byte,
+            )
+        }) {
             Err(Error::TooLarge(_))
                 if !hold_all && drop_unread(&mut tables, &mut held, &needed_by, k, keep_start) =>
             {
                 config.install(|| {
-                    solve_tier(game, t, &tables, config, stored, make, only, &mut spare)
+                    solve_tier(
+                        game, t, &tables, config, stored, make, only, &mut spare, byte,
+                    )
                 })?
             }
             r => r?,
@@ -465,7 +481,9 @@ where
     ))
 }
 
-/// Solves one tier with 2-byte cells, or 4 where 2 are too narrow.
+/// Solves one tier with 1-byte cells when `byte` (its remoteness is
+/// known to fit one: [`Depths`]), else or where those are too narrow (a
+/// count of children) with 2-byte cells, or 4 where 2 are too narrow.
 /// With `only`, also the weighed outcomes of the tier's reachable
 /// positions; the cells go in a `spare` map where one fits.
 #[allow(clippy::too_many_arguments)]
@@ -478,12 +496,25 @@ fn solve_tier<G>(
     make: &MakeInside<'_, G>,
     only: Option<&Only<'_, G::Position>>,
     spare: &mut Spare,
+    byte: bool,
 ) -> Result<(Table, Tally), Error>
 where
     G: Tiered + Sync,
     G::Position: Send,
     G::Move: Send,
 {
+    if byte {
+        match solve_tier_in::<G, u8>(game, tier, solved, config, stored, make, only, spare) {
+            Ok((cells, tally)) => return Ok((Table::byte(cells), tally)),
+            Err(Error::TooDeep { .. } | Error::TooManyChildren { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    if config.cell_floor() > 2 {
+        let (cells, tally) =
+            solve_tier_in::<G, u32>(game, tier, solved, config, stored, make, only, spare)?;
+        return Ok((Table::wide(cells), tally));
+    }
     match solve_tier_in::<G, u16>(game, tier, solved, config, stored, make, only, spare) {
         Ok((cells, tally)) => Ok((Table::narrow(cells), tally)),
         Err(Error::TooDeep { .. } | Error::TooManyChildren { .. }) => {
@@ -492,6 +523,64 @@ where
             Ok((Table::wide(cells), tally))
         }
         Err(e) => Err(e),
+    }
+}
+
+/// What the solver knows of every tier's remoteness before solving it,
+/// from the tiers' shapes alone: an upper bound, `None` when there is none
+/// (a child tier it does not know).
+///
+/// A position's remoteness is one more than a child's (or 0 at the end),
+/// so following such children from a position of tier `t` passes only
+/// positions of ever smaller remoteness — inside `t` each at most once,
+/// so at most `tier_size(t) − 1` moves there (none in a tier every move
+/// leaves), then at most one move into a child tier, whose bound follows.
+/// A tier of Connect Four with `p` pieces thus gets `W·H − p`, exact.
+/// What chooses 1-byte cells for a tier, in this crate's tier presets and
+/// in solver-cluster's shards.
+///
+/// ```
+/// use solver_retro::Depths;
+/// let mut d = Depths::default();
+/// d.add(2, 10, true, &[]); // every move leaves, no child tier: all ends
+/// d.add(1, 10, true, &[2]);
+/// d.add(0, 50, false, &[1]); // 49 moves inside, then one into tier 1
+/// assert_eq!((d.bound(2), d.bound(1), d.bound(0)), (Some(0), Some(1), Some(51)));
+/// assert!(d.fits::<u8>(0));
+/// d.add(5, 3, true, &[9]); // a child tier not added: no bound
+/// assert_eq!(d.bound(5), None);
+/// assert!(!d.fits::<u32>(5));
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct Depths(FxHashMap<Tier, Option<u64>>);
+
+impl Depths {
+    /// Adds tier `tier` of `size` indices, every move leaving it if
+    /// `leaves`, whose child tiers `kids` were added before it (a child
+    /// not added leaves the tier unbounded).
+    pub fn add(&mut self, tier: Tier, size: u64, leaves: bool, kids: &[Tier]) {
+        let inside = if leaves { 0 } else { size.saturating_sub(1) };
+        let mut outside = Some(0);
+        for c in kids {
+            outside = match (outside, self.0.get(c).copied().flatten()) {
+                (Some(a), Some(b)) => Some(a.max(b.saturating_add(1))),
+                _ => None,
+            };
+        }
+        let bound = outside.map(|o| o.saturating_add(inside));
+        self.0.insert(tier, bound);
+    }
+
+    /// The bound on `tier`'s remoteness, if one is known.
+    #[must_use]
+    pub fn bound(&self, tier: Tier) -> Option<u64> {
+        self.0.get(&tier).copied().flatten()
+    }
+
+    /// Whether every remoteness of `tier` is known to fit cells of `C`.
+    #[must_use]
+    pub fn fits<C: Cell>(&self, tier: Tier) -> bool {
+        self.bound(tier).is_some_and(|b| b <= C::MAX_REMOTENESS)
     }
 }
 
@@ -529,6 +618,24 @@ fn group_bytes<C: Cell>(
         .saturating_add(bits)
 }
 
+/// [`group_bytes`] in cells of `cell` bytes (1, 2 or 4).
+fn group_bytes_of(
+    cell: u64,
+    size: u64,
+    leaves: bool,
+    stored: bool,
+    children: u64,
+    bits: u64,
+    config: &Config,
+) -> u64 {
+    let f: fn(u64, bool, bool, u64, u64, &Config) -> u64 = match cell {
+        1 => group_bytes::<u8>,
+        2 => group_bytes::<u16>,
+        _ => group_bytes::<u32>,
+    };
+    f(size, leaves, stored, children, bits, config)
+}
+
 /// Drops the tables no tier from position `k` of the order on reads
 /// (`needed_by`: the last position that reads a tier), but `keep`'s,
 /// taking their bytes off `held`: `true` if any was dropped.
@@ -557,14 +664,16 @@ fn unread_from(needed_by: &FxHashMap<Tier, usize>, c: Tier, k: usize) -> bool {
 }
 
 /// For each position `k` of `order`, the bytes of the solved tiers held
-/// while tier `order[k]` is solved, at 2 bytes an index: every tier solved
-/// before it that it or a later tier reads (`needed_by`: the last position
-/// that reads a tier), or with `all` every tier solved before it.
+/// while tier `order[k]` is solved, at `cell(t)` bytes an index of tier
+/// `t`: every tier solved before it that it or a later tier reads
+/// (`needed_by`: the last position that reads a tier), or with `all`
+/// every tier solved before it.
 fn held_before<G: Tiered + ?Sized>(
     game: &G,
     order: &[Tier],
     needed_by: &FxHashMap<Tier, usize>,
     all: bool,
+    cell: &dyn Fn(Tier) -> u64,
 ) -> Vec<u64> {
     let mut at: FxHashMap<Tier, usize> = FxHashMap::default();
     for (k, &t) in order.iter().enumerate() {
@@ -578,12 +687,12 @@ fn held_before<G: Tiered + ?Sized>(
     if all {
         // Held from its solve to the end (a tier listed twice, once).
         for (c, &k) in &at {
-            joins[k + 1] += u128::from(game.tier_size(*c)) * 2;
+            joins[k + 1] += u128::from(game.tier_size(*c)) * u128::from(cell(*c));
         }
     } else {
         for (c, &last) in needed_by {
             if let Some(&k) = at.get(c).filter(|&&k| k < last) {
-                let bytes = u128::from(game.tier_size(*c)) * 2;
+                let bytes = u128::from(game.tier_size(*c)) * u128::from(cell(*c));
                 joins[k + 1] += bytes;
                 parts[last + 1] += bytes;
             }

@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 use super::gather::gather;
 use super::io::{take, Io};
 use super::{Ctx, DONE, HAS_DB};
-use crate::cell::{self, Cell, Piece, View};
+use crate::cell::{self, Cell, Piece, View, Width};
 use crate::layout::Layout;
 use crate::space::Space;
 use crate::{Error, Traffic};
@@ -133,7 +133,7 @@ fn read_back<S: Space>(
     for b in mine.clone() {
         let (lo, hi) = lay.block_range(b);
         // Wide: the database's remoteness may need it.
-        pieces.push(Piece::invalid((hi - lo) as usize, false)?);
+        pieces.push(Piece::invalid((hi - lo) as usize, Width::Wide)?);
     }
     let (lo, hi) = lay.shard_range(me);
     // The first record no cell can hold, if any.

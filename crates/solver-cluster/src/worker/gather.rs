@@ -13,9 +13,9 @@ use crate::Traffic;
 pub(super) const GATHER: usize = 1 << 16;
 
 /// Cells of a solved tier to another process: the target worker, the
-/// tier, the first index, whether the tier is in 2-byte cells, and the
-/// cells in the wide layout.
-pub(super) type GatherMsg = (u64, Tier, u64, bool, Vec<u32>);
+/// tier, the first index, the bytes of the tier's cells (1, 2 or 4), and
+/// the cells in the wide layout.
+pub(super) type GatherMsg = (u64, Tier, u64, u8, Vec<u32>);
 
 /// Sends the blocks `parts` (block number and cells) of tier `t` to one
 /// worker of every other process (the worker of the same rank), in
@@ -40,8 +40,13 @@ pub(super) fn gather(
                 let mut cells = Vec::with_capacity(GATHER.min(piece.len() - at));
                 piece.wide_into(at, GATHER, &mut cells);
                 traffic.gather_cells_remote += cells.len() as u64;
-                io.gather
-                    .send((target, t, lo + at as u64, piece.is_narrow(), cells));
+                io.gather.send((
+                    target,
+                    t,
+                    lo + at as u64,
+                    piece.width().bytes() as u8,
+                    cells,
+                ));
             }
         }
     }

@@ -17,6 +17,7 @@ use timely::worker::Worker;
 use super::db::EntryMsg;
 use super::gather::GatherMsg;
 use super::Ctx;
+use crate::cell::Width;
 use crate::local::Local;
 use crate::space::Space;
 use crate::Error;
@@ -156,9 +157,10 @@ impl Io {
                 .exchange(|x: &GatherMsg| x.0)
                 .inspect_core(move |ev| {
                     if let Ok((_, data)) = ev {
-                        for (_, tier, first, narrow, cells) in data {
+                        for (_, tier, first, bytes, cells) in data {
+                            let width = Width::of_bytes(*bytes);
                             if let Err(e) =
-                                shared.put_cells(*tier, space.size(*tier), *first, *narrow, cells)
+                                shared.put_cells(*tier, space.size(*tier), *first, width, cells)
                             {
                                 shared.local.fault.set(e.to_string());
                             }

@@ -14,7 +14,7 @@ use timely::worker::Worker;
 use super::io::{take, Io};
 use super::store::Shared;
 use super::Ctx;
-use crate::cell::{Cell, Piece, View};
+use crate::cell::{Cell, Piece, View, Width};
 use crate::layout::Layout;
 use crate::local;
 use crate::space::Space;
@@ -82,9 +82,9 @@ struct Shard<'a, S: Space> {
     /// Processes in the cluster.
     processes: u64,
     lazy: bool,
-    /// Cells of 2 bytes.
-    narrow: bool,
-    /// A cell of 2 bytes was too narrow this level.
+    /// The cells' width.
+    width: Width,
+    /// A cell narrower than 4 bytes was too narrow this level.
     overflow: bool,
     /// The next level's children found so far (unless `unlisted`).
     next: Vec<u64>,
@@ -125,8 +125,8 @@ pub(super) struct TierRun<'a, S: Space> {
     pub blocks: &'a [Mutex<Option<Piece>>],
     /// Cells may hold [`solver_retro::Cell::UNCOUNTED`].
     pub lazy: bool,
-    /// Cells of 2 bytes.
-    pub narrow: bool,
+    /// The cells' width.
+    pub width: Width,
     /// The longest list of a level ([`list_cap`]).
     pub cap: usize,
 }
@@ -134,8 +134,8 @@ pub(super) struct TierRun<'a, S: Space> {
 /// Runs the levels of a seeded tier, wins and losses then ties, from
 /// `seeds` (the level-0 lists this process left to a scan in
 /// `unlisted`, [`local::UNLISTED_DECISIVE`] and [`local::UNLISTED_TIES`]):
-/// `true` when 2-byte cells turned out too narrow (every worker returns
-/// it after the same barrier).
+/// `true` when 1- or 2-byte cells turned out too narrow (every worker
+/// returns it after the same barrier).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run_tier<S: Space>(
     worker: &mut Worker,
@@ -164,7 +164,7 @@ pub(super) fn run_tier<S: Space>(
         per_process: pp as u64,
         processes: processes as u64,
         lazy: run.lazy,
-        narrow: run.narrow,
+        width: run.width,
         overflow: false,
         next: Vec::new(),
         cap: run.cap,
@@ -260,8 +260,8 @@ impl<S: Space> Shard<'_, S> {
     /// timely's (a level whose updates to other processes pass
     /// [`Shard::round_bytes`] in some worker takes several rounds). The
     /// first level is `level`, or found by a scan when `scan`. `true`
-    /// when 2-byte cells turned out too narrow (every worker returns it
-    /// after the same barrier).
+    /// when 1- or 2-byte cells turned out too narrow (every worker returns
+    /// it after the same barrier).
     #[allow(clippy::too_many_arguments)]
     fn run(
         &mut self,
@@ -286,7 +286,7 @@ impl<S: Space> Shard<'_, S> {
         loop {
             let next = r + 1;
             // Every worker sees the same level.
-            if self.narrow && next > u16::MAX_REMOTENESS {
+            if self.width != Width::Wide && next > self.width.max_remoteness() {
                 return Ok(true);
             }
             if next > u32::MAX_REMOTENESS {
@@ -480,6 +480,7 @@ impl<S: Space> Shard<'_, S> {
             let len = piece.len();
             let (from, to) = (at.1, (at.1 + SCAN).min(len));
             match piece.view() {
+                View::Byte(c) => find_level(&c[from..to], base + from as u64, r, phase, found),
                 View::Narrow(c) => find_level(&c[from..to], base + from as u64, r, phase, found),
                 View::Wide(c) => find_level(&c[from..to], base + from as u64, r, phase, found),
             }
@@ -635,6 +636,7 @@ impl<S: Space> Shard<'_, S> {
         };
         let mut words = self.out[j].take();
         let r = match piece.view() {
+            View::Byte(cells) => self.apply(cells, base, &words, phase, next),
             View::Narrow(cells) => self.apply(cells, base, &words, phase, next),
             View::Wide(cells) => self.apply(cells, base, &words, phase, next),
         };
@@ -852,9 +854,9 @@ impl<S: Space> Shard<'_, S> {
                 };
                 self.list(id | flag);
             }
-            // A count past a 2-byte cell: the tier starts again in wide
-            // cells after this level; the cell stays as it is.
-            Err(solver_retro::Error::TooManyChildren { .. }) if self.narrow => {
+            // A count past a 1- or 2-byte cell: the tier starts again in
+            // wider cells after this level; the cell stays as it is.
+            Err(solver_retro::Error::TooManyChildren { .. }) if self.width != Width::Wide => {
                 self.overflow = true;
             }
             Err(e) => return Err(e.into()),

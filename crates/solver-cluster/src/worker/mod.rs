@@ -20,7 +20,7 @@ use rustc_hash::FxHashMap;
 use solver_retro::Progress;
 use timely::worker::Worker;
 
-use crate::cell::{Piece, TierCells};
+use crate::cell::{Piece, TierCells, Width};
 use crate::layout::Layout;
 use crate::local::{self, Blocks};
 use crate::space::{After, Space};
@@ -39,8 +39,8 @@ const HAS_DB: u64 = u64::MAX - 1;
 /// was too narrow (1) or not (0).
 const SEEDED: u64 = u64::MAX - 2;
 
-/// Whether `e` says a cell of 2 bytes was too narrow (the tier is solved
-/// again in cells of 4, as solver-retro does).
+/// Whether `e` says a cell of 1 or 2 bytes was too narrow (the tier is
+/// solved again in cells of the next width, as solver-retro does).
 fn too_narrow(e: &Error) -> bool {
     matches!(
         e,
@@ -92,12 +92,16 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
     // made a table and its blocks serve the tiers to come.
     let mut kids = Vec::new();
     let mut last_use: FxHashMap<Tier, usize> = FxHashMap::default();
+    // What is known of each tier's remoteness, as solver-retro knows it:
+    // a tier starts in the cells it would start it in.
+    let mut depths = solver_retro::Depths::default();
     for (k, &t) in order.iter().enumerate() {
+        kids.clear();
+        space.child_tiers(t, &mut kids);
+        depths.add(t, space.size(t), space.leaves(t), &kids);
         if done[k] {
             continue;
         }
-        kids.clear();
-        space.child_tiers(t, &mut kids);
         for &c in &kids {
             last_use.insert(c, k);
         }
@@ -109,11 +113,16 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
         }
         let size = space.size(t);
         let lay = Layout::new(size, worker.peers());
-        let (blocks, narrow) = solve_tier(
+        let start = if depths.fits::<u8>(t) {
+            Width::Byte
+        } else {
+            Width::Narrow
+        };
+        let (blocks, width) = solve_tier(
             worker,
             &mut io,
             ctx,
-            t,
+            (t, start),
             lay,
             &mut scratch,
             &mut traffic,
@@ -126,7 +135,7 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
             (k, t),
             &lay,
             blocks,
-            narrow,
+            width,
             &last_use,
             &mut traffic,
         )?;
@@ -140,20 +149,20 @@ pub(crate) fn work<S: Space>(worker: &mut Worker, ctx: &Ctx<S>) -> Result<Traffi
     Ok(traffic)
 }
 
-/// Seeds tier `t` and runs its levels, in 2-byte cells and again in
-/// 4-byte ones if those are too narrow: the process's blocks, and whether
-/// they are narrow.
+/// Seeds tier `t` and runs its levels, in cells of `start` and again in
+/// wider ones while those are too narrow: the process's blocks, and their
+/// width.
 #[allow(clippy::too_many_arguments)]
 fn solve_tier<S: Space>(
     worker: &mut Worker,
     io: &mut Io,
     ctx: &Ctx<S>,
-    t: Tier,
+    (t, start): (Tier, Width),
     lay: Layout,
     scratch: &mut S::Scratch,
     traffic: &mut Traffic,
     report: &dyn Fn(Progress),
-) -> Result<(Blocks, bool), Error> {
+) -> Result<(Blocks, Width), Error> {
     let me = worker.index();
     let peers = worker.peers();
     let pp = ctx.per_process.max(1);
@@ -165,10 +174,10 @@ fn solve_tier<S: Space>(
     let end = lay.blocks_of(first_local + pp - 1).end;
     let mut kids = Vec::new();
     let mut got = Vec::new();
-    // In 2-byte cells first, as solver-retro solves a tier; again in
-    // 4-byte cells if a count or a remoteness does not fit (every
-    // worker learns it at the same barrier).
-    let mut narrow = true;
+    // In `start`'s cells first, as solver-retro solves a tier; again in
+    // wider cells if a count or a remoteness does not fit (every worker
+    // learns it at the same barrier).
+    let mut width = start;
     let blocks = loop {
         kids.clear();
         space.child_tiers(t, &mut kids);
@@ -187,7 +196,7 @@ fn solve_tier<S: Space>(
         let blocks = local.start_seeding(seed_round, end - first);
         let cap = list_cap(ctx, &lay, me);
         let seeds = seeding::seed_blocks(
-            ctx, t, &lay, first, &blocks, narrow, cap, &tables, scratch, seed_round,
+            ctx, t, &lay, first, &blocks, width, cap, &tables, scratch, seed_round,
         )?;
         drop(tables);
         drop(held);
@@ -220,7 +229,7 @@ fn solve_tier<S: Space>(
                     end,
                     blocks: &blocks,
                     lazy,
-                    narrow,
+                    width,
                     cap,
                 };
                 overflow =
@@ -232,15 +241,15 @@ fn solve_tier<S: Space>(
         }
         // Every worker of the cluster is here: the blocks go back to
         // the free ones (each worker its own shard's), and the tier
-        // starts again in wide cells.
+        // starts again in wider cells.
         for b in lay.blocks_of(me) {
             if let Some(p) = local::lock(&blocks[b - first]).take() {
                 ctx.shared.free(p);
             }
         }
-        narrow = false;
+        width = width.wider().unwrap_or(Width::Wide);
     };
-    Ok((blocks, narrow))
+    Ok((blocks, width))
 }
 
 /// Ends tier `t` (at `k` in the order) on this worker once every worker
@@ -256,7 +265,7 @@ fn finish_tier<S: Space>(
     (k, t): (usize, Tier),
     lay: &Layout,
     blocks: Blocks,
-    narrow: bool,
+    width: Width,
     last_use: &FxHashMap<Tier, usize>,
     traffic: &mut Traffic,
 ) -> Result<(), Error> {
@@ -278,7 +287,7 @@ fn finish_tier<S: Space>(
         let (lo, hi) = lay.block_range(b);
         pieces.push(match local::lock(&blocks[b - first]).take() {
             Some(p) => p,
-            None => Piece::invalid((hi - lo) as usize, narrow)?,
+            None => Piece::invalid((hi - lo) as usize, width)?,
         });
     }
     drop(blocks);

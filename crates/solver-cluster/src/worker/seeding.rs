@@ -7,7 +7,7 @@ use game_core::{Outcome, Tier};
 use solver_retro::step::Seeds;
 
 use super::{too_narrow, Ctx};
-use crate::cell::{TierCells, View};
+use crate::cell::{TierCells, View, Width};
 use crate::layout::Layout;
 use crate::local::{self, Blocks};
 use crate::space::Space;
@@ -15,8 +15,8 @@ use crate::updates;
 use crate::Error;
 
 /// Seeds blocks of tier `t` (laid out as `lay`, the process's from
-/// `first` on, into `blocks`) until none is left to take, in 2-byte
-/// cells if `narrow`: what this worker found, its level lists cut at
+/// `first` on, into `blocks`) until none is left to take, in cells of
+/// `width`: what this worker found, its level lists cut at
 /// `cap`. A cell too narrow, and what this process left unlisted, are
 /// recorded for the round `seed_round` in the process's `local` state.
 #[allow(clippy::too_many_arguments)]
@@ -26,7 +26,7 @@ pub(super) fn seed_blocks<S: Space>(
     lay: &Layout,
     first: usize,
     blocks: &Blocks,
-    narrow: bool,
+    width: Width,
     cap: usize,
     tables: &[(Tier, &TierCells)],
     scratch: &mut S::Scratch,
@@ -38,15 +38,16 @@ pub(super) fn seed_blocks<S: Space>(
     let mut seeds = Seeds::default();
     while let Some(j) = local.claim_block(seed_round) {
         let (s, e) = lay.block_range(first + j);
-        let mut piece = ctx.shared.block_for((e - s) as usize, narrow)?;
+        let mut piece = ctx.shared.block_for((e - s) as usize, width)?;
         let before = seeds.decisive.len();
         let seeded = match piece.view() {
+            View::Byte(c) => space.seed(t, s, c, tables, &mut seeds, scratch),
             View::Narrow(c) => space.seed(t, s, c, tables, &mut seeds, scratch),
             View::Wide(c) => space.seed(t, s, c, tables, &mut seeds, scratch),
         };
         let after = match seeded {
             Ok(after) => after,
-            Err(e) if narrow && too_narrow(&e) => {
+            Err(e) if width != Width::Wide && too_narrow(&e) => {
                 local.set_overflow(seed_round);
                 ctx.shared.free(piece);
                 break;

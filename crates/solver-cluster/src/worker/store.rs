@@ -8,7 +8,7 @@ use game_core::Tier;
 use rustc_hash::FxHashMap;
 use solver_retro::Table;
 
-use crate::cell::{Piece, TierCells};
+use crate::cell::{Piece, TierCells, Width};
 use crate::layout::Layout;
 use crate::local::{self, Local};
 use crate::Error;
@@ -80,14 +80,14 @@ impl Shared {
     }
 
     /// Copies `cells` (wide) to `first..` of `tier` (of `size` indices),
-    /// into the block that holds them, of 2-byte cells if `narrow` (a
-    /// block of another process, gathered; a message never spans blocks).
+    /// into the block that holds them, of cells of `width` (a block of
+    /// another process, gathered; a message never spans blocks).
     pub(super) fn put_cells(
         &self,
         tier: Tier,
         size: u64,
         first: u64,
-        narrow: bool,
+        width: Width,
         cells: &[u32],
     ) -> Result<(), Error> {
         let lay = Layout::new(size, self.peers);
@@ -101,7 +101,7 @@ impl Shared {
             return Ok(());
         };
         if slot.is_none() {
-            *slot = Some(Piece::invalid((hi - lo) as usize, narrow)?);
+            *slot = Some(Piece::invalid((hi - lo) as usize, width)?);
         }
         if let Some(piece) = slot {
             piece.put_wide((first - lo) as usize, cells);
@@ -128,11 +128,11 @@ impl Shared {
         Ok(Some(v))
     }
 
-    /// `len` cells (of 2 bytes if `narrow`) to be written whole: the
-    /// smallest free block that holds them, if any holds them with less
-    /// than half to spare, else fresh memory.
-    pub(super) fn block_for(&self, len: usize, narrow: bool) -> Result<Piece, Error> {
-        let bytes = len * if narrow { 2 } else { 4 };
+    /// `len` cells of `width` to be written whole: the smallest free
+    /// block that holds them, if any holds them with less than half to
+    /// spare, else fresh memory.
+    pub(super) fn block_for(&self, len: usize, width: Width) -> Result<Piece, Error> {
+        let bytes = len * width.bytes();
         let mut free = local::lock(&self.free);
         let best = free
             .iter()
@@ -141,10 +141,10 @@ impl Shared {
             .min_by_key(|(_, p)| p.capacity())
             .map(|(k, _)| k);
         match best {
-            Some(k) => Ok(free.swap_remove(k).reuse(len, narrow)),
+            Some(k) => Ok(free.swap_remove(k).reuse(len, width)),
             None => {
                 drop(free);
-                Piece::zeroed(len, narrow)
+                Piece::zeroed(len, width)
             }
         }
     }
@@ -212,17 +212,22 @@ impl Shared {
 }
 
 /// A tier from its blocks (a block never filed: no positions, in the
-/// width of the others).
+/// width of the others, the widest if they differ; 2 bytes with none).
 fn assemble(pieces: Vec<Option<Piece>>, size: u64, peers: usize) -> Result<TierCells, Error> {
     let lay = Layout::new(size, peers);
-    let narrow = pieces.iter().flatten().all(Piece::is_narrow);
+    let width = pieces
+        .iter()
+        .flatten()
+        .map(Piece::width)
+        .max()
+        .unwrap_or(Width::Narrow);
     let mut pieces = pieces.into_iter();
     let mut out = Vec::with_capacity(lay.blocks);
     for b in 0..lay.blocks {
         let (lo, hi) = lay.block_range(b);
         out.push(Arc::new(match pieces.next().flatten() {
             Some(p) if p.len() as u64 == hi - lo => p,
-            _ => Piece::invalid((hi - lo) as usize, narrow)?,
+            _ => Piece::invalid((hi - lo) as usize, width)?,
         }));
     }
     Ok(TierCells::new(1 << lay.shift, size, out))

@@ -73,6 +73,9 @@ fn a_corrupted_table_is_rejected_whichever_part_holds_it() {
             Outcome::Lose
         };
         match &mut sol.table.0 {
+            crate::cell::Inner::Byte(c) => {
+                c[at] = <u8 as crate::cell::Cell>::resolved(wrong, at as u64)
+            }
             crate::cell::Inner::Narrow(c) => {
                 c[at] = <u16 as crate::cell::Cell>::resolved(wrong, at as u64)
             }

@@ -343,12 +343,16 @@ fn a_tier_widened_past_the_memory_limit_is_refused() {
 /// the solve took twice the limit it was given. Under a limit tier 1
 /// does not fit either, the refusal still names tier 2, the group that
 /// needs the most, so that the figure it gives is enough for every tier
-/// (it named the first group over the limit, whose figure was not).
+/// (it named the first group over the limit, whose figure was not). In
+/// 2-byte cells, as the figures count them.
 #[test]
 fn a_table_held_for_a_later_tier_is_counted_while_others_are_solved() {
     let n = Skip::N;
     for limit in [n, 2 * n + 2, 4 * n + 1] {
-        let tight = Config::default().threads(1).memory_limit(limit);
+        let tight = Config::default()
+            .threads(1)
+            .narrowest_cells(2)
+            .memory_limit(limit);
         let err = crate::solve_tiers_with(&Skip, &tight, &mut Saved::default()).unwrap_err();
         let Error::TooLarge(e) = &err else {
             panic!("{err:?}")
@@ -358,7 +362,10 @@ fn a_table_held_for_a_later_tier_is_counted_while_others_are_solved() {
     }
     // At the figure it is solved; tables no tier reads any more are
     // dropped to stay under it, so the answers are read from a store.
-    let room = Config::default().threads(1).memory_limit(4 * n + 2);
+    let room = Config::default()
+        .threads(1)
+        .narrowest_cells(2)
+        .memory_limit(4 * n + 2);
     let mut saved = Saved::default();
     crate::solve_tiers_with(&Skip, &room, &mut saved).unwrap();
     assert_eq!(saved.0[&0], [Some(Value::lose(0))]);
@@ -397,7 +404,10 @@ impl crate::TierStore for Dropped {
 fn without_a_store_every_table_is_held_or_the_solve_refused() {
     let n = Skip::N;
     let all = 2 * (2 * n + 3);
-    let room = Config::default().threads(1).memory_limit(all);
+    let room = Config::default()
+        .threads(1)
+        .narrowest_cells(2)
+        .memory_limit(all);
     let sol = crate::solve_tiers_with(&Skip, &room, &mut crate::NoStore).unwrap();
     assert_eq!(sol.value(&(0, 0)), Some(Value::lose(0)));
     for t in [1, 2] {
@@ -413,6 +423,7 @@ fn without_a_store_every_table_is_held_or_the_solve_refused() {
     let seen = solved.clone();
     let tight = Config::default()
         .threads(1)
+        .narrowest_cells(2)
         .memory_limit(all - 1)
         .progress(move |p| {
             if let crate::Progress::Tier { .. } = p {
@@ -624,7 +635,12 @@ impl game_core::Tiered for Ends {
 #[test]
 fn a_refusal_for_seeds_counts_the_tables_held() {
     let n = Ends::N;
-    let config = Config::default().threads(1).memory_limit(19 * n);
+    // In 2-byte cells, as the figures here count them (1-byte ones
+    // leave the seeds more room).
+    let config = Config::default()
+        .threads(1)
+        .narrowest_cells(2)
+        .memory_limit(19 * n);
     let err = crate::solve_tiers_with(&Ends, &config, &mut crate::NoStore).unwrap_err();
     let Error::TooLarge(e) = &err else {
         panic!("{err:?}")
