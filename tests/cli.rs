@@ -177,14 +177,30 @@ fn fingers_solve_default_rules() {
     assert_eq!(v["start"]["outcome"], "lose");
     assert_eq!(v["start"]["remoteness"], 26);
     assert_eq!(v["reachable"], 191);
-    // The distinct children of the reachable positions (issue 45: the
-    // key was "moves").
-    assert_eq!(v["children"], 500);
+    // The shared solve's report, as every registered game's: its
+    // certificate over the table's 224 positions and their 546 distinct
+    // children (tests/certificate.rs derives both from the rules).
+    assert_eq!(v["certificate"]["positions"], 224);
+    assert_eq!(v["certificate"]["children"], 546);
     assert_eq!(v["verified"], true);
-    let total =
-        v["win"].as_u64().unwrap() + v["lose"].as_u64().unwrap() + v["draw"].as_u64().unwrap();
+    let total = ["win", "lose", "tie", "draw"]
+        .iter()
+        .map(|k| v[k].as_u64().unwrap())
+        .sum::<u64>();
     assert_eq!(total, 191);
     let with = json(&["fingers", "solve", "--positions"]);
+    // The listing beside the same report.
+    for key in [
+        "start",
+        "reachable",
+        "win",
+        "lose",
+        "tie",
+        "draw",
+        "certificate",
+    ] {
+        assert_eq!(with[key], v[key], "{key}");
+    }
     let positions = with["positions"].as_array().unwrap();
     assert_eq!(positions.len(), 191);
     let start = positions
@@ -198,7 +214,7 @@ fn fingers_solve_default_rules() {
     // Without the certificate: the same answers, the check reported as
     // not made (null), not as passed.
     let quick = json(&["fingers", "solve", "--no-certify"]);
-    for key in ["start", "reachable", "moves", "win", "lose", "draw"] {
+    for key in ["start", "reachable", "win", "lose", "tie", "draw"] {
         assert_eq!(quick[key], v[key], "{key}");
     }
     assert!(quick["verified"].is_null() && quick["seconds"]["certify"].is_null());
@@ -441,8 +457,8 @@ fn grundy_nim_knights_commands() {
 }
 
 /// `fingers solve` must fit in `--memory` before anything starts: its
-/// table and the engine's working memory, then the walk of the positions
-/// reachable from the start beside the table. F = 128 (68,161,536
+/// table and the engine's working memory (the walk of the positions
+/// reachable from the start beside the table takes less). F = 128 (68,161,536
 /// positions) on one thread: 2 bytes a position of table and two level
 /// lists of at most an eighth of the positions in 8-byte ids, 4 bytes a
 /// position in all, 260 MiB (the walk beside the table takes 2.5 bytes a
@@ -460,7 +476,7 @@ fn fingers_solve_refuses_a_memory_budget_that_holds_the_table_but_not_its_work()
             "--fingers",
             "128",
         ],
-        &["walking the positions reachable", "260.0 MiB"],
+        &["the engine's working memory", "260.0 MiB"],
     );
 }
 
@@ -661,14 +677,16 @@ fn solves_and_checks_past_the_work_budget_are_refused_before_they_start() {
 #[test]
 fn a_whole_solve_without_a_database_certifies_or_is_refused() {
     let board = ["connect4", "solve", "--width", "4", "--height", "5"];
-    for memory in ["7M", "8M"] {
+    // One byte an index (Connect Four's remoteness fits it): 2.9 MiB of
+    // tables, held at once for the certificate.
+    for memory in ["4M", "5M"] {
         let mut args = vec!["--memory", memory];
         args.extend(board);
         let v = json(&args);
         assert_eq!(v["verified"], true, "--memory {memory}: {v}");
         assert_eq!(v["reachable"], 1_706_255, "Tromp's count for 4×5");
     }
-    let mut args = vec!["--memory", "6M"];
+    let mut args = vec!["--memory", "3M"];
     args.extend(board);
     refused_for_memory(&args, &["every tier solved before it"]);
 }
@@ -1098,7 +1116,7 @@ fn a_whole_solve_past_memory_is_refused_in_human_units_with_advice_that_applies(
     let board = ["--width", "5", "--height", "4"];
     let table = json(&["connect4", "value", "44", "--width", "5", "--height", "4"]);
     let searched = json(&[
-        "--memory", "10M", "connect4", "value", "44", "--width", "5", "--height", "4",
+        "--memory", "5M", "connect4", "value", "44", "--width", "5", "--height", "4",
     ]);
     assert_eq!(searched["engine"], "search");
     for key in ["outcome", "remoteness", "best", "moves"] {
@@ -1107,7 +1125,7 @@ fn a_whole_solve_past_memory_is_refused_in_human_units_with_advice_that_applies(
     // `--no-moves`: the value alone, by one search.
     let alone = json(&[
         "--memory",
-        "10M",
+        "5M",
         "connect4",
         "value",
         "44",
@@ -1122,11 +1140,11 @@ fn a_whole_solve_past_memory_is_refused_in_human_units_with_advice_that_applies(
         assert_eq!(alone[key], table[key], "{key}");
     }
     assert!(alone.get("moves").is_none() && alone.get("best").is_none());
-    let mut args = vec!["--memory", "10M", "connect4", "solve"];
+    let mut args = vec!["--memory", "5M", "connect4", "solve"];
     args.extend_from_slice(&board);
     let err = fails(&args);
     assert!(
-        err.contains("needs 10.7 MiB of tables in memory, over the limit of 10.0 MiB")
+        err.contains("needs 5.4 MiB of tables in memory, over the limit of 5.0 MiB")
             && err.contains("solve with --db DIR"),
         "{args:?}: {err}"
     );
@@ -1166,14 +1184,15 @@ fn threads_past_a_few_count_against_the_memory_limit() {
         err.contains("100 threads take about 23.0 MiB") && err.contains("--memory 10.0 MiB"),
         "{err}"
     );
-    // 24 threads take 4 MiB of 20: the certified 5×4 solve (10.7 MiB of
-    // tables) fits the 16 left, and not the 10 left by 48 threads.
+    // 24 threads take 4 MiB of 15: the certified 5×4 solve (5.4 MiB of
+    // tables, one byte an index) fits the 11 left, and not the 5 left by
+    // 48 threads.
     let board = ["connect4", "solve", "--width", "5", "--height", "4"];
-    let v = json(&[&["--threads", "24", "--memory", "20M"][..], &board].concat());
+    let v = json(&[&["--threads", "24", "--memory", "15M"][..], &board].concat());
     assert_eq!(v["start"]["outcome"], "tie");
-    let err = fails(&[&["--threads", "48", "--memory", "20M"][..], &board].concat());
+    let err = fails(&[&["--threads", "48", "--memory", "15M"][..], &board].concat());
     assert!(
-        err.contains("needs 10.7 MiB") && err.contains("over the limit of 10.0 MiB"),
+        err.contains("needs 5.4 MiB") && err.contains("over the limit of 5.0 MiB"),
         "{err}"
     );
 }
@@ -1513,11 +1532,12 @@ fn counts_print_with_separators_in_text_and_plain_in_json() {
     // A refusal's count too.
     let err = fails(&["teeko", "solve"]);
     assert!(err.contains("172,401,726 indices"), "{err}");
-    // Fingers' JSON names its distinct children "children", as the text
-    // and the certificate do (it said "moves"), apart from the positions.
+    // Fingers' JSON names the certificate's distinct children
+    // "children", as the text does (it said "moves"), apart from the
+    // positions.
     let j = json(&["fingers", "solve"]);
     assert_eq!(j["reachable"], 191);
-    assert_eq!(j["children"], 500);
+    assert_eq!(j["certificate"]["children"], 546);
     assert!(j.get("moves").is_none(), "{j}");
 }
 

@@ -117,7 +117,7 @@ fn connect4_6x5_is_a_tie_in_30() {
 #[test]
 fn connect4_under_a_small_memory_limit_needs_and_uses_a_database() {
     let err = refusal(&[
-        "--memory", "8M", "connect4", "solve", "--width", "5", "--height", "4",
+        "--memory", "5M", "connect4", "solve", "--width", "5", "--height", "4",
     ]);
     assert!(err.contains("--db DIR"), "{err}");
     let dir = std::env::temp_dir().join(format!("gamesolve-5x4-8m-{}", std::process::id()));
@@ -129,7 +129,7 @@ fn connect4_under_a_small_memory_limit_needs_and_uses_a_database() {
         3_945_711,
         "tie",
         20,
-        &["--memory", "8M", "--no-certify", "--db", d],
+        &["--memory", "5M", "--no-certify", "--db", d],
     );
     assert_eq!(r["draw"], 0, "{r}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -137,9 +137,10 @@ fn connect4_under_a_small_memory_limit_needs_and_uses_a_database() {
 
 /// Without a certificate to check, a solve without a database keeps only
 /// the tables it still needs (reachable-first, maps reused): 5×4 fits in
-/// 8 MiB, where every table at once would take 11 MiB, and the answer is
-/// still Tromp's; a limit too small for a tier and its child tier is
-/// refused before solving, in one line naming the tier.
+/// 5 MiB, where every table at once would take 5.4 MiB (one byte an
+/// index), and the answer is still Tromp's; a limit too small for a tier
+/// and its child tier is refused before solving, in one line naming the
+/// tier.
 #[test]
 fn connect4_without_a_certificate_solves_in_the_memory_of_two_tiers() {
     let r = tromp(
@@ -148,12 +149,12 @@ fn connect4_without_a_certificate_solves_in_the_memory_of_two_tiers() {
         3_945_711,
         "tie",
         20,
-        &["--memory", "8M", "--no-certify"],
+        &["--memory", "5M", "--no-certify"],
     );
     assert_eq!(r["indices"], 5_621_939, "{r}");
     let err = refusal(&[
         "--memory",
-        "4M",
+        "2M",
         "connect4",
         "solve",
         "--width",

@@ -170,7 +170,7 @@ impl CliGame for ConnectFour {
     fn check_capabilities(&self, samples: u64) -> Result<u64, Error> {
         let mut check = solver_retro::GameCheck::new(self, samples);
         check.indexed().map_err(|e| Error::Usage(e.to_string()))?;
-        Ok(check.positions())
+        Ok(check.widest())
     }
 }
 
@@ -222,11 +222,7 @@ pub fn run(cmd: Connect4Cmd, ctx: &Ctx) -> Result<Report, Error> {
                 3,
                 tiered::CHECK_STEPS,
             )?;
-            let samples = samples.samples;
-            let first = game.check_capabilities(samples)?;
-            let mut report = tiered::check(game, samples)?;
-            report.add_positions(first);
-            Ok(report)
+            tiered::check(game, samples.samples)
         }
     }
 }
@@ -299,8 +295,13 @@ fn searched_value(
             _ => Some(o),
         })
         .map(|(m, _)| m.clone());
-    let (mut text, mut json) =
-        super::tiered::value_report(&CliGame::show(game, &pos), a.value, best.as_ref(), &options);
+    let (mut text, mut json) = super::tiered::value_report(
+        &CliGame::show(game, &pos),
+        a.value,
+        best.as_ref(),
+        &options,
+        None,
+    );
     if ctx.json {
         json["engine"] = json!(a.engine.name());
         json["nodes"] = json!(a.nodes);

@@ -1,21 +1,17 @@
 //! `gamesolve fingers …`: Magic Fingers, solved, certified and shown.
 
-use std::path::Path;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use game_core::{principal_variation, Game, Indexed, LineEnd, Outcome, Value};
-use game_db::Database;
 use games::{Fingers, FingersMove, FingersPosition, FingersRules};
 use serde_json::{json, Value as Json};
 use solver_retro::{IndexedSolution, Solved};
 
-use super::analyze::{analyze, open_db, Rules};
+use super::analyze::Rules;
 use super::args::{ClusterFlags, Samples};
 use super::register::{CliGame, HasUnmoves};
-use super::solve_db::SolveDb;
 use super::{plies, Ctx, Error, Report};
-use game_core::{grouped, plural};
 
 /// The rule switches shared by every fingers command.
 #[derive(Debug, Clone, Args)]
@@ -120,6 +116,10 @@ impl CliGame for Fingers {
         db_rules(self).key
     }
 
+    fn rules_words(&self) -> String {
+        describe(self.rules())
+    }
+
     fn from_rules_key(key: &str) -> Option<Self> {
         // Only a key this game writes: the fingers count read from the
         // key, then every switch tried against it.
@@ -208,6 +208,15 @@ impl CliGame for Fingers {
         mv.to_string()
     }
 
+    /// The hands, the player to move's first, named so.
+    fn show_at(&self, pos: &FingersPosition, _first_to_move: bool) -> String {
+        format!("{pos} (yours | the opponent's)")
+    }
+
+    fn over_words(&self, pos: &FingersPosition) -> Option<String> {
+        game_over_words(self, pos).map(str::to_string)
+    }
+
     /// Every position is its class's only member.
     fn weight(&self, _pos: &FingersPosition) -> u64 {
         1
@@ -220,7 +229,7 @@ impl CliGame for Fingers {
     /// Beyond the index and the unmoves, the children by index and the
     /// unmoves by index (the fast paths `fingers solve` runs).
     fn check_capabilities(&self, samples: u64) -> Result<u64, Error> {
-        Ok(promises(self, samples)?.positions())
+        Ok(promises(self, samples)?.widest())
     }
 }
 
@@ -419,66 +428,67 @@ pub fn check_solve(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
     Ok(())
 }
 
-/// Checks that `fingers solve` fits in the work budget, and its listing
-/// (`--positions`) in the memory budget too, before it starts: the solve
+/// Checks that `fingers solve --positions` fits in the work budget, and
+/// its listing in the memory budget too, before it starts: the solve
 /// ([`solve_work`]), the walk of the positions reachable from the start
-/// and the certificate, each some 16–20 steps a position (3.4 and 3.6 s
-/// at 128 fingers a hand); a listed position takes some 400 bytes in
-/// memory while the report is built and 60 printed, and every position
-/// may be reachable.
-fn check_solve_command(game: &Fingers, shown: Shown, ctx: &Ctx) -> Result<(), Error> {
+/// and the certificate when `certify`, each some 16–20 steps a position
+/// (3.4 and 3.6 s at 128 fingers a hand), and the listing's solve again;
+/// a listed position takes some 400 bytes in memory while the report is
+/// built and 60 printed, and every position may be reachable.
+fn check_solve_command(game: &Fingers, certify: bool, ctx: &Ctx) -> Result<(), Error> {
     let size = game.size();
     let walk = game.walk_steps();
-    let certify = if shown.certify {
-        game.certify_steps()
-    } else {
-        0
-    };
+    let certify_steps = if certify { game.certify_steps() } else { 0 };
     let what = format!(
-        "solving Magic Fingers with {} fingers a hand ({} positions), walking the positions reachable from the start{}{}",
+        "solving Magic Fingers with {} fingers a hand ({} positions), walking the positions reachable from the start{} and listing them",
         game.rules().fingers,
         game_core::grouped(size),
-        if shown.certify { ", checking the certificate" } else { "" },
-        if shown.positions { " and listing them" } else { "" },
+        if certify { ", checking the certificate" } else { "" },
     );
-    let (memory, output) = if shown.positions {
-        (size.saturating_mul(400), size.saturating_mul(60))
-    } else {
-        (0, 0)
-    };
     ctx.check(
         &what,
         solve_work(game)
+            .saturating_mul(2)
             .saturating_add(walk)
-            .saturating_add(certify),
-        memory,
-        output,
+            .saturating_add(certify_steps),
+        size.saturating_mul(400),
+        size.saturating_mul(60),
     )
 }
 
-/// Whether `fingers solve` fits in the memory budget, checked before it
-/// starts: the solve (its table, two bytes a position, and the engine's
-/// working memory), then the walk of the positions reachable from the
-/// start beside the table.
-fn check_solve_memory(game: &Fingers, ctx: &Ctx) -> Result<(), Error> {
-    let size = game.size();
-    let solve = solver_retro::solve_unmoves_bytes(size, &ctx.config());
-    let walk = table_and_walk_bytes(size);
-    ctx.budget.check_memory(
-        &format!(
-            "solving Magic Fingers with {} fingers a hand and walking the positions reachable from the start",
-            game.rules().fingers
-        ),
-        solve.max(walk),
-    )?;
+/// Adds to a `fingers solve` report every position reachable from the
+/// start with its value and best move (`--positions`), from the table
+/// solved again (the listing is for games small enough to read; the
+/// report's figures are the shared solve's). A cluster process other
+/// than 0 reports nothing, and lists nothing.
+fn list_positions(game: &Fingers, report: &mut Report, ctx: &Ctx) -> Result<(), Error> {
+    if report.json.get("start").is_none() {
+        return Ok(());
+    }
+    let sol = solve_checked(game, ctx)?;
+    let (order, _) = reachable(game);
+    let value = |p: &FingersPosition| sol.value(p).ok_or_else(|| no_value(p));
+    if ctx.json {
+        let entries = order
+            .iter()
+            .map(|p| {
+                let v = value(p)?;
+                Ok(json!({
+                    "me": p.me, "opponent": p.opp,
+                    "outcome": v.outcome().name(), "remoteness": v.remoteness(),
+                    "best": sol.best_move(p).map(|(m, _)| m.to_string()),
+                }))
+            })
+            .collect::<Result<Vec<Json>, Error>>()?;
+        report.json["positions"] = Json::Array(entries);
+    } else {
+        for p in &order {
+            let v = value(p)?;
+            let best = sol.best_move(p).map_or("-".into(), |(m, _)| m.to_string());
+            report.text += &format!("\n{p}: {v}, best {best}");
+        }
+    }
     Ok(())
-}
-
-/// The solved table (two bytes a position) and, beside it, the walk of
-/// the positions reachable from the start ([`solver_retro::reachable_bytes`]).
-fn table_and_walk_bytes(size: u64) -> u64 {
-    size.saturating_mul(2)
-        .saturating_add(solver_retro::reachable_bytes(size))
 }
 
 /// [`solve`] after checking its work against the budget, with the
@@ -573,139 +583,50 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
             db,
             cluster,
         } => {
-            let shown = Shown {
-                positions,
-                certify: !no_certify,
+            let game = rules.game()?;
+            if positions {
+                // The listing's work and memory, before anything starts.
+                check_solve_command(&game, !no_certify, ctx)?;
+            }
+            // The shared solve, as every registered game's; only a listing
+            // of every position (`--positions`) is this command's own.
+            let mut report = match cluster.flags {
+                Some(flags) => super::tiered::solve_cluster(
+                    game.clone(),
+                    no_certify,
+                    db.as_deref(),
+                    &flags,
+                    ctx,
+                )?,
+                None => super::tiered::solve(game.clone(), no_certify, db.as_deref(), ctx)?,
             };
-            let game = rules.game()?;
-            check_solve_command(&game, shown, ctx)?;
-            if let Some(flags) = cluster.flags {
-                return solve_cluster(&game, shown, db.as_deref(), &flags, ctx);
+            if positions {
+                list_positions(&game, &mut report, ctx)?;
             }
-            if let Some(dir) = &db {
-                // A database this solve creates is removed again if the
-                // solve fails (a memory refusal, say) before writing it.
-                return SolveDb::open(dir, DB_NAME, &db_rules(&game))?
-                    .run(|db| solve_into(&game, shown, dir, db, ctx));
-            }
-            Ok(run_solve(&game, shown, ctx)?.0)
+            Ok(report)
         }
+        // The shared commands (`tiered`'s, as for every registered game),
+        // with the rules read from the database where one is given.
         FingersCmd::Analyze { rules, db } => {
-            let game = rules.game()?;
-            let title = format!("Magic Fingers ({})", describe(game.rules()));
-            // The database first: one that is not there, or is for other
-            // rules, is said so before any budget is.
-            let db = open_db(&db, DB_NAME, &db_rules(&game), false)?;
-            super::analyze::check_analyze(
-                ctx,
-                &title,
-                game.size(),
-                game.analyze_steps_per_index(),
-            )?;
-            analyze(
-                &title,
-                &game_core::OneTier(game.clone()),
-                &db,
-                &FingersPosition::START,
-                &|_| 1,
-                &|p| p.to_string(),
-                ctx,
-            )
+            let at = super::tiered::command_line(&["fingers", "analyze"]);
+            let game = super::tiered::game_in_db(&db, |base| rules.game_over(base), &at)?;
+            super::tiered::analyze_db(game, &db, ctx)
         }
         FingersCmd::Check { rules, samples } => {
             let game = rules.game()?;
-            samples.check_work(ctx, "Magic Fingers", game.size(), 4, Fingers::CHECK_STEPS)?;
-            let check = promises(&game, samples.samples)?;
-            // The positions each check looked at (every one of the
-            // table's when the game is small), not the looks of all four.
-            let n = check.widest();
-            Ok(Report::new(
-                format!(
-                    "Magic Fingers ({}): every promise held on {} checked (index, children by index, unmoves, child counts, terminal list: each check looked at each).",
-                    describe(game.rules()),
-                    plural(n, "position")
-                ),
-                json!({ "ok": true, "positions": n }),
-            ))
+            samples.check_work(ctx, &game.title(), game.size(), 4, Fingers::CHECK_STEPS)?;
+            super::tiered::check(game, samples.samples)
         }
         FingersCmd::Value { me, opp, rules, db } => {
-            let game = rules.game()?;
-            let pos = position(&game, me, opp)?;
-            type Values<'a> = Box<dyn Fn(&FingersPosition) -> Result<Option<Value>, Error> + 'a>;
-            let solved;
-            let values: Values<'_> = match &db {
+            let text = format!("{},{} {},{}", me[0], me[1], opp[0], opp[1]);
+            let game = match &db {
                 Some(dir) => {
-                    let db = open_db(dir, DB_NAME, &db_rules(&game), false)?;
-                    gamesolve::store::check_records(&db, 0, game.size())?;
-                    let g = game.clone();
-                    Box::new(move |p| db.lookup(0, g.index(p)).map_err(super::analyze::db_error))
+                    let at = super::tiered::command_line(&["fingers", "value", &text]);
+                    super::tiered::game_in_db(dir, |base| rules.game_over(base), &at)?
                 }
-                None => {
-                    // Read the solved table in place (no copy of it).
-                    solved = solve_checked(&game, ctx)?;
-                    Box::new(|p| Ok(solved.value(p)))
-                }
+                None => rules.game()?,
             };
-            let v = values(&pos)?.ok_or_else(|| Error::Usage(format!("{pos} is not stored")))?;
-            let over = game_over_words(&game, &pos);
-            let mut options = Vec::new();
-            // Every move's child, in order, for the check below.
-            let mut children = Vec::new();
-            if game.outcome(&pos).is_none() {
-                let mut mv = Vec::new();
-                game.moves(&pos, &mut mv);
-                for m in mv {
-                    let cv = values(&game.play(&pos, &m))?;
-                    if let Some(cv) = cv {
-                        options.push((m, cv.parent()));
-                    }
-                    children.push(cv);
-                }
-            }
-            // A database's answer is checked against its children's
-            // records (the certificate's rule for one position): records
-            // whose checksums hold can still be wrong.
-            if let Some(dir) = &db {
-                let children = children
-                    .iter()
-                    .map(|c| c.ok_or(solver_retro::Flaw::UnknownChild));
-                solver_retro::check_position(&game, &pos, v, children)
-                    .map_err(|flaw| super::analyze::contradicted(dir, &pos.to_string(), v, flaw))?;
-                // And each move's value printed, against its own children.
-                super::analyze::check_children(&game, &pos, &*values, dir, &|c| c.to_string())?;
-            }
-            let best =
-                game_core::best_move(&game, &pos, |c| values(c).ok().flatten(), &mut Vec::new())
-                    .map(|(m, _)| m);
-            let mut text = match (over, best) {
-                (Some(words), _) => format!("{pos} (yours | the opponent's): {words}"),
-                (None, Some(m)) => format!(
-                    "{pos} (yours | the opponent's): the player to move {}; best move {m}: {}",
-                    verdict_words(v),
-                    m.describe()
-                ),
-                (None, None) => format!(
-                    "{pos} (yours | the opponent's): the player to move {}",
-                    verdict_words(v)
-                ),
-            };
-            for (m, ov) in &options {
-                text += &format!("\n  {m}: {}", verdict_words(*ov));
-            }
-            Ok(Report::new(
-                text,
-                json!({
-                    "outcome": v.outcome().name(),
-                    "remoteness": v.remoteness(),
-                    "over": over.is_some(),
-                    "best": best.map(|m| m.to_string()),
-                    "moves": options.iter().map(|(m, ov)| json!({
-                        "move": m.to_string(),
-                        "outcome": ov.outcome().name(),
-                        "remoteness": ov.remoteness(),
-                    })).collect::<Vec<_>>(),
-                }),
-            ))
+            super::tiered::value(game, &text, db.as_deref(), ctx)
         }
         FingersCmd::Table { rules } => run_table(&rules.game()?, ctx),
         FingersCmd::Line { rules } => {
@@ -851,220 +772,6 @@ pub fn db_rules(game: &Fingers) -> Rules {
     }
 }
 
-/// Whether a process of `fingers solve --cluster` fits in the memory
-/// budget, checked before it starts: every process holds the whole table
-/// once the tier is gathered, beside its blocks while they are copied
-/// and its levels' lists and updates ([`solver_cluster::held_bytes`]),
-/// and process 0 then walks the positions reachable from the start
-/// beside the table.
-fn check_cluster_memory(
-    game: &Fingers,
-    config: &solver_cluster::ClusterConfig,
-    ctx: &Ctx,
-) -> Result<(), Error> {
-    let leader = config.process() == 0;
-    let held = solver_cluster::held_bytes(&game_core::OneTier(game.clone()))
-        .saturating_add(config.channel_bytes());
-    let needed = if leader {
-        held.max(table_and_walk_bytes(game.size()))
-    } else {
-        held
-    };
-    ctx.budget.check_memory(
-        &format!(
-            "solving Magic Fingers with {} fingers a hand on the cluster (every process holds the whole table, its blocks while they are copied into it, and its levels' lists and updates, beside its workers' channels{})",
-            game.rules().fingers,
-            if leader {
-                "; process 0 then walks the positions reachable from the start"
-            } else {
-                ""
-            }
-        ),
-        needed,
-    )?;
-    Ok(())
-}
-
-/// `fingers solve --cluster FLAGS…`: solved by timely workers across
-/// processes and hosts (see `solver_cluster`); process 0 reports, the
-/// others print nothing.
-fn solve_cluster(
-    game: &Fingers,
-    shown: Shown,
-    db: Option<&std::path::Path>,
-    flags: &[String],
-    ctx: &Ctx,
-) -> Result<Report, Error> {
-    let config = solver_cluster::ClusterConfig::new(ctx.config(), flags.iter().cloned())?
-        .rules(format!("{DB_NAME} {}", db_rules(game).key));
-    let leader = config.process() == 0;
-    super::tiered::check_cluster_work(&config, 1, ctx)?;
-    check_cluster_memory(game, &config, ctx)?;
-    let rules = db_rules(game);
-    let key = super::analyze::cluster_key(config.processes(), &rules.key, flags);
-    let (db, _lock) = match db {
-        Some(dir) => {
-            let (db, lock) = super::analyze::open_cluster_db(dir, DB_NAME, &rules, leader, &key)?;
-            (Some(std::sync::Arc::new(db)), lock)
-        }
-        None => (None, None),
-    };
-    let finished = db.as_ref().is_some_and(|db| db.is_finished(0));
-    let t = Instant::now();
-    let spinner = leader.then(|| super::progress::Spinner::new("solving on the cluster"));
-    let config = match &spinner {
-        Some(s) => config.progress(super::progress::report(s)),
-        None => config,
-    };
-    let mut sol = solver_cluster::solve_unmoves(game.clone(), &config, db.clone())?;
-    let seconds = t.elapsed().as_secs_f64();
-    drop(spinner);
-    if !leader {
-        return Ok(Report::follower(config.process(), ctx));
-    }
-    let traffic = sol.traffic();
-    let table = match (sol.take_table(0), &db) {
-        (Some(t), _) => t,
-        (None, Some(db)) if finished => {
-            gamesolve::store::load_tier_within(db, 0, game.size(), &ctx.budget)?
-        }
-        _ => return Err(Error::Usage("the cluster returned no table".into())),
-    };
-    let sol2 = IndexedSolution::from_table(game, table)?;
-    let (mut report, _) = report_solve(game, sol2, seconds, shown, ctx)?;
-    report.json["cluster"] = super::tiered::cluster_json(sol.processes(), sol.workers(), &traffic);
-    Ok(report)
-}
-
-/// What `fingers solve` shows besides the verdict and the counts.
-#[derive(Debug, Clone, Copy)]
-struct Shown {
-    /// Every reachable position (`--positions`).
-    positions: bool,
-    /// The certificate (unless `--no-certify`).
-    certify: bool,
-}
-
-fn run_solve<'g>(
-    game: &'g Fingers,
-    shown: Shown,
-    ctx: &Ctx,
-) -> Result<(Report, IndexedSolution<'g, Fingers>), Error> {
-    check_solve_memory(game, ctx)?;
-    let (sol, seconds) = solve(game, ctx)?;
-    report_solve(game, sol, seconds, shown, ctx)
-}
-
-fn report_solve<'g>(
-    game: &'g Fingers,
-    sol: IndexedSolution<'g, Fingers>,
-    seconds: f64,
-    shown: Shown,
-    ctx: &Ctx,
-) -> Result<(Report, IndexedSolution<'g, Fingers>), Error> {
-    let big = game.size() > 20_000_000;
-    if big && shown.certify && !ctx.json {
-        eprintln!(
-            "gamesolve: solved {} positions in {}; checking the certificate move by move",
-            grouped(game.size()),
-            super::seconds_words(seconds)
-        );
-    }
-    let t = Instant::now();
-    let cert = shown.certify.then(|| {
-        let _spinner = super::progress::Spinner::new("checking the certificate move by move");
-        solver_retro::certify_indexed(&sol)
-    });
-    let certify_seconds = cert.as_ref().map(|_| t.elapsed().as_secs_f64());
-    let verified = cert.as_ref().map(Result::is_ok);
-    let t = Instant::now();
-    let spinner = super::progress::Spinner::new("walking the positions reachable from the start");
-    // The walk runs beside the solved table: its limit is what the table
-    // leaves of the budget.
-    let held = sol.table().bytes();
-    let reach = solver_retro::reachable(game, &FingersPosition::START, &ctx.config_beside(held))?;
-    drop(spinner);
-    let counts = reach.counts(&sol);
-    let reach_seconds = t.elapsed().as_secs_f64();
-    let moves = reach.moves();
-    let value = |p: &FingersPosition| sol.value(p).ok_or_else(|| no_value(p));
-    let start = value(&FingersPosition::START)?;
-    let mut text = format!(
-        "Magic Fingers ({})\n\
-         From the start (1,1 vs 1,1) the first player {} with perfect play.\n\
-         Reachable from the start: {} positions and {}; for the player to move {} are won, {} lost and {} drawn.\n",
-        describe(game.rules()),
-        verdict_words(start),
-        grouped(reach.count()),
-        plural(moves, "distinct child"),
-        grouped(counts.win),
-        grouped(counts.lose),
-        grouped(counts.draw + counts.tie),
-    );
-    match &cert {
-        Some(Ok(c)) => text += &format!(
-            "Certificate: every one of the {} positions of the table checked against its {} — consistent.\n",
-            grouped(c.positions), plural(c.children, "distinct child")
-        ),
-        Some(Err(e)) => text += &format!("Certificate: FAILED — {e}\n"),
-        None => text += "Certificate: skipped (--no-certify).\n",
-    }
-    // The times are the last line's (`Report::timed`), the whole run's.
-    text += &format!(
-        "Solved with {} bytes a position and no stored graph.",
-        sol.bytes_per_position()
-    );
-    let mut j = json!({
-        "start": value_json(start),
-        "reachable": reach.count(),
-        // The distinct children of the reachable positions (the text's
-        // "distinct children"): moves, not positions.
-        "children": moves,
-        "win": counts.win,
-        "lose": counts.lose,
-        "draw": counts.draw,
-        "verified": verified,
-        "seconds": {"solve": seconds, "certify": certify_seconds, "reachable": reach_seconds},
-    });
-    if let Some(Ok(c)) = &cert {
-        j["certificate"] =
-            json!({ "positions": c.positions, "children": c.children, "of": "table" });
-    }
-    if shown.positions {
-        // Only the form that will be printed is built (its size was
-        // checked before the solve: `check_solve_command`).
-        let listed = reach.indices().filter_map(|i| game.position(i));
-        if ctx.json {
-            let entries = listed
-                .map(|p| {
-                    let v = value(&p)?;
-                    Ok(json!({
-                        "me": p.me, "opponent": p.opp,
-                        "outcome": v.outcome().name(), "remoteness": v.remoteness(),
-                        "best": sol.best_move(&p).map(|(m, _)| m.to_string()),
-                    }))
-                })
-                .collect::<Result<Vec<Json>, Error>>()?;
-            j["positions"] = Json::Array(entries);
-        } else {
-            for p in listed {
-                let v = value(&p)?;
-                let best = sol.best_move(&p).map_or("-".into(), |(m, _)| m.to_string());
-                text += &format!("\n{p}: {v}, best {best}");
-            }
-        }
-    }
-    if let Some(Err(e)) = cert {
-        return Err(Error::Certificate(e.to_string()));
-    }
-    let times = [
-        ("solve", seconds),
-        ("certificate", certify_seconds.unwrap_or(0.0)),
-        ("walk", reach_seconds),
-    ];
-    Ok((Report::new(text, j).timed(&times), sol))
-}
-
 /// What `fingers table` prints under the table (issue 45: the legend was
 /// only in `--help`).
 const TABLE_LEGEND: &str = "\n\nRows: your hands; columns: the opponent's (13: hands of one finger and three; 1,13 past ten).\n\
@@ -1197,36 +904,4 @@ fn run_line(game: &Fingers, ctx: &Ctx) -> Result<Report, Error> {
         text,
         json!({ "plies": steps, "end": how, "length": plies.len() }),
     ))
-}
-
-/// `fingers solve --db DIR` once the database is open: the answer it
-/// holds when it is solved, else the solve, written to it.
-fn solve_into(
-    game: &Fingers,
-    shown: Shown,
-    dir: &Path,
-    db: &Database,
-    ctx: &Ctx,
-) -> Result<Report, Error> {
-    if db.is_finished(0) {
-        // Said solved only when the file matches its checksums
-        // and holds the game's every index.
-        gamesolve::store::check_records(db, 0, game.size())?;
-        db.verify(0).map_err(super::analyze::db_error)?;
-        let v = db
-            .lookup(0, game.index(&FingersPosition::START))
-            .map_err(super::analyze::db_error)?
-            .ok_or_else(|| Error::Usage("the start is not stored".into()))?;
-        return Ok(Report::new(
-            format!(
-                "The database in {} is already solved (its file checked): from the start the first player {}.",
-                dir.display(),
-                verdict_words(v)
-            ),
-            json!({ "already_solved": true, "start": value_json(v) }),
-        ));
-    }
-    let (report, sol) = run_solve(game, shown, ctx)?;
-    gamesolve::store::save_table(db, 0, sol.table())?;
-    Ok(report)
 }

@@ -370,13 +370,6 @@ impl Report {
             }),
         )
     }
-
-    /// Adds `n` positions checked before to a `check` report.
-    fn add_positions(&mut self, n: u64) {
-        if let Some(p) = self.json.get("positions").and_then(Json::as_u64) {
-            self.json["positions"] = Json::from(p + n);
-        }
-    }
 }
 
 impl Error {

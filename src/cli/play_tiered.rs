@@ -63,7 +63,7 @@ where
     let db;
     let lookup: Lookup<'_, G::Position> = match &seat.db {
         Some(dir) => {
-            db = open_db(dir, G::NAME, &game.0.rules().into(), false)?;
+            db = open_db(dir, G::NAME, &super::tiered::rules_of(&game.0), false)?;
             // The start's record is checked against its children's before
             // anything is printed (the game's first line says its value).
             let start = game.0.canonical(&game.0.start());
@@ -87,7 +87,7 @@ where
             }
             let spinner = super::progress::Spinner::new("solving");
             let positions = game.tiers().iter().map(|&t| game.tier_size(t)).sum();
-            let config = super::progress::config_sized(&spinner, ctx, positions);
+            let config = super::progress::config_sized(&spinner, ctx, positions, 0.0);
             sol = super::register::tier_solver(&game)
                 .config(&config)
                 .solve()?

@@ -61,22 +61,27 @@ pub fn config(spinner: &Spinner, ctx: &super::Ctx) -> Config {
 /// The default [`Config`] for a tiered solve of `positions` indices (those
 /// left to solve), its progress shown on `spinner` in positions
 /// ([`report_sized`]).
-pub fn config_sized(spinner: &Spinner, ctx: &super::Ctx, positions: u64) -> Config {
-    ctx.config().progress(report_sized(spinner, positions))
+pub fn config_sized(spinner: &Spinner, ctx: &super::Ctx, positions: u64, after: f64) -> Config {
+    ctx.config()
+        .progress(report_sized(spinner, positions, after))
 }
 
 /// A progress callback for a tiered solve of `positions` indices: every
 /// report goes to an [`Estimate`], and the spinner shows the tiers done,
 /// the phase of the tier being solved with its work done of its whole
 /// (indices seeded, positions expanded by its levels) and the time left,
-/// which counts down between reports (redrawn at every tick).
+/// which counts down between reports (redrawn at every tick); the work
+/// after the solve is priced at `after` seconds a second of the solve
+/// ([`Estimate::with_after`]) and its time left shown beside the phases
+/// that follow.
 pub fn report_sized(
     spinner: &Spinner,
     positions: u64,
+    after: f64,
 ) -> impl Fn(Progress) + Send + Sync + 'static {
     let bar = spinner.bar().clone();
     let started = std::time::Instant::now();
-    let estimate = Arc::new(Mutex::new(Estimate::new(positions)));
+    let estimate = Arc::new(Mutex::new(Estimate::new(positions).with_after(after)));
     let shown = Arc::clone(&estimate);
     let words = move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
         if let Ok(e) = shown.lock() {
@@ -138,6 +143,11 @@ pub struct Estimate {
     levels_like: bool,
     /// The last revision: its time and the seconds it left.
     last: Option<(f64, f64)>,
+    /// The work after the solve (the walk of the positions reachable from
+    /// the start, the certificate) in seconds a second of the solve: it
+    /// is priced at the solve's own time, and counted down through those
+    /// phases once the solve is done.
+    after: f64,
 }
 
 /// The tier being solved, as far as its reports go.
@@ -179,7 +189,16 @@ impl Estimate {
             tier_cost: None,
             levels_like: false,
             last: None,
+            after: 0.0,
         }
+    }
+
+    /// With the work after the solve priced at `share` seconds a second
+    /// of the solve (the cost model's: [`solver_retro::cost::work`]).
+    #[must_use]
+    pub fn with_after(mut self, share: f64) -> Self {
+        self.after = share.max(0.0);
+        self
     }
 
     /// Takes report `p`, sent `now` seconds after the start.
@@ -270,7 +289,11 @@ impl Estimate {
 
     /// The time left as of `now`, from the rates measured so far.
     fn revise(&mut self, now: f64) {
-        self.last = self.seconds_left().map(|s| (now, s));
+        // The phases after the solve, priced at the solve's whole time
+        // (so far and left).
+        self.last = self
+            .seconds_left()
+            .map(|s| (now, s + self.after * (now + s)));
     }
 
     /// Seconds left as of the last report: the tier being solved at its
@@ -318,7 +341,18 @@ impl Estimate {
     /// positions expanded; about 12 min left` (empty before the first report, and once
     /// every index is solved: the phases after the solve say their own).
     pub fn words(&self, now: f64) -> String {
-        if self.done >= self.total || self.last.is_none() && self.tier.indices == 0 {
+        if self.done >= self.total {
+            // The phases after the solve say their own names; the time
+            // left is theirs.
+            return match self.left(now) {
+                Some(s) if self.after > 0.0 && s >= 1.0 => {
+                    format!("; about {} left", left_words(s))
+                }
+                Some(_) if self.after > 0.0 => "; about a minute more".to_string(),
+                _ => String::new(),
+            };
+        }
+        if self.last.is_none() && self.tier.indices == 0 {
             return String::new();
         }
         let t = &self.tier;
@@ -674,5 +708,32 @@ mod tests {
             1.0,
         );
         assert_eq!(none.left(1.0), None);
+    }
+
+    /// The walk and the certificate after the solve, priced at the
+    /// solve's own time: the estimate covers the whole run, and counts
+    /// down through the phases after the solve, which it names no tier
+    /// in.
+    #[test]
+    fn the_work_after_the_solve_is_priced_at_its_time() {
+        let mut s = Stream::new();
+        s.tier((1, 1), 1_000, 100, 100.0, None);
+        let end = s.clock;
+        assert!((end - 10.0).abs() < 1e-9);
+        let mut e = Estimate::new(1_000).with_after(1.25);
+        for &(at, p) in &s.reports {
+            e.report(p, at);
+            // The solve's 10 s, and 12.5 s after it.
+            let left = e.left(at).unwrap();
+            assert!((left - (end - at + 12.5)).abs() < 1e-6, "at {at}: {left}");
+        }
+        assert_eq!(e.words(end), "; about 13 s left");
+        assert_eq!(e.words(end + 12.0), "; about a minute more");
+        // Without work after it, nothing is said once the solve is done.
+        let mut bare = Estimate::new(1_000);
+        for &(at, p) in &s.reports {
+            bare.report(p, at);
+        }
+        assert_eq!(bare.words(end), "");
     }
 }

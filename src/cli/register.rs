@@ -57,6 +57,12 @@ where
     /// database records ([`Database::rules_key`]), which
     /// [`from_rules_key`](Self::from_rules_key) reads back.
     fn rules(&self) -> String;
+    /// The [`rules`](Self::rules) in words, for messages; by default the
+    /// key itself (a key that is not words, a `Debug` form say, is named
+    /// here in words).
+    fn rules_words(&self) -> String {
+        self.rules()
+    }
     /// The game whose [`rules`](Self::rules) are `key` (from a database's
     /// manifest); `None` for a key no game of this kind writes.
     fn from_rules_key(key: &str) -> Option<Self>;
@@ -108,6 +114,13 @@ where
         let _ = first_to_move;
         self.show_move(pos, mv)
     }
+    /// Words for how the game ended at `pos`, a position without moves
+    /// (`value` prints them where it would name the best move); by
+    /// default none, and `value` says "the game is over".
+    fn over_words(&self, pos: &Self::Position) -> Option<String> {
+        let _ = pos;
+        None
+    }
     /// A position on one line with the player to move, the first when
     /// `first_to_move`; by default [`show`](Self::show).
     fn show_at(&self, pos: &Self::Position, first_to_move: bool) -> String {
@@ -130,7 +143,8 @@ where
     }
     /// Checks on `samples` positions the promises of the capabilities the
     /// game has beyond tiers and symmetry (an index, unmoves), for `check`;
-    /// the positions checked. By default those its
+    /// the positions checked (the most one check looked at, as
+    /// [`solver_retro::GameCheck::widest`] counts them). By default those its
     /// [`unmoves`](Self::unmoves) declare, if any: the index and the
     /// unmoves.
     ///
@@ -341,10 +355,7 @@ where
                 4,
                 tiered::CHECK_STEPS,
             )?;
-            let first = game.check_capabilities(samples.samples)?;
-            let mut report = tiered::check(game, samples.samples)?;
-            report.add_positions(first);
-            report
+            tiered::check(game, samples.samples)?
         }
         GameCmd::Play { rules, seat } => {
             let game = match seat.db() {
@@ -373,7 +384,7 @@ where
         .indexed()
         .and_then(|c| c.unmoves())
         .map_err(|e| Error::Usage(e.to_string()))?;
-    Ok(check.positions())
+    Ok(check.widest())
 }
 
 /// The command line of a user's game `G`: `NAME [--json] [--threads N]

@@ -51,13 +51,26 @@ where
         Some(held) if held.rules() != game.rules() => Err(Error::Usage(format!(
             "database {}: written for other rules than these ({}): it holds {} ({}); `{} {command} --db {}` reads it with its own rules",
             dir.display(),
-            game.rules(),
+            game.rules_words(),
             held.title(),
-            held.rules(),
+            held.rules_words(),
             program(),
             dir.display(),
         ))),
         _ => Ok(game),
+    }
+}
+
+/// The rules a database of `game` records: its key, and the key in
+/// words for messages.
+pub(super) fn rules_of<G: CliGame>(game: &G) -> super::analyze::Rules
+where
+    G::Position: Send + Sync + Debug,
+    G::Move: Send,
+{
+    super::analyze::Rules {
+        key: game.rules(),
+        words: game.rules_words(),
     }
 }
 
@@ -107,6 +120,12 @@ where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
+    // One tier: its table is the engine's to check, beside the engine's
+    // working memory, with an amount that would do (and a database
+    // would not help: the tier is solved in memory all the same).
+    if game.tiers().len() == 1 {
+        return Ok(());
+    }
     let needed = tables_bytes(game);
     let limit = ctx.budget.memory();
     if needed > limit {
@@ -261,7 +280,7 @@ where
     match db {
         // A database this solve creates is removed again if it fails
         // before a tier is finished.
-        Some(dir) => SolveDb::open(dir, G::NAME, &game.0.rules().into())?
+        Some(dir) => SolveDb::open(dir, G::NAME, &rules_of(&game.0))?
             .run(|db| solve_in(&game, &title, no_certify, Some(db), ctx)),
         None => solve_in(&game, &title, no_certify, None, ctx),
     }
@@ -311,9 +330,16 @@ where
     if let Some(store) = store.as_mut() {
         solver = solver.store(store);
     }
-    if solver.plan().tables == Tables::Held {
+    let plan = solver.plan();
+    if plan.tables == Tables::Held {
         check_whole(game, WholeFor::Solve, ctx)?;
     }
+    // The walk and the certificate that follow the solve, for its
+    // estimate of the time left.
+    let after = solver_retro::cost::after_share(
+        plan.positions != solver_retro::Positions::Reachable,
+        !no_certify && plan.tables == Tables::Held,
+    );
     // What a resumed solve found done, said before it goes on (and in
     // its report).
     let resumed = db.and_then(|db| {
@@ -330,7 +356,7 @@ where
     let t = Instant::now();
     let spinner = super::progress::Spinner::new("solving");
     let left = indices_of(game, |_| true).saturating_sub(finished);
-    let config = super::progress::config_sized(&spinner, ctx, left);
+    let config = super::progress::config_sized(&spinner, ctx, left, after);
     let done = solver.config(&config).solve()?;
     let solve_s = t.elapsed().as_secs_f64();
     let sol = &done.solution;
@@ -398,13 +424,8 @@ where
     let key = super::analyze::cluster_key(config.processes(), &game.0.rules(), flags);
     let (db, _lock) = match db {
         Some(dir) => {
-            let (db, lock) = super::analyze::open_cluster_db(
-                dir,
-                G::NAME,
-                &game.0.rules().into(),
-                leader,
-                &key,
-            )?;
+            let (db, lock) =
+                super::analyze::open_cluster_db(dir, G::NAME, &rules_of(&game.0), leader, &key)?;
             (Some(Arc::new(db)), lock)
         }
         None => (None, None),
@@ -417,7 +438,12 @@ where
     let spinner = leader.then(|| super::progress::Spinner::new("solving on the cluster"));
     let all = indices_of(&game, |_| true);
     let config = match &spinner {
-        Some(s) => config.progress(super::progress::report_sized(s, all)),
+        // The walk and the certificate after it, priced by the model.
+        Some(s) => config.progress(super::progress::report_sized(
+            s,
+            all,
+            solver_retro::cost::after_share(true, !no_certify),
+        )),
         None => config,
     };
     let sol = super::register::solve_on_cluster(game.clone(), &config, db.clone())?;
@@ -603,6 +629,14 @@ where
     let indices: u64 = game.tiers().iter().map(|&t| game.tier_size(t)).sum();
     let c = reach.counts;
     let verified = cert.as_ref().map(Result::is_ok);
+    // The widest cells of the tables held (1, 2 or 4 bytes; 2 when none
+    // is held, the database's), in the text and the JSON alike.
+    let bytes = game
+        .tiers()
+        .iter()
+        .filter_map(|&t| table(t).map(Table::bytes_per_position))
+        .max()
+        .unwrap_or(2);
     let threads = match cluster.get("workers").and_then(serde_json::Value::as_u64) {
         Some(w) => plural(w, "cluster worker"),
         None => plural(ctx.threads() as u64, "thread"),
@@ -613,7 +647,7 @@ where
          Reachable from the start: {} positions ({} up to symmetry); \
          for the player to move {} are won, {} lost, {} tied and {} drawn.\n\
          {}\n\
-         Solved {} of {}{} on {threads} (2 bytes an index){}.",
+         Solved {} of {}{} on {threads} ({}){}.",
         verdict_words(v),
         grouped(reach.count),
         grouped(reach.canonical),
@@ -641,6 +675,7 @@ where
         } else {
             ""
         },
+        plural(bytes, "byte") + " an index",
         if counted_in_solve {
             "; the reachable ones counted in the solve"
         } else {
@@ -661,14 +696,7 @@ where
         "win": c.win, "lose": c.lose, "tie": c.tie, "draw": c.draw,
         "verified": verified,
         "indices": indices,
-        // The widest cells of the tables held (1, 2 or 4 bytes; 2 when
-        // none is held, the database's).
-        "bytes_per_position": game
-            .tiers()
-            .iter()
-            .filter_map(|&t| table(t).map(Table::bytes_per_position))
-            .max()
-            .unwrap_or(2),
+        "bytes_per_position": bytes,
         "seconds": {
             "solve": solve_s,
             "certify": cert.as_ref().map(|_| cert_s),
@@ -717,7 +745,7 @@ where
     type Lookup<'a, P> = Box<dyn Fn(&P) -> Result<Option<Value>, Error> + 'a>;
     let lookup: Lookup<'_, G::Position> = match db {
         Some(dir) => {
-            let db = open_db(dir, G::NAME, &game.0.rules().into(), false)?;
+            let db = open_db(dir, G::NAME, &rules_of(&game.0), false)?;
             let g = &game;
             // Each tier read is first checked to hold the game's number of
             // records, as analyze and play check every tier.
@@ -798,25 +826,35 @@ where
         .collect();
     let best = best_move(&game.0, &pos, |c| lookup(c).ok().flatten(), &mut Vec::new())
         .map(|(m, _)| game.0.show_move_at(&pos, &m, first));
-    let (text, json) = value_report(&game.0.show_at(&pos, first), v, best.as_ref(), &options);
+    let over = game.0.over_words(&pos);
+    let (text, json) = value_report(
+        &game.0.show_at(&pos, first),
+        v,
+        best.as_ref(),
+        &options,
+        over.as_deref(),
+    );
     Ok(Report::new(text, json))
 }
 
 /// What `value` prints of a position, in text and JSON: its picture
 /// `shown`, its value `v`, the best move and every move's value (from a
-/// table, a database or a search alike).
+/// table, a database or a search alike); without a best move, the game
+/// is over, in the game's words `over` if it has them.
 pub fn value_report(
     shown: &str,
     v: Value,
     best: Option<&String>,
     options: &[(String, Value)],
+    over: Option<&str>,
 ) -> (String, serde_json::Value) {
     let mut text = format!(
         "{shown}\nThe player to move {}{}.",
         verdict_words(v),
-        best.map_or(" (the game is over)".to_string(), |m| format!(
-            "; best move: {m}"
-        ))
+        best.map_or(
+            format!(" ({})", over.unwrap_or("the game is over")),
+            |m| format!("; best move: {m}")
+        )
     );
     for (m, ov) in options {
         text += &format!("\n  {m}: {}", verdict_words(*ov));
@@ -824,6 +862,8 @@ pub fn value_report(
     let json = json!({
         "outcome": v.outcome().name(),
         "remoteness": v.remoteness(),
+        // No best move: no move at all, the game is over.
+        "over": best.is_none(),
         "best": best,
         "moves": options.iter().map(|(m, ov)| json!({
             "move": m,
@@ -847,7 +887,7 @@ where
         .fold(0u64, |n, &t| n.saturating_add(game.tier_size(t)));
     // The database first: one that is not there, or is another game's,
     // is said so before any budget is.
-    let db = open_db(db, G::NAME, &game.rules().into(), false)?;
+    let db = open_db(db, G::NAME, &rules_of(&game), false)?;
     super::analyze::check_analyze(ctx, &title, indices, super::analyze::ANALYZE_STEPS)?;
     let game = Canonical(game);
     let weight = |p: &G::Position| game.0.weight(p);
@@ -862,23 +902,29 @@ where
     )
 }
 
-/// `G check`: every promise of the game's tiers and symmetry.
+/// `G check`: every promise of the game's own capabilities
+/// ([`CliGame::check_capabilities`]: an index, unmoves, fast paths), its
+/// tiers and its symmetry, on `samples` positions each; the positions
+/// reported are the most one check looked at (every position of a small
+/// game, however many checks ran).
 pub fn check<G: CliGame>(game: G, samples: u64) -> Result<Report, Error>
 where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
+    let own = game.check_capabilities(samples)?;
     let mut check = solver_retro::GameCheck::new(&game, samples);
     check
         .tiered()
         .and_then(|c| c.symmetric_tiers())
         .map_err(|e| Error::Usage(e.to_string()))?;
-    let n = check.positions();
+    let n = check.widest().max(own);
     Ok(Report::new(
         format!(
-            "{}: every promise held on {} checked (tiers, indices, children, symmetry).",
+            "{}: every promise held on {} checked (tiers, indices, children, symmetry{}; each check looked at each).",
             game.title(),
-            plural(n, "position")
+            plural(n, "position"),
+            if own > 0 { ", and the fast paths the game declares" } else { "" }
         ),
         json!({ "ok": true, "positions": n }),
     ))
@@ -942,11 +988,7 @@ where
         FixedCmd::Analyze { db } => analyze_db(game, &db, ctx),
         FixedCmd::Check { samples } => {
             samples.check_work(ctx, &game.title(), indices(&game), 4, CHECK_STEPS)?;
-            let samples = samples.samples;
-            let first = game.check_capabilities(samples)?;
-            let mut report = self::check(game, samples)?;
-            report.add_positions(first);
-            Ok(report)
+            self::check(game, samples.samples)
         }
     }
 }

@@ -23,11 +23,31 @@ pub fn indices_of<G: Tiered>(game: &G, which: impl Fn(Tier) -> bool) -> u64 {
         .fold(0u64, u64::saturating_add)
 }
 
-/// The bytes of every tier's table of `game` held at once, two a
-/// position: what a solve kept whole in memory (no store to hand tiers
-/// to) holds at its end.
+/// The bytes of every tier's table of `game` held at once, in the cells
+/// a solve starts each tier in: one byte a position where the tier's
+/// remoteness is known to fit one ([`crate::Depths`]: Connect Four's
+/// tiers), else two ([`TABLE_BYTES_AN_INDEX`]) — what a solve kept whole
+/// in memory (no store to hand tiers to) holds at its end, unless a tier
+/// turns out too wide for its cells (the engine checks its own memory
+/// again as it widens one).
 pub fn tables_bytes<G: Tiered>(game: &G) -> u64 {
-    indices(game).saturating_mul(TABLE_BYTES_AN_INDEX)
+    let mut depths = crate::Depths::default();
+    let mut kids = Vec::new();
+    let mut bytes = 0u64;
+    // `tiers()` lists every tier after its child tiers.
+    for t in game.tiers() {
+        kids.clear();
+        game.child_tiers(t, &mut kids);
+        let size = game.tier_size(t);
+        depths.add(t, size, game.leaves_tier(t), &kids);
+        let cell = if depths.fits::<u8>(t) {
+            1
+        } else {
+            TABLE_BYTES_AN_INDEX
+        };
+        bytes = bytes.saturating_add(size.saturating_mul(cell));
+    }
+    bytes
 }
 
 /// What part of a whole solve is estimated ([`work`]).
@@ -113,13 +133,30 @@ pub fn work<G: Tiered>(game: &G, steps_an_index: u64, what: Work) -> WorkEstimat
     }
 }
 
+/// The work after a solve — the walk of the positions reachable from the
+/// start when `walk`, the certificate when `certify` — in the model of
+/// [`work`], as a share of a whole solve's (a half and three quarters):
+/// what a progress estimate adds to the solve's time.
+///
+/// ```
+/// assert_eq!(solver_retro::cost::after_share(true, true), 1.25);
+/// assert_eq!(solver_retro::cost::after_share(false, false), 0.0);
+/// ```
+#[must_use]
+pub fn after_share(walk: bool, certify: bool) -> f64 {
+    let walk = if walk { 0.5 } else { 0.0 };
+    let certify = if certify { 0.75 } else { 0.0 };
+    walk + certify
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use game_core::Game;
 
-    /// Tiers of the sizes given, with no moves.
-    struct Sized(Vec<u64>);
+    /// Tiers of the sizes given, with no moves; every move leaves its
+    /// tier unless the flag says the tiers are loopy.
+    struct Sized(Vec<u64>, bool);
     impl Game for Sized {
         type Position = (Tier, u64);
         type Move = ();
@@ -146,18 +183,23 @@ mod tests {
             Some((t, i))
         }
         fn leaves_tier(&self, _: Tier) -> bool {
-            true
+            !self.1
         }
     }
 
-    /// The tables of a game are two bytes a position, its indices counted
-    /// from its tiers' sizes; a huge count saturates rather than wraps.
+    /// The tables of a game are one byte a position where the remoteness
+    /// is known to fit one (tiers every move leaves, with no child tiers:
+    /// all ends), else two (loopy tiers of 100 and 1,000 indices may have
+    /// a remoteness of 99 and 999), its indices counted from its tiers'
+    /// sizes; a huge count saturates rather than wraps.
     #[test]
     fn tables_and_indices() {
-        let game = Sized(vec![3, 10, 1, 6]);
+        let game = Sized(vec![3, 10, 1, 6], false);
         let by_hand = 20;
         assert_eq!(indices(&game), by_hand);
-        assert_eq!(tables_bytes(&game), 2 * by_hand);
+        assert_eq!(tables_bytes(&game), by_hand);
+        // Loopy: 2 bytes past 78 moves inside a tier, 1 below.
+        assert_eq!(tables_bytes(&Sized(vec![50, 100, 1_000], true)), 50 + 2_200);
         assert_eq!(indices_of(&game, |t| t == 0), game.tier_size(0));
         let huge = work(
             &game,
@@ -179,7 +221,7 @@ mod tests {
         );
         assert_eq!((done.left, done.steps), (0, by_hand * 7 / 2));
         // Sizes whose sum passes u64 saturate.
-        let vast = Sized(vec![u64::MAX, 5]);
+        let vast = Sized(vec![u64::MAX, 5], false);
         assert_eq!(indices(&vast), u64::MAX);
         assert_eq!(tables_bytes(&vast), u64::MAX);
     }

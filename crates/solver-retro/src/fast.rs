@@ -311,9 +311,9 @@ where
 {
     let limit = config.limit();
     let size = game.size();
-    let n = table_count(size, limit, C::BYTES, false)?;
-    let seeding = UnmovesSeeding::new(game)?;
-    let needed = solve_bytes::<C>(n as u64, config);
+    // The whole need first: a refusal of the table alone would advise an
+    // amount that is still too small.
+    let needed = solve_bytes::<C>(size, config);
     if needed > limit {
         return Err(crate::error::too_large(
             "the table and the engine's working memory (two levels' lists and a round's posts)",
@@ -322,6 +322,8 @@ where
             "",
         ));
     }
+    let n = table_count(size, limit, C::BYTES, false)?;
+    let seeding = UnmovesSeeding::new(game)?;
     // Every cell is written by the seeding of its block, or holds what a
     // lazy seeding leaves open (its children counted only if a won child
     // ever reaches it).
