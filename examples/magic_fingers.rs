@@ -125,8 +125,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         LineEnd::Unknown(_) => println!("   ...(no value known past here)"),
     }
 
-    // 4. The counts over the positions reachable from the start (what
-    //    `gamesolve fingers solve` reports), and over the whole table.
+    // 4. The counts over the positions reachable from the start (those
+    //    `gamesolve fingers solve` reports, and here their distinct
+    //    children too), and over the whole table.
     let reachable = gamesolve::retro::solve(&game, start)?;
     let counts = reachable.counts();
     println!(

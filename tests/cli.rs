@@ -1637,7 +1637,7 @@ fn the_readme_help_refusals_and_tests_name_the_same_budgets_and_timings() {
         (
             &["dobutsu", "solve"],
             "--max-work 5e11",
-            "some 20 minutes and 5 GB",
+            "some 30 minutes and 6 GB",
         ),
         (
             &["play", "dobutsu"],
@@ -1659,7 +1659,7 @@ fn the_readme_help_refusals_and_tests_name_the_same_budgets_and_timings() {
         }
     }
     assert!(famous.contains("some 20 s and 0.5 GB on 2 cores"));
-    assert!(famous.contains("some 20 minutes and 6.5 GB on 2 cores"));
+    assert!(famous.contains("some 30 minutes and 6.5 GB on 2 cores"));
     assert!(readme.contains("6.5 GB holding every tier in memory"));
 }
 

@@ -182,7 +182,7 @@ fn teeko_is_a_certified_draw() {
 
 /// Tanaka (2009): Dōbutsu shōgi is a win for the second player, in 78 plies.
 #[test]
-#[ignore = "some 20 minutes and 6.5 GB on 2 cores: 1.45·10⁹ indices"]
+#[ignore = "some 30 minutes and 6.5 GB on 2 cores: 1.45·10⁹ indices"]
 fn dobutsu_is_a_second_player_win_in_78_certified() {
     let r = gamesolve(&["dobutsu", "solve", "--max-work", "1e15"]);
     assert_eq!(r["start"]["outcome"], "lose", "{r}");

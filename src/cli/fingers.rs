@@ -93,10 +93,10 @@ impl RulesArgs {
 /// walk took 196 s and 212 s at 128 fingers a hand on one thread, where the
 /// indexed engine and walk take 0.9 s and 15 s); tests/fingers.rs checks
 /// that the shared path, the tier path and the indexed engine give the
-/// same values and counts. (`gamesolve fingers …` still runs its own
-/// commands below: their words and figures — the reachable positions'
-/// distinct children, the certificate of the table — are not yet the
-/// shared commands'.)
+/// same values and counts. `gamesolve fingers solve/value/analyze/check`
+/// are the shared commands of this registration (`super::tiered`); only
+/// `table`, `line`, `dot` and `solve --positions`'s listing are Fingers'
+/// own.
 impl CliGame for Fingers {
     const NAME: &'static str = DB_NAME;
     /// [`Fingers::solve_steps`] an index.

@@ -179,7 +179,8 @@ where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
-    tiers: TierUnmoves<Canonical<G>>,
+    /// The tier solver's unmoves (the dense index's fast paths among them).
+    pub(super) tiers: TierUnmoves<Canonical<G>>,
     check: fn(&G, u64) -> Result<u64, Error>,
 }
 

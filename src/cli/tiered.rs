@@ -369,7 +369,12 @@ where
         title,
         sol,
         &|t| sol.table(t),
-        &|| solver_retro::certify_tiers(sol).map_err(|e| e.to_string()),
+        // The index's own certificate where the solve ran by it.
+        &|| {
+            done.certify_by_index()
+                .unwrap_or_else(|| solver_retro::certify_tiers(sol))
+                .map_err(|e| e.to_string())
+        },
         db,
         Done {
             no_certify,
@@ -456,19 +461,41 @@ where
     }
     let traffic = sol.traffic();
     let cluster = cluster_json(sol.processes(), sol.workers(), &traffic);
+    // A game of one tier solved by its dense index is walked and
+    // certified by it, as the solve on one machine is.
+    let unmoves = G::unmoves().map(|u| u.tiers);
+    let one = match game.tiers()[..] {
+        [t] => sol.table(t),
+        _ => None,
+    };
+    let start = game.0.start();
+    let weight = |p: &G::Position| game.0.weight(p);
+    let by_index = |c: &solver_retro::Config| {
+        unmoves
+            .as_ref()
+            .zip(one)
+            .and_then(|(u, table)| u.reach_by_index(&game, table, &start, &weight, c))
+    };
     finish(
         &game,
         &title,
         &sol,
         &|t| sol.table(t),
-        &|| solver_retro::certify_tiers(&sol).map_err(|e| e.to_string()),
+        &|| {
+            unmoves
+                .as_ref()
+                .zip(one)
+                .and_then(|(u, table)| u.certify_by_index(&game, table))
+                .unwrap_or_else(|| solver_retro::certify_tiers(&sol))
+                .map_err(|e| e.to_string())
+        },
         db.as_deref(),
         Done {
             no_certify,
             solve_s,
             reach: None,
             resumed: None,
-            by_index: &|_| None,
+            by_index: &by_index,
         },
         &spinner,
         cluster,

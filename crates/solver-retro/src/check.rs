@@ -548,15 +548,29 @@ where
     G::Position: Send,
     G::Move: Send,
 {
+    certify_table(solution.game(), &solution.table)
+}
+
+/// [`certify_indexed`] over `table`, a table of `game`'s dense index
+/// (what the tier solver's dense plan holds as its one tier's:
+/// [`crate::TierSolve::certify_by_index`]).
+pub(crate) fn certify_table<G>(
+    game: &G,
+    table: &crate::Table,
+) -> Result<Certificate, Rejection<G::Position>>
+where
+    G: IndexedChildren + Sync,
+    G::Position: Send,
+    G::Move: Send,
+{
     use rayon::prelude::*;
-    let game = solution.game();
-    let size = solution.table.len() as u64;
+    let size = table.len() as u64;
     const BLOCK: u64 = 1 << 14;
     let results: Vec<Result<Certificate, Rejection<G::Position>>> = (0..size.div_ceil(BLOCK))
         .into_par_iter()
         .map(|b| {
             let range = b * BLOCK..size.min((b + 1) * BLOCK);
-            match &solution.table.0 {
+            match &table.0 {
                 Inner::Byte(cells) => certify_block(game, cells, range),
                 Inner::Narrow(cells) => certify_block(game, cells, range),
                 Inner::Wide(cells) => certify_block(game, cells, range),
