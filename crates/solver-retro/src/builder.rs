@@ -67,7 +67,11 @@ struct Dense<G: Tiered> {
 }
 
 /// [`Dense`]'s certificate of a table.
-type Certify<G> = fn(&G, &Table) -> Result<crate::Certificate, crate::Rejection<<G as game_core::Game>::Position>>;
+type Certify<G> =
+    fn(
+        &G,
+        &Table,
+    ) -> Result<crate::Certificate, crate::Rejection<<G as game_core::Game>::Position>>;
 
 impl<G: Tiered> Clone for Dense<G> {
     fn clone(&self) -> Self {
