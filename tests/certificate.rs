@@ -8,9 +8,10 @@
 //! certificate equals a plain breadth-first search's count of that set.
 
 use std::collections::{HashSet, VecDeque};
-use std::path::PathBuf;
-use std::process::Command;
 
+mod common;
+
+use common::scratch;
 use game_core::{Game, Tiered};
 use games::{ConnectFour, Fingers, FingersPosition, FingersRules};
 use solver_cluster::ClusterConfig;
@@ -110,29 +111,9 @@ where
     figures(&by_tiers)
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "gamesolve-certificate-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("a temporary directory");
-    d
-}
-
 /// `gamesolve --json ARGS`'s certificate: its figures and the set named.
 fn cli_certificate(args: &[&str]) -> (Count, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
-        .arg("--json")
-        .args(args)
-        .output()
-        .expect("gamesolve runs");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let v = common::json(args);
     let c = &v["certificate"];
     let n = |k: &str| c[k].as_u64().unwrap_or_else(|| panic!("{args:?}: {v}"));
     (
@@ -243,12 +224,7 @@ fn magic_fingers_gives_one_certificate_from_every_path() {
     assert_eq!((&got, of.as_str()), (&whole, "tiers"));
     let (got, of) = cli_certificate(&["fingers", "solve", "--cluster", "-w", "2"]);
     assert_eq!((got, of.as_str()), (whole, "tiers"));
-    let out = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
-        .args(["--json", "fingers", "check"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["positions"], 224);
+    assert_eq!(common::json(&["fingers", "check"])["positions"], 224);
 
     // The positions reachable from the start and their distinct
     // children, by the library's walk and by the rules.

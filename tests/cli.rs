@@ -1,46 +1,11 @@
 //! The `gamesolve` command as a user runs it: JSON output, the seed
 //! problems' answers, and one-line errors with a non-zero exit.
 
-use std::process::{Command, Output};
+use std::process::Command;
 
 mod common;
 
-fn gamesolve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamesolve"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("the binary runs")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let mut all = vec!["--json"];
-    all.extend_from_slice(args);
-    let out = gamesolve(&all);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(
-        text.trim().lines().count(),
-        1,
-        "exactly one JSON object: {text}"
-    );
-    serde_json::from_str(&text).unwrap()
-}
-
-/// A failing command: non-zero exit, one line on stderr, nothing on stdout.
-fn fails(args: &[&str]) -> String {
-    let out = gamesolve(args);
-    assert!(!out.status.success(), "{args:?} should fail");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(out.stdout.is_empty());
-    err
-}
+use common::{fails, json, run as gamesolve};
 
 /// A command refused for the memory it needs ([`fails`]): its line says
 /// each of `says` and how to raise the budget (`--memory`).

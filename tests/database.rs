@@ -4,41 +4,12 @@
 //! a damaged file is refused, never misread.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_gamesolve"));
-    c.env("RUST_BACKTRACE", "0");
-    c
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let mut all = vec!["--json"];
-    all.extend_from_slice(args);
-    let out = run(&all);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-/// A fresh empty directory under the target directory.
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("db-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{bin, json, run, scratch};
 
 /// Every file of a directory with its bytes, by name.
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {

@@ -3,35 +3,9 @@
 //! `cargo test --release --test famous -- --ignored` (times and memory on
 //! the project's 2-core machine are in BENCHMARKS.md).
 
-use std::process::Command;
+mod common;
 
-/// `gamesolve --json ARGS`: the report, the command having succeeded.
-fn gamesolve(args: &[&str]) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
-        .arg("--json")
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-/// `gamesolve ARGS` refused: its one-line message (asserted to be one line).
-fn refusal(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .unwrap();
-    assert!(!out.status.success(), "{args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
-    err
-}
+use common::{fails as refusal, json as gamesolve};
 
 /// `gamesolve --json connect4 solve --width w --height h …`: the report.
 fn connect4(w: u32, h: u32, extra: &[&str]) -> serde_json::Value {

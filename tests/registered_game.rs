@@ -5,6 +5,8 @@
 //! the rules alone, and the published counts of tic-tac-toe (5,478
 //! positions reachable from the empty board, 765 up to symmetry).
 
+mod common;
+
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -58,23 +60,12 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn json(args: &[&str]) -> Json {
-    let mut all = vec!["--json"];
-    all.extend_from_slice(args);
-    let out = run(&all);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
+    let mut example = Command::new(example());
+    example.env("RUST_BACKTRACE", "0");
+    common::json_of(example, args)
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("registered-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+use common::scratch;
 
 // --- The brute force: tic-tac-toe from its rules, by plain recursion. ---
 

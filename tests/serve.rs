@@ -1,34 +1,13 @@
 //! `gamesolve serve` from outside: the default games, databases answered
 //! as `connect4 value --db` answers them, and Ctrl-C.
 
+mod common;
 mod serve_support;
-
-use std::path::PathBuf;
-use std::process::Command;
 
 use serde_json::Value as Json;
 use serve_support::{encode, Server};
 
-fn gamesolve(args: &[&str]) -> Json {
-    let out = Command::new(env!("CARGO_BIN_EXE_gamesolve"))
-        .env("RUST_BACKTRACE", "0")
-        .arg("--json")
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+use common::{json as gamesolve, scratch};
 
 #[test]
 fn serve_without_arguments_serves_the_embedded_games_and_stops_on_ctrl_c() {

@@ -5,6 +5,43 @@ use clap::Args;
 
 use super::{Ctx, Error};
 
+/// The flags of every game's `solve`: the certificate, the database and
+/// the cluster.
+#[derive(Debug, Args)]
+pub struct SolveFlags {
+    /// Skip the certificate (it checks every position against its moves).
+    #[arg(long)]
+    pub no_certify: bool,
+    /// Write every tier to a database in this directory as it is solved;
+    /// a solve interrupted before resumes at the first unfinished tier, a
+    /// finished one is not solved again.
+    #[arg(long, value_name = "DIR")]
+    pub db: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub cluster: ClusterFlags,
+}
+
+impl SolveFlags {
+    /// Solves `game` as the flags say: on the cluster with `--cluster`,
+    /// else on this machine ([`super::tiered::solve_cluster`],
+    /// [`super::tiered::solve`]).
+    pub fn solve<G: super::register::CliGame>(
+        &self,
+        game: G,
+        ctx: &Ctx,
+    ) -> Result<super::Report, Error>
+    where
+        G::Position: Send + Sync + std::fmt::Debug,
+        G::Move: Send,
+    {
+        let db = self.db.as_deref();
+        match &self.cluster.flags {
+            Some(flags) => super::tiered::solve_cluster(game, self.no_certify, db, flags, ctx),
+            None => super::tiered::solve(game, self.no_certify, db, ctx),
+        }
+    }
+}
+
 /// `--cluster FLAGS…` of a solve: run it on timely workers.
 #[derive(Debug, Args)]
 pub struct ClusterFlags {
@@ -63,5 +100,24 @@ impl Samples {
             positions.saturating_mul(steps),
         )?;
         Ok(())
+    }
+
+    /// `check` of a tiered `game`: refused past the work budget
+    /// ([`Samples::check_work`] over its tiers' indices, `passes` passes),
+    /// else every promise of its capabilities on the samples
+    /// ([`super::tiered::check`]).
+    pub fn check<G: super::register::CliGame>(
+        &self,
+        game: G,
+        passes: u64,
+        ctx: &Ctx,
+    ) -> Result<super::Report, Error>
+    where
+        G::Position: Send + Sync + std::fmt::Debug,
+        G::Move: Send,
+    {
+        let size = solver_retro::cost::indices(&game);
+        self.check_work(ctx, &game.title(), size, passes, super::tiered::CHECK_STEPS)?;
+        super::tiered::check(game, self.samples)
     }
 }

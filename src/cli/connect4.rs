@@ -11,7 +11,7 @@ use games::connect4::{ConnectFour, ConnectFourPosition};
 use gamesolve::answer::{self, Engine};
 use serde_json::json;
 
-use super::args::{ClusterFlags, Samples};
+use super::args::{Samples, SolveFlags};
 use super::play_tiered::{self, Seat};
 use super::register::CliGame;
 use super::tiered;
@@ -59,16 +59,8 @@ pub enum Connect4Cmd {
     Solve {
         #[command(flatten)]
         board: Board,
-        /// Skip the certificate (it re-plays every move of every position).
-        #[arg(long)]
-        no_certify: bool,
-        /// Write every tier to a database in this directory as it is
-        /// solved; a solve interrupted before resumes at the first
-        /// unfinished tier, a finished one is not solved again.
-        #[arg(long, value_name = "DIR")]
-        db: Option<PathBuf>,
         #[command(flatten)]
-        cluster: ClusterFlags,
+        flags: SolveFlags,
     },
     /// The value of a position given as the columns played (1-based, e.g.
     /// 4453), its best move and every move's value.
@@ -176,18 +168,7 @@ impl CliGame for ConnectFour {
 
 pub fn run(cmd: Connect4Cmd, ctx: &Ctx) -> Result<Report, Error> {
     match cmd {
-        Connect4Cmd::Solve {
-            board,
-            no_certify,
-            db,
-            cluster: ClusterFlags { flags: Some(flags) },
-        } => tiered::solve_cluster(board.game()?, no_certify, db.as_deref(), &flags, ctx),
-        Connect4Cmd::Solve {
-            board,
-            no_certify,
-            db,
-            ..
-        } => tiered::solve(board.game()?, no_certify, db.as_deref(), ctx),
+        Connect4Cmd::Solve { board, flags } => flags.solve(board.game()?, ctx),
         Connect4Cmd::Value {
             moves,
             board,
@@ -213,17 +194,8 @@ pub fn run(cmd: Connect4Cmd, ctx: &Ctx) -> Result<Report, Error> {
         Connect4Cmd::Analyze { board, db } => {
             tiered::analyze_db(board.game_in_db(&db, "connect4 analyze")?, &db, ctx)
         }
-        Connect4Cmd::Check { board, samples } => {
-            let game = board.game()?;
-            samples.check_work(
-                ctx,
-                &game.title(),
-                solver_retro::cost::indices(&game),
-                3,
-                tiered::CHECK_STEPS,
-            )?;
-            tiered::check(game, samples.samples)
-        }
+        // Tiers, symmetry and the index.
+        Connect4Cmd::Check { board, samples } => samples.check(board.game()?, 3, ctx),
     }
 }
 

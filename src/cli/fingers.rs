@@ -9,7 +9,7 @@ use serde_json::{json, Value as Json};
 use solver_retro::{IndexedSolution, Solved};
 
 use super::analyze::Rules;
-use super::args::{ClusterFlags, Samples};
+use super::args::{Samples, SolveFlags};
 use super::register::{CliGame, HasUnmoves};
 use super::{plies, Ctx, Error, Report};
 
@@ -132,17 +132,8 @@ impl CliGame for Fingers {
         // The switches' own form is compared first: only the one set of
         // rules that matches is built (a game of 255 fingers a hand takes
         // its tables to build).
-        (0..64u8).find_map(|bits| {
-            let on = |b: u8| bits & (1 << b) != 0;
-            let rules = FingersRules {
-                fingers: f,
-                rollover: on(0),
-                transfers: on(1),
-                revive: on(2),
-                empty: on(3),
-                allow_swap: on(4),
-                allow_transfer_overflow: on(5),
-            };
+        (0..64u32).find_map(|bits| {
+            let rules = FingersRules::from_switches(f, bits);
             if format!("{rules:?}, index v1") != key {
                 return None;
             }
@@ -311,16 +302,8 @@ pub enum FingersCmd {
         /// Also list every reachable position with its value and best move.
         #[arg(long)]
         positions: bool,
-        /// Skip the certificate (it checks every position of the table
-        /// against its moves).
-        #[arg(long)]
-        no_certify: bool,
-        /// Also write the solved table to a database in this directory
-        /// (one tier, crash-safe); a finished database is not solved again.
-        #[arg(long, value_name = "DIR")]
-        db: Option<std::path::PathBuf>,
         #[command(flatten)]
-        cluster: ClusterFlags,
+        flags: SolveFlags,
     },
     /// Statistics of a solved database: counts by outcome and remoteness,
     /// reachable positions, longest win and loss.
@@ -579,27 +562,16 @@ pub fn run(cmd: FingersCmd, ctx: &Ctx) -> Result<Report, Error> {
         FingersCmd::Solve {
             rules,
             positions,
-            no_certify,
-            db,
-            cluster,
+            flags,
         } => {
             let game = rules.game()?;
             if positions {
                 // The listing's work and memory, before anything starts.
-                check_solve_command(&game, !no_certify, ctx)?;
+                check_solve_command(&game, !flags.no_certify, ctx)?;
             }
             // The shared solve, as every registered game's; only a listing
             // of every position (`--positions`) is this command's own.
-            let mut report = match cluster.flags {
-                Some(flags) => super::tiered::solve_cluster(
-                    game.clone(),
-                    no_certify,
-                    db.as_deref(),
-                    &flags,
-                    ctx,
-                )?,
-                None => super::tiered::solve(game.clone(), no_certify, db.as_deref(), ctx)?,
-            };
+            let mut report = flags.solve(game.clone(), ctx)?;
             if positions {
                 list_positions(&game, &mut report, ctx)?;
             }

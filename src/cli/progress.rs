@@ -148,6 +148,10 @@ pub struct Estimate {
     /// is priced at the solve's own time, and counted down through those
     /// phases once the solve is done.
     after: f64,
+    /// The certificate after the solve, once it reports
+    /// ([`Progress::Work`]): the time and the count of its first report,
+    /// and the largest count so far; it is then priced at its own rate.
+    checking: Option<(f64, u64, u64)>,
 }
 
 /// The tier being solved, as far as its reports go.
@@ -190,6 +194,7 @@ impl Estimate {
             levels_like: false,
             last: None,
             after: 0.0,
+            checking: None,
         }
     }
 
@@ -222,9 +227,31 @@ impl Estimate {
                 self.tier.level = Some(level);
                 self.tier.latest = now;
             }
+            Progress::Work { done, total } if self.done >= self.total => {
+                return self.checked(done, total, now);
+            }
             _ => return,
         }
         self.revise(now);
+    }
+
+    /// The certificate after the solve has checked `done` of `total`
+    /// indices: the time left is the rest at the rate measured since its
+    /// first report (until then the price the solve set counts down).
+    fn checked(&mut self, done: u64, total: u64, now: f64) {
+        let Some((at, first, most)) = &mut self.checking else {
+            self.checking = Some((now, done, done));
+            return;
+        };
+        // A count below the largest is a block reported late: it says
+        // nothing new.
+        if done <= *most {
+            return;
+        }
+        *most = done;
+        if let Some(r) = rate(done - *first, now - *at) {
+            self.last = Some((now, total.saturating_sub(done) as f64 / r));
+        }
     }
 
     /// A tier of `positions` indices is done, `tiers` done of all.
@@ -735,5 +762,58 @@ mod tests {
             bare.report(p, at);
         }
         assert_eq!(bare.words(end), "");
+    }
+
+    /// The certificate after the solve reports its indices checked: from
+    /// its second report the time left is the rest at its own rate, not
+    /// the price the solve set (Dobutsu shogi's certificate ran 8 minutes
+    /// past a price that had run out, "about a minute more" all along).
+    #[test]
+    fn the_certificate_is_priced_at_its_own_rate_once_it_reports() {
+        let mut s = Stream::new();
+        s.tier((1, 1), 1_000, 100, 100.0, None);
+        let end = s.clock;
+        let mut e = Estimate::new(1_000).with_after(1.25);
+        for &(at, p) in &s.reports {
+            e.report(p, at);
+        }
+        // The walk takes 2 s; the certificate then checks 1,000 indices
+        // at 20 a second (50 s: far past the 12.5 s priced).
+        let start = end + 2.0;
+        e.report(
+            Progress::Work {
+                done: 100,
+                total: 1_000,
+            },
+            start + 5.0,
+        );
+        for k in 2..10u64 {
+            let at = start + 5.0 * k as f64;
+            e.report(
+                Progress::Work {
+                    done: 100 * k,
+                    total: 1_000,
+                },
+                at,
+            );
+            let left = e.left(at).unwrap();
+            let truly = start + 50.0 - at;
+            assert!((left - truly).abs() < 1e-6, "at {at}: {left} for {truly}");
+        }
+        // A report out of order (a block checked on another thread) moves
+        // nothing back.
+        let at = start + 46.0;
+        e.report(
+            Progress::Work {
+                done: 500,
+                total: 1_000,
+            },
+            at,
+        );
+        assert!(e.left(at).unwrap() <= 4.0 + 1e-6);
+        // During the solve, such reports are not the certificate's.
+        let mut solving = Estimate::new(1_000).with_after(1.25);
+        solving.report(Progress::Work { done: 1, total: 2 }, 1.0);
+        assert_eq!(solving.checking, None);
     }
 }

@@ -14,7 +14,7 @@ use game_db::Database;
 use solver_cluster::{ClusterConfig, ClusterSolution};
 use solver_retro::{TierSolver, TierUnmoves};
 
-use super::args::{ClusterFlags, Samples};
+use super::args::{Samples, SolveFlags};
 use super::play_tiered::Seat;
 use super::tiered;
 use super::{Ctx, Error, Report};
@@ -181,8 +181,19 @@ where
 {
     /// The tier solver's unmoves (the dense index's fast paths among them).
     pub(super) tiers: TierUnmoves<Canonical<G>>,
+    /// The cluster's solve with these unmoves
+    /// ([`solver_cluster::solve_tiers_indexed`]: by the index where the
+    /// game is one tier indexed as a whole).
+    cluster: ClusterSolve<G>,
     check: fn(&G, u64) -> Result<u64, Error>,
 }
+
+/// [`HasUnmoves::cluster`].
+type ClusterSolve<G> = fn(
+    Canonical<G>,
+    &ClusterConfig,
+    Option<Arc<Database>>,
+) -> Result<ClusterSolution<Canonical<G>>, solver_cluster::Error>;
 
 impl<G> HasUnmoves<G>
 where
@@ -198,6 +209,7 @@ where
     pub fn new() -> Self {
         HasUnmoves {
             tiers: TierUnmoves::indexed(),
+            cluster: solver_cluster::solve_tiers_indexed::<Canonical<G>>,
             check: check_indexed_unmoves::<G>,
         }
     }
@@ -227,7 +239,8 @@ where
 
 /// Solves the canonical `game` on the cluster `config` describes, given
 /// the unmoves the game declares ([`CliGame::unmoves`]): the cluster
-/// chooses the strategy ([`solver_cluster::solve_tiers_given`]).
+/// chooses the strategy ([`solver_cluster::solve_tiers_indexed`] with
+/// unmoves, [`solver_cluster::solve_tiers`] without).
 ///
 /// # Errors
 /// The cluster's.
@@ -240,7 +253,10 @@ where
     G::Position: Send + Sync + Debug,
     G::Move: Send,
 {
-    solver_cluster::solve_tiers_given(game, G::unmoves().map(|u| u.tiers), config, db)
+    match G::unmoves() {
+        Some(u) => (u.cluster)(game, config, db),
+        None => solver_cluster::solve_tiers(game, config, db),
+    }
 }
 
 /// No options: a game of fixed rules.
@@ -256,15 +272,8 @@ pub enum GameCmd<O: clap::Args> {
     Solve {
         #[command(flatten)]
         rules: O,
-        /// Skip the certificate.
-        #[arg(long)]
-        no_certify: bool,
-        /// Write every tier to a database in this directory as it is
-        /// solved (resumes at the first unfinished tier).
-        #[arg(long, value_name = "DIR")]
-        db: Option<PathBuf>,
         #[command(flatten)]
-        cluster: ClusterFlags,
+        flags: SolveFlags,
     },
     /// The value of a position (in the game's notation; the start by
     /// default), its best move and every move's value.
@@ -320,18 +329,7 @@ where
         tiered::game_in_db(dir, |base| G::from_options(rules, base), command)
     };
     Ok(Some(match cmd {
-        GameCmd::Solve {
-            rules,
-            no_certify,
-            db,
-            cluster: ClusterFlags { flags: Some(flags) },
-        } => tiered::solve_cluster(game(&rules)?, no_certify, db.as_deref(), &flags, ctx)?,
-        GameCmd::Solve {
-            rules,
-            no_certify,
-            db,
-            ..
-        } => tiered::solve(game(&rules)?, no_certify, db.as_deref(), ctx)?,
+        GameCmd::Solve { rules, flags } => flags.solve(game(&rules)?, ctx)?,
         GameCmd::Value {
             position,
             rules,
@@ -346,18 +344,8 @@ where
         GameCmd::Analyze { rules, db } => {
             tiered::analyze_db(in_db(&rules, &db, &at(&["analyze"]))?, &db, ctx)?
         }
-        GameCmd::Check { rules, samples } => {
-            let game = game(&rules)?;
-            // Tiers, symmetry, and at most an index and unmoves.
-            samples.check_work(
-                ctx,
-                &game.title(),
-                solver_retro::cost::indices(&game),
-                4,
-                tiered::CHECK_STEPS,
-            )?;
-            tiered::check(game, samples.samples)?
-        }
+        // Tiers, symmetry, and at most an index and unmoves.
+        GameCmd::Check { rules, samples } => samples.check(game(&rules)?, 4, ctx)?,
         GameCmd::Play { rules, seat } => {
             let game = match seat.db() {
                 Some(dir) => in_db(&rules, dir, &at(&["play"]))?,

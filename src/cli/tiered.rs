@@ -14,7 +14,7 @@ use solver_cluster::ClusterConfig;
 use solver_retro::{Held, Keep, Solved, Table, Tables};
 
 use super::analyze::{analyze, open_db};
-use super::args::{ClusterFlags, Samples};
+use super::args::{Samples, SolveFlags};
 use super::fingers::verdict_words;
 use super::register::CliGame;
 use super::solve_db::SolveDb;
@@ -198,7 +198,7 @@ pub fn check_cluster_work(config: &ClusterConfig, tiers: usize, ctx: &Ctx) -> Re
     Ok(())
 }
 
-use solver_retro::cost::{indices, indices_of, tables_bytes};
+use solver_retro::cost::{indices_of, tables_bytes};
 
 /// Steps of work [`GameCheck`](solver_retro::GameCheck) takes a sampled
 /// position of a tiered game (some 2,000 measured on Dobutsu shogi, the
@@ -335,10 +335,17 @@ where
         check_whole(game, WholeFor::Solve, ctx)?;
     }
     // The walk and the certificate that follow the solve, for its
-    // estimate of the time left.
+    // estimate of the time left: the certificate runs where every table
+    // is still held at the end — all of them are, or (with a database to
+    // drop them to) they all fit the memory limit together.
+    let all_held = match plan.tables {
+        Tables::Held => true,
+        Tables::Dropped => tables_bytes(game) <= ctx.config().limit(),
+        _ => false,
+    };
     let after = solver_retro::cost::after_share(
         plan.positions != solver_retro::Positions::Reachable,
-        !no_certify && plan.tables == Tables::Held,
+        !no_certify && all_held,
     );
     // What a resumed solve found done, said before it goes on (and in
     // its report).
@@ -372,7 +379,7 @@ where
         // The index's own certificate where the solve ran by it.
         &|| {
             done.certify_by_index()
-                .unwrap_or_else(|| solver_retro::certify_tiers(sol))
+                .unwrap_or_else(|| solver_retro::certify_tiers_with(sol, &config))
                 .map_err(|e| e.to_string())
         },
         db,
@@ -963,15 +970,8 @@ pub enum FixedCmd {
     /// Solve every position; the start's value, counts of the positions
     /// reachable from the start, the certificate.
     Solve {
-        /// Skip the certificate.
-        #[arg(long)]
-        no_certify: bool,
-        /// Write every tier to a database in this directory as it is
-        /// solved (resumes at the first unfinished tier).
-        #[arg(long, value_name = "DIR")]
-        db: Option<std::path::PathBuf>,
         #[command(flatten)]
-        cluster: ClusterFlags,
+        flags: SolveFlags,
     },
     /// The value of a position — the moves from the start, separated by
     /// spaces, or the game's board form — its best move and every move's
@@ -1005,18 +1005,10 @@ where
     G::Move: Send,
 {
     match cmd {
-        FixedCmd::Solve {
-            no_certify,
-            db,
-            cluster: ClusterFlags { flags: Some(flags) },
-        } => solve_cluster(game, no_certify, db.as_deref(), &flags, ctx),
-        FixedCmd::Solve { no_certify, db, .. } => solve(game, no_certify, db.as_deref(), ctx),
+        FixedCmd::Solve { flags } => flags.solve(game, ctx),
         FixedCmd::Value { position, db } => value(game, &position, db.as_deref(), ctx),
         FixedCmd::Analyze { db } => analyze_db(game, &db, ctx),
-        FixedCmd::Check { samples } => {
-            samples.check_work(ctx, &game.title(), indices(&game), 4, CHECK_STEPS)?;
-            self::check(game, samples.samples)
-        }
+        FixedCmd::Check { samples } => samples.check(game, 4, ctx),
     }
 }
 

@@ -12,6 +12,61 @@ pub fn bin() -> Command {
     c
 }
 
+/// `gamesolve args…` to the end, with no input.
+pub fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+/// `gamesolve --json args…`, which must succeed: its report, one JSON
+/// object on one line.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    json_of(bin(), args)
+}
+
+/// `program --json args…` ([`json`] for another program: an example's
+/// binary).
+pub fn json_of(mut program: Command, args: &[&str]) -> serde_json::Value {
+    let out = program
+        .arg("--json")
+        .args(args)
+        .output()
+        .expect("the program runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("UTF-8 output");
+    assert_eq!(
+        text.trim().lines().count(),
+        1,
+        "{args:?}: exactly one JSON object: {text}"
+    );
+    serde_json::from_str(&text).expect("one JSON object")
+}
+
+/// `gamesolve args…` refused: a non-zero exit, one line on stderr (no
+/// panic), nothing on stdout; the line.
+pub fn fails(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(!out.status.success(), "{args:?} should fail");
+    let err = String::from_utf8(out.stderr).expect("UTF-8 errors");
+    assert_eq!(err.trim().lines().count(), 1, "{args:?}: one line: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    err
+}
+
+/// A fresh empty directory for this test process, `name` under the
+/// target directory's space for tests.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
 /// `gamesolve args…` with `script` on its standard input, to the end.
 /// The input is written from a thread while the output is read (neither
 /// pipe fills and stops the other), and a program that ends before it has

@@ -239,26 +239,43 @@ impl Run {
     }
 }
 
-/// The children of a position by index: single indices and runs, every
-/// distinct child exactly once.
+/// Indices given as single indices and as [`Run`]s: a position's
+/// children ([`ChildIndices`], every distinct child exactly once) or its
+/// parents ([`ParentIndices`](crate::ParentIndices), which may repeat),
+/// one type for both, so that a solver reads them by one loop.
+///
+/// ```
+/// use game_core::{Indices, Run};
+/// let mut kids = Indices::default();
+/// kids.singles.push(9);
+/// kids.runs.push(Run::range(3..7).except(5));
+/// assert_eq!(kids.len(), 4);
+/// assert_eq!(kids.iter().collect::<Vec<_>>(), [9, 3, 4, 6]);
+/// kids.clear();
+/// assert!(kids.is_empty());
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ChildIndices {
-    /// Children given one by one.
+pub struct Indices {
+    /// Indices given one by one.
     pub singles: Vec<u64>,
-    /// Children given as runs.
+    /// Indices given as runs.
     pub runs: Vec<Run>,
 }
 
-impl ChildIndices {
+/// The children of a position by index ([`IndexedChildren::child_indices`]):
+/// single indices and runs, every distinct child exactly once.
+pub type ChildIndices = Indices;
+
+impl Indices {
     /// Empties both lists, keeping their memory.
     pub fn clear(&mut self) {
         self.singles.clear();
         self.runs.clear();
     }
 
-    /// The number of children, `u64::MAX` if they are more (runs that
-    /// promise more distinct indices than there are: see
-    /// [`Run::within`]).
+    /// The number of indices, runs counted by [`Run::len`]; a count past
+    /// `u64::MAX` (runs that promise more distinct indices than there
+    /// are: see [`Run::within`]) saturates.
     #[must_use]
     pub fn len(&self) -> u64 {
         self.runs
@@ -266,18 +283,28 @@ impl ChildIndices {
             .fold(self.singles.len() as u64, |n, s| n.saturating_add(s.len()))
     }
 
-    /// Whether there is no child.
+    /// Whether there is no index.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// Every child index, singles first.
+    /// Every index, singles first.
     pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
         self.singles
             .iter()
             .copied()
             .chain(self.runs.iter().flat_map(Run::iter))
+    }
+
+    /// Sends every index to `visit`, singles first, runs as runs.
+    pub fn send_to(&self, visit: &mut impl crate::ParentVisitor) {
+        for &p in &self.singles {
+            visit.single(p);
+        }
+        for &run in &self.runs {
+            visit.run(run);
+        }
     }
 }
 

@@ -109,7 +109,7 @@ pub use error::Error;
 pub use game::Game;
 pub use impartial::Impartial;
 pub use indexed::{
-    child_indices_by_moves, sort_dedup_tail, ChildIndices, Indexed, IndexedChildren, Run,
+    child_indices_by_moves, sort_dedup_tail, ChildIndices, Indexed, IndexedChildren, Indices, Run,
 };
 pub use misere::Misere;
 pub use outcome::{Outcome, Value, MAX_REMOTENESS};

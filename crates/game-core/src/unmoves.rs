@@ -48,55 +48,9 @@ capability! {
 }
 
 /// The parents of a position by index, as single indices and as
-/// [`Run`]s (which solvers can update with one tight loop).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ParentIndices {
-    /// Parents given one by one.
-    pub singles: Vec<u64>,
-    /// Parents given as runs.
-    pub runs: Vec<Run>,
-}
-
-impl ParentIndices {
-    /// Empties both lists, keeping their memory.
-    pub fn clear(&mut self) {
-        self.singles.clear();
-        self.runs.clear();
-    }
-
-    /// The number of parents; a count past `u64::MAX` (runs that
-    /// overlap) saturates.
-    #[must_use]
-    pub fn len(&self) -> u64 {
-        self.runs
-            .iter()
-            .fold(self.singles.len() as u64, |n, r| n.saturating_add(r.len()))
-    }
-
-    /// Whether there is no parent.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Sends every parent to `visit`, singles first, runs as runs.
-    pub fn send_to(&self, visit: &mut impl ParentVisitor) {
-        for &p in &self.singles {
-            visit.single(p);
-        }
-        for &run in &self.runs {
-            visit.run(run);
-        }
-    }
-
-    /// Every parent index, singles first.
-    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
-        self.singles
-            .iter()
-            .copied()
-            .chain(self.runs.iter().flat_map(Run::iter))
-    }
-}
+/// [`Run`]s (which solvers can update with one tight loop): the same
+/// [`Indices`](crate::Indices) a position's children come in.
+pub type ParentIndices = crate::Indices;
 
 /// Where [`IndexedUnmoves::visit_unmove_indices`] sends a position's
 /// parents: one by one, or as [`Run`]s. [`ParentIndices`] is one (it

@@ -63,6 +63,31 @@ impl Default for FingersRules {
 }
 
 impl FingersRules {
+    /// The rules of `fingers` a hand with the six switches set from the
+    /// low bits of `bits`, in the order of the fields: bit 0
+    /// [`rollover`](Self::rollover), 1 `transfers`, 2 `revive`, 3 `empty`,
+    /// 4 `allow_swap`, 5 `allow_transfer_overflow` (higher bits are
+    /// ignored): `0..64` is every set of rules of one F.
+    ///
+    /// ```
+    /// use games::fingers::FingersRules;
+    /// let default = FingersRules::default();
+    /// assert_eq!(FingersRules::from_switches(5, 0b1110), default);
+    /// ```
+    #[must_use]
+    pub fn from_switches(fingers: u8, bits: u32) -> Self {
+        let on = |b: u32| bits & (1 << b) != 0;
+        FingersRules {
+            fingers,
+            rollover: on(0),
+            transfers: on(1),
+            revive: on(2),
+            empty: on(3),
+            allow_swap: on(4),
+            allow_transfer_overflow: on(5),
+        }
+    }
+
     fn is_default_shape(&self) -> bool {
         FingersRules {
             fingers: self.fingers,

@@ -1,4 +1,5 @@
-//! The refusal of a move in a line of moves typed from the start.
+//! The legal moves at a position, and the refusal of a move in a line of
+//! moves typed from the start.
 
 use game_core::Game;
 
@@ -20,11 +21,33 @@ pub(crate) fn in_line<G: Game>(
     if !matches!(e, Error::Core(game_core::Error::IllegalMove(_))) {
         return e;
     }
+    illegal_in_line(line, word, k, legal_moves(game, pos).iter().map(name))
+}
+
+/// The legal moves at `pos`: none once the game is over there.
+pub(crate) fn legal_moves<G: Game>(game: &G, pos: &G::Position) -> Vec<G::Move> {
     let mut legal = Vec::new();
     if game.outcome(pos).is_none() {
         game.moves(pos, &mut legal);
     }
-    illegal_in_line(line, word, k, legal.iter().map(name))
+    legal
+}
+
+/// `mv` where it is legal at `pos`, else an illegal move, said by `what`.
+pub(crate) fn legal<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    mv: G::Move,
+    what: impl FnOnce() -> String,
+) -> Result<G::Move, Error>
+where
+    G::Move: PartialEq,
+{
+    if legal_moves(game, pos).contains(&mv) {
+        Ok(mv)
+    } else {
+        Err(game_core::Error::IllegalMove(what()).into())
+    }
 }
 
 /// The error for `word`, the `k`-th move (from 1) of `line`, which is not

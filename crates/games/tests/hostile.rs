@@ -101,16 +101,8 @@ fn a_huge_subtraction_set_is_refused_within_the_budget() {
 fn fingers_positions_past_the_rules_have_no_parents_and_true_counts() {
     let (mut moves, mut kids, mut parents) = (Vec::new(), Vec::new(), Vec::new());
     for bits in 0..128u32 {
-        let on = |k: u32| bits & (1 << k) != 0;
-        let rules = FingersRules {
-            fingers: if on(6) { 5 } else { 3 },
-            rollover: on(0),
-            transfers: on(1),
-            revive: on(2),
-            empty: on(3),
-            allow_swap: on(4),
-            allow_transfer_overflow: on(5),
-        };
+        let fingers = if bits & (1 << 6) != 0 { 5 } else { 3 };
+        let rules = FingersRules::from_switches(fingers, bits);
         let g = Fingers::new(rules).unwrap();
         for (me, opp) in [
             ([0, 1], [0, 6]),

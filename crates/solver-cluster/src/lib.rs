@@ -931,6 +931,50 @@ where
     run(space, game, config, db)
 }
 
+/// Solves every tier of `game`, which has unmoves and children by index,
+/// choosing how as `solver_retro::TierSolver` does on one machine with
+/// `solver_retro::TierUnmoves::indexed`: a game of one loopy tier 0
+/// indexed as a whole (its tier index its [`IndexedUnmoves`] index, the
+/// promise that declares) by its index, as [`solve_unmoves`] — bulk child
+/// counts, the terminal list, parents by index in runs; any other game
+/// tier by tier, as [`solve_tiers_given`].
+///
+/// ```
+/// use games::{Fingers, FingersPosition, FingersRules};
+/// use solver_cluster::{ClusterConfig, Solved};
+/// let game = Fingers::new(FingersRules::default())?;
+/// let config = ClusterConfig::from_args(["-w", "2"])?;
+/// let sol = solver_cluster::solve_tiers_indexed(game.clone(), &config, None)?;
+/// let by_one = solver_retro::solve_unmoves(&game)?;
+/// let start = FingersPosition::START;
+/// assert_eq!(sol.value(&start), by_one.value(&start));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`solve_tiers`].
+pub fn solve_tiers_indexed<G>(
+    game: G,
+    config: &ClusterConfig,
+    db: Option<Arc<Database>>,
+) -> Result<ClusterSolution<G>, Error>
+where
+    G: Tiered + IndexedUnmoves + game_core::IndexedChildren + Clone + Send + Sync + 'static,
+    G::Position: Send,
+    G::Move: Send,
+{
+    let dense = match game.tiers()[..] {
+        [0] => !game.leaves_tier(0) && game.tier_size(0) == game.size(),
+        _ => false,
+    };
+    if dense {
+        let space = IndexedSpace { game: game.clone() };
+        run(space, game, config, db)
+    } else {
+        solve_tiers_given(game, Some(solver_retro::TierUnmoves::indexed()), config, db)
+    }
+}
+
 /// Solves every index of an [`IndexedUnmoves`] game as one tier (tier 0
 /// of [`OneTier`]), as `solver_retro::solve_unmoves_with`: bulk child
 /// counts and the terminal list where the game has them, parents by

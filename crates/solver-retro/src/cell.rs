@@ -145,12 +145,7 @@ macro_rules! cell {
                     return Some(Value::DRAW);
                 }
                 let r = (self & ((1 << ($bits - 3)) - 1)) as u32;
-                match (self >> ($bits - 3)) & 3 {
-                    0 => Some(Value::lose(r)),
-                    1 => Some(Value::tie(r)),
-                    2 => Some(Value::win(r)),
-                    _ => None,
-                }
+                resolved(((self >> ($bits - 3)) & 3) as u8, r)
             }
             #[inline]
             fn refuses_updates(self) -> bool {
@@ -188,6 +183,18 @@ macro_rules! cell {
 
 cell!(u16, i16, 16);
 cell!(u32, i32, 32);
+
+/// The value of a resolved cell of any width from its outcome's code
+/// (0 lost, 1 tied, 2 won; 3 is no position: `None`) and remoteness `r`.
+#[inline(always)]
+fn resolved(code: u8, r: u32) -> Option<Value> {
+    match code {
+        0 => Some(Value::lose(r)),
+        1 => Some(Value::tie(r)),
+        2 => Some(Value::win(r)),
+        _ => None,
+    }
+}
 
 /// The first code of a one-byte tie (remoteness 0): codes `0..BYTE_TIE`
 /// are open counters, `0..=16` counted ([`Cell::MAX_COUNT`]) and 17
@@ -287,13 +294,7 @@ impl Cell for u8 {
             return Some(Value::DRAW);
         }
         let (code, r) = BYTE_RESOLVED[usize::from(self)];
-        let r = u32::from(r);
-        match code {
-            0 => Some(Value::lose(r)),
-            1 => Some(Value::tie(r)),
-            2 => Some(Value::win(r)),
-            _ => None,
-        }
+        resolved(code, u32::from(r))
     }
     #[inline]
     fn refuses_updates(self) -> bool {

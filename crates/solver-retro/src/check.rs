@@ -710,9 +710,81 @@ where
     <S::Game as Game>::Position: Send,
     <S::Game as Game>::Move: Send,
 {
+    certify_tiers_with(solution, &crate::Config::default())
+}
+
+/// [`certify_tiers`], its progress reported to `config`'s callback
+/// ([`crate::Config::progress`]) as [`Progress::Work`](crate::Progress::Work):
+/// the indices of the tables held checked so far, of all of them, once a
+/// block of 16,384 (from the thread that checked it, so reports may come
+/// out of order: the largest counts).
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use game_core::{Game, Indexed, OneTier, Value};
+/// use solver_retro::{Config, HoldsTiers, Progress, Table, TierTables};
+///
+/// /// Take one from a pile of up to 2, solved by hand.
+/// struct Pile;
+/// impl Game for Pile {
+///     type Position = u64;
+///     type Move = ();
+///     fn moves(&self, n: &u64, out: &mut Vec<()>) { if *n > 0 { out.push(()) } }
+///     fn play(&self, n: &u64, _: &()) -> u64 { n - 1 }
+/// }
+/// impl Indexed for Pile {
+///     fn size(&self) -> u64 { 3 }
+///     fn index(&self, n: &u64) -> u64 { *n }
+///     fn position(&self, i: u64) -> Option<u64> { (i < 3).then_some(i) }
+/// }
+/// struct Solved(OneTier<Pile>, TierTables);
+/// impl HoldsTiers for Solved {
+///     type Game = OneTier<Pile>;
+///     fn tiered_game(&self) -> &OneTier<Pile> { &self.0 }
+///     fn tier_tables(&self) -> &TierTables { &self.1 }
+/// }
+/// let mut table = Table::new(3, false)?;
+/// for (n, v) in [Value::lose(0), Value::win(1), Value::lose(2)].into_iter().enumerate() {
+///     table.set(n as u64, Some(v))?;
+/// }
+/// let sol = Solved(OneTier(Pile), TierTables::new(vec![0], [(0, table)]));
+///
+/// let seen = Arc::new(Mutex::new(Vec::new()));
+/// let log = Arc::clone(&seen);
+/// let config = Config::default().progress(move |p| {
+///     if let Progress::Work { done, total } = p {
+///         log.lock().unwrap().push((done, total));
+///     }
+/// });
+/// let cert = solver_retro::certify_tiers_with(&sol, &config)?;
+/// assert_eq!(cert, solver_retro::certify_tiers(&sol)?);
+/// assert_eq!(*seen.lock().unwrap(), [(3, 3)]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`certify_tiers`].
+pub fn certify_tiers_with<S>(
+    solution: &S,
+    config: &crate::Config,
+) -> Result<Certificate, Rejection<<S::Game as Game>::Position>>
+where
+    S: HoldsTiers + Sync,
+    S::Game: Sync,
+    <S::Game as Game>::Position: Send,
+    <S::Game as Game>::Move: Send,
+{
     use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
     let game = solution.tiered_game();
     let held = solution.tier_tables();
+    let all: u64 = held
+        .tiers()
+        .iter()
+        .filter_map(|&t| held.table(t))
+        .map(|table| table.len() as u64)
+        .sum();
+    let checked = AtomicU64::new(0);
     let mut total = Certificate::default();
     for &t in held.tiers() {
         let Some(table) = held.table(t) else {
@@ -795,6 +867,9 @@ where
                 if failure.is_none() && next < block.end {
                     failure = passed_over(game, t, table, next..block.end);
                 }
+                let done = checked.fetch_add(block.end - block.start, Ordering::Relaxed)
+                    + (block.end - block.start);
+                config.report(crate::Progress::Work { done, total: all });
                 match failure {
                     Some(r) => Err(r),
                     None => Ok(cert),

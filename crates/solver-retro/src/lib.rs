@@ -228,8 +228,8 @@ pub use builder::{
 };
 pub use cell::{Cell, Table};
 pub use check::{
-    certify, certify_indexed, certify_tiers, check_position, look_up_checked, Certificate, Flaw,
-    Looked, Rejection,
+    certify, certify_indexed, certify_tiers, certify_tiers_with, check_position, look_up_checked,
+    Certificate, Flaw, Looked, Rejection,
 };
 pub use check_game::{BrokenPromise, GameCheck};
 pub use config::{Config, Progress};

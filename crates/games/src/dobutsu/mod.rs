@@ -184,20 +184,13 @@ impl Dobutsu {
         text: &str,
     ) -> Result<DobutsuMove, Error> {
         let mv = notation::parse_move(text, side)?;
-        let mut moves = Vec::new();
-        if self.outcome(pos).is_none() {
-            self.moves(pos, &mut moves);
-        }
-        if moves.contains(&mv) {
-            Ok(mv)
-        } else {
-            Err(game_core::Error::IllegalMove(format!(
+        crate::line::legal(self, pos, mv, || {
+            format!(
                 "{text} by the {} player at {}",
                 side.name(),
                 pos.board_string(side)
-            ))
-            .into())
-        }
+            )
+        })
     }
 
     /// The position reached from the start by the moves in `line`

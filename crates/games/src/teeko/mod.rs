@@ -254,15 +254,7 @@ impl Teeko {
     /// [`Error::Core`] with an illegal move if it is not legal at `pos`.
     pub fn legal_move(&self, pos: &TeekoPosition, text: &str) -> Result<TeekoMove, Error> {
         let mv: TeekoMove = text.parse()?;
-        let mut moves = Vec::new();
-        if self.outcome(pos).is_none() {
-            self.moves(pos, &mut moves);
-        }
-        if moves.contains(&mv) {
-            Ok(mv)
-        } else {
-            Err(game_core::Error::IllegalMove(format!("{mv} at {pos}")).into())
-        }
+        crate::line::legal(self, pos, mv, || format!("{mv} at {pos}"))
     }
 
     /// The position reached from the start by the moves in `line`,

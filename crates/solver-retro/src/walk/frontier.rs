@@ -278,8 +278,13 @@ impl Walk {
     /// # Errors
     /// [`Error::TooLarge`] when the system refuses the spare bitmap.
     pub(super) fn new(first: u64, words: u64, cap: u64, limit: u64) -> Result<Self, Error> {
+        Walk::at(Level::List(vec![first]), words, cap, limit)
+    }
+
+    /// A walk whose first level is `level`, with its spare bitmap.
+    fn at(level: Level, words: u64, cap: u64, limit: u64) -> Result<Self, Error> {
         Ok(Walk {
-            level: Level::List(vec![first]),
+            level,
             spare: bitmap(words, limit)?,
             words,
             cap,
@@ -317,18 +322,7 @@ impl Walk {
         for (l, s) in level.iter().zip(seen) {
             l.store(s.load(Ordering::Relaxed), Ordering::Relaxed);
         }
-        Ok(Walk {
-            level: Level::Bits(level),
-            spare: bitmap(words, limit)?,
-            words,
-            cap,
-            limit,
-            failed: None,
-            #[cfg(test)]
-            refuse_bitmap: false,
-            #[cfg(test)]
-            peak: 0,
-        })
+        Walk::at(Level::Bits(level), words, cap, limit)
     }
 
     /// Expands the current level on all threads of the current pool:
