@@ -152,6 +152,11 @@ pub struct Estimate {
     /// ([`Progress::Work`]): the time and the count of its first report,
     /// and the largest count so far; it is then priced at its own rate.
     checking: Option<(f64, u64, u64)>,
+    /// Each tier solved, in order: its indices and the seconds its solve
+    /// took — what prices the certificate's indices, which go tier by
+    /// tier in the same order and cost as unequally (Dobutsu shogi's
+    /// first tier some ten times less an index than its second).
+    tier_secs: Vec<(u64, f64)>,
 }
 
 /// The tier being solved, as far as its reports go.
@@ -195,6 +200,7 @@ impl Estimate {
             last: None,
             after: 0.0,
             checking: None,
+            tier_secs: Vec::new(),
         }
     }
 
@@ -237,7 +243,10 @@ impl Estimate {
 
     /// The certificate after the solve has checked `done` of `total`
     /// indices: the time left is the rest at the rate measured since its
-    /// first report (until then the price the solve set counts down).
+    /// first report (until then the price the solve set counts down), its
+    /// indices weighed by their tiers' solve times where the tiers solved
+    /// are the ones it checks (a certificate's index costs about what the
+    /// same index's solve did, tier by tier), else counted alike.
     fn checked(&mut self, done: u64, total: u64, now: f64) {
         let Some((at, first, most)) = &mut self.checking else {
             self.checking = Some((now, done, done));
@@ -249,9 +258,35 @@ impl Estimate {
             return;
         }
         *most = done;
-        if let Some(r) = rate(done - *first, now - *at) {
-            self.last = Some((now, total.saturating_sub(done) as f64 / r));
+        let (at, first) = (*at, *first);
+        let solve = |k| self.solve_secs(k, total);
+        let weighed = match (solve(first), solve(done), solve(total)) {
+            (Some(a), Some(b), Some(c)) if b > a && now > at => {
+                Some((now - at) / (b - a) * (c - b))
+            }
+            _ => None,
+        };
+        let plain = || rate(done - first, now - at).map(|r| total.saturating_sub(done) as f64 / r);
+        if let Some(left) = weighed.or_else(plain) {
+            self.last = Some((now, left));
         }
+    }
+
+    /// The seconds the solve took for the first `k` indices of the tiers
+    /// in their order, where those are `total` indices in all.
+    fn solve_secs(&self, k: u64, total: u64) -> Option<f64> {
+        if self.tier_secs.iter().map(|&(n, _)| n).sum::<u64>() != total {
+            return None;
+        }
+        let (mut rest, mut secs) = (k, 0.0);
+        for &(n, s) in &self.tier_secs {
+            if rest <= n {
+                return Some(secs + s * rest as f64 / n.max(1) as f64);
+            }
+            rest -= n;
+            secs += s;
+        }
+        None
     }
 
     /// A tier of `positions` indices is done, `tiers` done of all.
@@ -270,6 +305,7 @@ impl Estimate {
         if positions > 0 && now > t.start {
             self.tier_cost = Some((now - t.start) / positions as f64);
         }
+        self.tier_secs.push((positions, (now - t.start).max(0.0)));
         self.done = self.done.saturating_add(positions).min(self.total);
         self.tiers = Some(tiers);
         self.tier = InTier {
@@ -811,6 +847,41 @@ mod tests {
             at,
         );
         assert!(e.left(at).unwrap() <= 4.0 + 1e-6);
+        // Tiers of unequal cost an index: the certificate's indices are
+        // priced as their solve's. Two tiers of 1,000 indices, solved in
+        // 1 s and 10 s; the certificate takes 2 s and 20 s of them.
+        let mut s = Stream::new();
+        s.tier((1, 2), 1_000, 100, 1_000.0, None);
+        s.tier((2, 2), 1_000, 100, 100.0, None);
+        let end = s.clock;
+        assert!((end - 11.0).abs() < 1e-9);
+        let mut e = Estimate::new(2_000).with_after(1.25);
+        for &(at, p) in &s.reports {
+            e.report(p, at);
+        }
+        let checked_at = |k: u64| {
+            let k = k as f64;
+            end + if k <= 1_000.0 {
+                2.0 * k / 1_000.0
+            } else {
+                2.0 + 20.0 * (k - 1_000.0) / 1_000.0
+            }
+        };
+        for k in (100..2_000).step_by(100) {
+            let at = checked_at(k);
+            e.report(
+                Progress::Work {
+                    done: k,
+                    total: 2_000,
+                },
+                at,
+            );
+            if k > 100 {
+                let left = e.left(at).unwrap();
+                let truly = checked_at(2_000) - at;
+                assert!((left - truly).abs() < 1e-6, "{k}: {left} for {truly}");
+            }
+        }
         // During the solve, such reports are not the certificate's.
         let mut solving = Estimate::new(1_000).with_after(1.25);
         solving.report(Progress::Work { done: 1, total: 2 }, 1.0);
