@@ -116,6 +116,45 @@ fn seven_by_six(c: &mut Criterion) {
     }
 }
 
+/// Pascal Pons' `Test_L1_R1` (1,000 positions near the start, chosen by
+/// his program, not ours; "moves score" lines), searched as the other
+/// sets: a fresh table a position, its clearing not timed.
+const PONS_L1_R1: &str = include_str!("../tests/data/Test_L1_R1");
+
+fn pons_begin_easy(c: &mut Criterion) {
+    let g = ConnectFour::new(7, 6).unwrap();
+    let set: Vec<ConnectFourPosition> = PONS_L1_R1
+        .lines()
+        .map(|line| {
+            let moves = line.split_whitespace().next().expect("moves");
+            g.position_from_moves(moves).expect("a legal position")
+        })
+        .collect();
+    for threads in [1, 2] {
+        let config = Config::new()
+            .with_threads(threads)
+            .with_table_bytes(64 << 20);
+        let (mean, worst, rate) = summary(&g, &set, &config, game_core::NoTable);
+        eprintln!(
+            "7x6 Pons' Test_L1_R1 ({} positions), {threads} thread(s): mean {mean:?}, \
+             worst {worst:?}, {rate:.2e} nodes/s",
+            set.len()
+        );
+    }
+    let mut group = c.benchmark_group("search_7x6_pons_l1_r1");
+    group.sample_size(10);
+    let config = Config::new().with_table_bytes(64 << 20);
+    group.bench_function("first_100_1_thread", |b| {
+        b.iter(|| {
+            for pos in &set[..100] {
+                let search = Searcher::new(&g, config.clone()).unwrap();
+                std::hint::black_box(search.value(pos).unwrap());
+            }
+        });
+    });
+    group.finish();
+}
+
 fn five_by_four_tables(c: &mut Criterion) {
     let g = ConnectFour::new(5, 4).unwrap();
     let canonical = Canonical(g.clone());
@@ -154,5 +193,5 @@ fn five_by_four_tables(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, seven_by_six, five_by_four_tables);
+criterion_group!(benches, pons_begin_easy, seven_by_six, five_by_four_tables);
 criterion_main!(benches);

@@ -84,9 +84,11 @@ fn connect4_agrees(width: u32, height: u32, samples: usize, threads: usize) {
     let canonical = Canonical(g.clone());
     let sol = solver_retro::solve_tiers(&canonical).unwrap();
     let table = |p: &ConnectFourPosition| sol.value(&g.canonical(p)).unwrap();
+    // A table that grows with the board (6×5's searches near the start
+    // are long): 4 MiB, to 256 MiB for 30 cells.
     let config = Config::new()
         .with_threads(threads)
-        .with_table_bytes(1 << 22);
+        .with_table_bytes((1u64 << 22).max(1 << (g.cells().min(30) - 2)));
     let search = Searcher::new(&g, config).unwrap();
     let mut moves = Vec::new();
     for pos in sample(&g, samples, u64::from(width * 10 + height)) {
@@ -127,6 +129,15 @@ fn connect4_5x4_agrees_with_the_retrograde_table_on_two_threads() {
 fn connect4_5x5_and_6x4_agree_with_the_retrograde_table() {
     connect4_agrees(5, 5, 300, 2);
     connect4_agrees(6, 4, 300, 2);
+}
+
+/// A sample of 6×5 (the largest board solved whole here: some 10 GB of
+/// tables in memory, a few minutes): run with `cargo test --release
+/// --test search -- --ignored six_by_five`.
+#[test]
+#[ignore]
+fn connect4_six_by_five_sample_agrees_with_the_retrograde_table() {
+    connect4_agrees(6, 5, 100, 2);
 }
 
 /// Endgame tables: on 5×4, the search reading the solved tiers of 12

@@ -275,18 +275,17 @@ impl Estimate {
     /// The seconds the solve took for the first `k` indices of the tiers
     /// in their order, where those are `total` indices in all.
     fn solve_secs(&self, k: u64, total: u64) -> Option<f64> {
-        if self.tier_secs.iter().map(|&(n, _)| n).sum::<u64>() != total {
-            return None;
-        }
-        let (mut rest, mut secs) = (k, 0.0);
+        // One pass: the seconds at `k`, and the indices counted, which
+        // must be the certificate's (else the tiers are not the same).
+        let (mut seen, mut secs, mut at) = (0u64, 0.0, None);
         for &(n, s) in &self.tier_secs {
-            if rest <= n {
-                return Some(secs + s * rest as f64 / n.max(1) as f64);
+            if at.is_none() && k <= seen + n {
+                at = Some(secs + s * (k - seen) as f64 / n.max(1) as f64);
             }
-            rest -= n;
+            seen += n;
             secs += s;
         }
-        None
+        at.filter(|_| seen == total)
     }
 
     /// A tier of `positions` indices is done, `tiers` done of all.

@@ -963,15 +963,13 @@ where
     G::Position: Send,
     G::Move: Send,
 {
-    let dense = match game.tiers()[..] {
-        [0] => !game.leaves_tier(0) && game.tier_size(0) == game.size(),
-        _ => false,
-    };
-    if dense {
+    let unmoves = solver_retro::TierUnmoves::indexed();
+    // The index's space is tier 0 of the game's index.
+    if unmoves.solves_by_index(&game) && game.tiers()[..] == [0] {
         let space = IndexedSpace { game: game.clone() };
         run(space, game, config, db)
     } else {
-        solve_tiers_given(game, Some(solver_retro::TierUnmoves::indexed()), config, db)
+        solve_tiers_given(game, Some(unmoves), config, db)
     }
 }
 

@@ -183,6 +183,15 @@ impl<G: Tiered> TierUnmoves<G> {
         (self.parents)(game, tier, id, out, scratch)
     }
 
+    /// Whether these unmoves solve `game` by its dense index: made by
+    /// [`TierUnmoves::indexed`], for a game of one loopy tier whose tier
+    /// index is its whole index (the choice [`TierSolver`](crate::TierSolver)
+    /// makes, for an engine of another crate to make the same).
+    #[must_use]
+    pub fn solves_by_index(&self, game: &G) -> bool {
+        self.dense.as_ref().is_some_and(|d| (d.fits)(game))
+    }
+
     /// The function that gives the parents ([`TierUnmoves::parents`]),
     /// for an engine of another crate that asks them itself (a cluster's
     /// shards of a tier).

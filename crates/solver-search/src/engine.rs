@@ -488,7 +488,11 @@ where
         }
         let plies = self.s.game.plies_left(pos).map(i64::from);
         let mut gap = 0i64;
-        let mut halving = false;
+        // Fast wins and losses first: a test of a short distance searches
+        // a shallow tree, and a position won (or lost) quickly is found so
+        // without the deep outcome test, whose proof may follow a slow
+        // win. Then the value is between two proven bounds: halve.
+        let mut halving = self.deepen(pos, plies, &mut lo, &mut hi)?;
         while lo < hi {
             let (beta, region) = if lo >= -4 && hi <= 4 {
                 // Between the outcomes only a tie scores.
@@ -553,6 +557,56 @@ where
             }
         }
         Ok(lo)
+    }
+
+    /// Tests whether `pos` wins within `d` plies and whether it loses
+    /// within `d + 1`, for `d` = 3, 7, 15, … (1, 3, 7, … without a complete
+    /// quick value) up to half the plies left (16 when unknown), narrowing
+    /// `lo ≤ score ≤ hi`; whether one succeeded (then the score is
+    /// bracketed between the last two distances).
+    fn deepen(
+        &mut self,
+        pos: &G::Position,
+        plies: Option<i64>,
+        lo: &mut i64,
+        hi: &mut i64,
+    ) -> Result<bool, Error> {
+        let complete = self.fastest_win > 1;
+        let snap = |lo: &mut i64, hi: &mut i64| {
+            if complete {
+                (*lo, *hi) = (snap_lo(*lo), snap_hi(*hi));
+            }
+        };
+        let reach = plies.map_or(16, |n| n / 2);
+        let mut d = self.fastest_win;
+        while d <= reach && *lo < *hi {
+            // A win within `d` plies: a score of at least BIG − d.
+            let beta = BIG - d;
+            if *lo < beta && beta <= *hi {
+                let r = self.search(pos, beta)?;
+                if r >= beta {
+                    *lo = (*lo).max(r);
+                    snap(lo, hi);
+                    return Ok(true);
+                }
+                *hi = (*hi).min(r);
+                snap(lo, hi);
+            }
+            // A loss within `d + 1` plies: a score of at most d + 1 − BIG.
+            let beta = d + 2 - BIG;
+            if *lo < beta && beta <= *hi {
+                let r = self.search(pos, beta)?;
+                if r < beta {
+                    *hi = (*hi).min(r);
+                    snap(lo, hi);
+                    return Ok(true);
+                }
+                *lo = (*lo).max(r);
+                snap(lo, hi);
+            }
+            d = 2 * d + 1;
+        }
+        Ok(false)
     }
 
     /// Whether `pos` (not over, not in a table) is a tie, by two tests.
