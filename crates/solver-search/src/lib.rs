@@ -42,7 +42,11 @@
 //!   players, which no negation orders) is found after, by a search over
 //!   the tied children only (or from [`game_core::SearchHints::tie_remoteness`]).
 //! * **Null windows and deepening.** The value is narrowed by null-window
-//!   tests: "does it win?", "does it lose?", then the remoteness, from
+//!   tests: first of fast ends, "does it win within 3 plies?", "does it
+//!   lose within 4?", then 7 and 8, 15 and 16, … up to half the plies
+//!   left (shallow trees; a position won quickly is so found without a
+//!   proof that may follow a slow win), bisecting between the bounds once
+//!   one holds; else "does it win?", "does it lose?", then the remoteness, from
 //!   the bound the outcome's test proved (a win's slowest, a loss's
 //!   fastest, where the answer near the start of a long game lies):
 //!   "does it win within `d` plies?" for `d` galloping away from it
