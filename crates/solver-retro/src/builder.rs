@@ -185,7 +185,7 @@ impl<G: Tiered> TierUnmoves<G> {
 
     /// Whether these unmoves solve `game` by its dense index: made by
     /// [`TierUnmoves::indexed`], for a game of one loopy tier whose tier
-    /// index is its whole index (the choice [`TierSolver`](crate::TierSolver)
+    /// index is its whole index (the choice [`TierSolver`]
     /// makes, for an engine of another crate to make the same).
     #[must_use]
     pub fn solves_by_index(&self, game: &G) -> bool {
