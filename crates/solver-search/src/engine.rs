@@ -538,16 +538,7 @@ where
                 };
                 (b, Some(true))
             };
-            let r = self.search(pos, beta)?;
-            let reached = r >= beta;
-            if reached {
-                lo = lo.max(r);
-            } else {
-                hi = hi.min(r);
-            }
-            if complete {
-                (lo, hi) = (snap_lo(lo), snap_hi(hi));
-            }
+            let reached = self.narrow(pos, beta, &mut lo, &mut hi)?;
             match region {
                 // From the top, a success ends the galloping; from the
                 // bottom, a failure does.
@@ -557,6 +548,29 @@ where
             }
         }
         Ok(lo)
+    }
+
+    /// One null-window test of `pos` against `beta`, narrowing `lo ≤
+    /// score ≤ hi` by its fail-soft result (snapped to the parities a
+    /// complete quick value fixes); whether the score reached `beta`.
+    fn narrow(
+        &mut self,
+        pos: &G::Position,
+        beta: i64,
+        lo: &mut i64,
+        hi: &mut i64,
+    ) -> Result<bool, Error> {
+        let r = self.search(pos, beta)?;
+        let reached = r >= beta;
+        if reached {
+            *lo = (*lo).max(r);
+        } else {
+            *hi = (*hi).min(r);
+        }
+        if self.fastest_win > 1 {
+            (*lo, *hi) = (snap_lo(*lo), snap_hi(*hi));
+        }
+        Ok(reached)
     }
 
     /// Tests whether `pos` wins within `d` plies and whether it loses
@@ -571,38 +585,16 @@ where
         lo: &mut i64,
         hi: &mut i64,
     ) -> Result<bool, Error> {
-        let complete = self.fastest_win > 1;
-        let snap = |lo: &mut i64, hi: &mut i64| {
-            if complete {
-                (*lo, *hi) = (snap_lo(*lo), snap_hi(*hi));
-            }
-        };
         let reach = plies.map_or(16, |n| n / 2);
         let mut d = self.fastest_win;
         while d <= reach && *lo < *hi {
-            // A win within `d` plies: a score of at least BIG − d.
-            let beta = BIG - d;
-            if *lo < beta && beta <= *hi {
-                let r = self.search(pos, beta)?;
-                if r >= beta {
-                    *lo = (*lo).max(r);
-                    snap(lo, hi);
+            // A win within `d` plies: a score of at least BIG − d; a loss
+            // within `d + 1`: a score below d + 2 − BIG.
+            for (beta, found_if_reached) in [(BIG - d, true), (d + 2 - BIG, false)] {
+                if *lo < beta && beta <= *hi && self.narrow(pos, beta, lo, hi)? == found_if_reached
+                {
                     return Ok(true);
                 }
-                *hi = (*hi).min(r);
-                snap(lo, hi);
-            }
-            // A loss within `d + 1` plies: a score of at most d + 1 − BIG.
-            let beta = d + 2 - BIG;
-            if *lo < beta && beta <= *hi {
-                let r = self.search(pos, beta)?;
-                if r < beta {
-                    *hi = (*hi).min(r);
-                    snap(lo, hi);
-                    return Ok(true);
-                }
-                *lo = (*lo).max(r);
-                snap(lo, hi);
             }
             d = 2 * d + 1;
         }
