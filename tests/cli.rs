@@ -859,6 +859,59 @@ fn the_largest_budgets_are_taken_and_no_budget_is_advised_past_them() {
     assert!(!err.contains("--max-work"), "{err}");
 }
 
+/// A search that spends its whole work budget does not know its need: it
+/// says "more than the budget" and advises a multiple of it. It used to
+/// print the budget spent as the need ("needs about 4.0e9 steps, over the
+/// budget of 4.0e9") and advise a budget a step above it, which failed
+/// again.
+#[test]
+fn a_search_that_spends_its_budget_says_more_than_the_budget() {
+    // The empty 7x6 board: some 8e9 steps of search on one thread.
+    for args in [
+        &[
+            "--max-work",
+            "1e6",
+            "connect4",
+            "value",
+            "",
+            "--width",
+            "7",
+            "--height",
+            "6",
+        ][..],
+        &[
+            "--max-work",
+            "2e6",
+            "--threads",
+            "2",
+            "connect4",
+            "value",
+            "4",
+            "--width",
+            "7",
+            "--height",
+            "6",
+        ],
+    ] {
+        let err = fails(args);
+        let budget = game_core::budget::human_count(args[1].parse::<f64>().unwrap() as u64);
+        assert!(
+            err.contains(&format!("needs more than the budget of {budget} steps")),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("needs about"), "{args:?}: {err}");
+        let given: f64 = args[1].parse().unwrap();
+        let suggested: f64 = err
+            .trim()
+            .trim_end_matches(')')
+            .rsplit(' ')
+            .next()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no suggested budget: {err}"));
+        assert!(suggested >= 4.0 * given, "{args:?}: {err}");
+    }
+}
+
 /// A period search that spends its work budget suggests one that would
 /// go further, as a number to type: the advice's placeholder used to be
 /// printed as it was ("e.g. --max-work {enough}").

@@ -54,6 +54,11 @@ pub struct TooLarge {
     pub available: u64,
     /// How to raise the limit, e.g. "raise it with --memory".
     pub raise: Cow<'static, str>,
+    /// The work budget ran out before the computation knew its need:
+    /// `needed` is then only the budget plus one, and the message says
+    /// "more than the budget" rather than a figure, with advice of a
+    /// multiple of the budget ([`Budget::spent_error`]).
+    pub spent: bool,
 }
 
 impl fmt::Display for TooLarge {
@@ -88,6 +93,13 @@ impl fmt::Display for TooLarge {
                     human_count(u64::MAX - 1),
                 );
             }
+            Resource::Work if self.spent => write!(
+                f,
+                "{} needs more than the budget of {} steps of work, all spent before it finished \
+                 (how much more is unknown)",
+                self.what,
+                human_count(self.available)
+            )?,
             Resource::Work => write!(
                 f,
                 "{} needs about {} steps of work, over the budget of {}",
@@ -99,6 +111,10 @@ impl fmt::Display for TooLarge {
         if !self.raise.is_empty() {
             // The advice may name a budget that would do: `{enough}`.
             let raise = match self.resource {
+                // A guess for a need nobody knows: four times the budget.
+                Resource::Work if self.spent => {
+                    fill_enough(&self.raise, self.available.saturating_mul(SPENT_ADVICE))
+                }
                 Resource::Work => fill_enough(&self.raise, self.needed),
                 Resource::Memory => fill_enough_bytes(&self.raise, self.needed),
             };
@@ -109,6 +125,10 @@ impl fmt::Display for TooLarge {
 }
 
 impl std::error::Error for TooLarge {}
+
+/// The multiple of a spent work budget that [`TooLarge`]'s advice names
+/// (`{enough}`) when the need is unknown.
+pub const SPENT_ADVICE: u64 = 4;
 
 /// Bytes of a memo of `n` positions of type `P`: a hash map from each
 /// position to a 4-byte id (its buckets a power of two at most 7/8 full,
@@ -370,6 +390,7 @@ impl Budget {
             needed: bytes,
             available: self.memory,
             raise: self.raise_memory.clone(),
+            spent: false,
         }
     }
 
@@ -382,6 +403,31 @@ impl Budget {
             needed: steps,
             available: self.work,
             raise: self.raise_work.clone(),
+            spent: false,
+        }
+    }
+
+    /// The refusal of `what`, which spent the whole work budget before it
+    /// finished or knew how much more it needs: "needs more than the
+    /// budget", with advice of [`SPENT_ADVICE`] times the budget.
+    ///
+    /// ```
+    /// use game_core::Budget;
+    /// let b = Budget::unlimited()
+    ///     .with_work(4_000_000_000)
+    ///     .with_advice("", "raise it with --max-work STEPS (e.g. --max-work {enough})");
+    /// assert_eq!(
+    ///     b.spent_error("the search").to_string(),
+    ///     "the search needs more than the budget of 4.0e9 steps of work, all spent before it \
+    ///      finished (how much more is unknown); raise it with --max-work STEPS (e.g. --max-work 2e10)"
+    /// );
+    /// ```
+    #[must_use]
+    pub fn spent_error(&self, what: impl Into<Cow<'static, str>>) -> TooLarge {
+        TooLarge {
+            needed: self.work.saturating_add(1),
+            spent: true,
+            ..self.work_error(what, 0)
         }
     }
 
@@ -1003,6 +1049,7 @@ Rss:                  24 kB\n";
             needed: 1 << 57,
             available: u64::MAX,
             raise: "raise it with --memory".into(),
+            spent: false,
         };
         let text = refused.to_string();
         assert_eq!(

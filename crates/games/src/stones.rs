@@ -222,10 +222,7 @@ impl StonesTable {
             };
             if !meter.spend(STEPS_PER_ROW) {
                 return Err(budget
-                    .work_error(
-                        format!("{} (no period after {p} rows)", what()),
-                        meter.limit().saturating_add(1),
-                    )
+                    .spent_error(format!("{} (no period after {p} rows)", what()))
                     .into());
             }
             if let Some(period) = finder.push_within(row, budget)? {

@@ -295,10 +295,7 @@ impl Subtraction {
         loop {
             if !meter.spend(per_row) {
                 return Err(budget
-                    .work_error(
-                        format!("{} (no period up to row {n})", what()),
-                        meter.limit().saturating_add(1),
-                    )
+                    .spent_error(format!("{} (no period up to row {n})", what()))
                     .into());
             }
             let mut any_move = false;

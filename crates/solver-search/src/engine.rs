@@ -216,12 +216,7 @@ where
         // dropped unread.
         let cancelled = self.helper > 0 && self.s.done.load(Ordering::Relaxed);
         if cancelled || self.s.stop.load(Ordering::Relaxed) {
-            return Err(self.s.budget.work_error(
-                "the search of this position, stopped unfinished,",
-                total
-                    .saturating_mul(STEPS_A_NODE)
-                    .max(self.s.budget.work().saturating_add(1)),
-            ))?;
+            return Err(self.s.budget.spent_error("the search of this position"))?;
         }
         Ok(())
     }
