@@ -186,14 +186,9 @@ const PONS_L1_R1: &str = include_str!("data/Test_L1_R1");
 /// a win (loss) in the plies that bring the winner to its `22 − |score|`
 /// stones, a tie on the full board.
 fn pons_value(pieces: u32, score: i32) -> Value {
-    let stones = 22 - score.unsigned_abs();
-    match score {
-        0 => Value::tie(42 - pieces),
-        // The player to move has pieces / 2 stones; its last is the win.
-        s if s > 0 => Value::win(2 * (stones - pieces / 2) - 1),
-        // The opponent has the rest and moves second from here.
-        _ => Value::lose(2 * (stones - pieces.div_ceil(2))),
-    }
+    let g = ConnectFour::new(7, 6).unwrap();
+    g.value_of_score(pieces, score)
+        .unwrap_or_else(|| panic!("score {score} at {pieces} pieces"))
 }
 
 /// Pons' lines, parsed: the position and the value its score means.
@@ -234,6 +229,31 @@ fn pons_agrees(lines: &[(String, ConnectFourPosition, Value)], threads: usize) {
 
 #[test]
 fn pons_values_mean_what_his_blog_says() {
+    // The library's conversion against the stones' count, derived apart:
+    // the player to move has pieces / 2 stones, its last is the win; the
+    // opponent has the rest and moves second from here.
+    let g = ConnectFour::new(7, 6).unwrap();
+    for pieces in 0..42u32 {
+        for score in -21..=21i32 {
+            let stones = 22 - score.unsigned_abs();
+            let by_stones = match score {
+                0 => Some(Value::tie(42 - pieces)),
+                s if s > 0 => (2 * stones).checked_sub(pieces / 2 * 2 + 1).map(Value::win),
+                _ => (2 * stones)
+                    .checked_sub(2 * pieces.div_ceil(2))
+                    .map(Value::lose),
+            }
+            .filter(|v| pieces + v.remoteness().unwrap() <= 42);
+            assert_eq!(
+                g.value_of_score(pieces, score),
+                by_stones,
+                "{pieces} {score}"
+            );
+            if let Some(v) = by_stones {
+                assert_eq!(g.score(pieces, v), Some(score), "{pieces} {v:?}");
+            }
+        }
+    }
     // "4455": the player to move wins with its 4th stone (score 18), and
     // "44455554221": the opponent wins next move with its 7th (-15).
     assert_eq!(pons_value(4, 18), Value::win(3));

@@ -1,11 +1,12 @@
-//! Reading and writing positions: move strings, move names, pictures.
+//! Reading and writing positions: move strings, move names, pictures, and
+//! values as Pascal Pons' scores.
 //!
 //! A column is written as one character, counting from 1: `1`–`9`, then
 //! `a`–`w` for columns 10–32 of wide boards (upper case is read too). A
 //! position is written as the columns played from the empty board, e.g.
 //! `"4453"`.
 
-use game_core::Game;
+use game_core::{Game, Outcome, Value};
 
 use super::{ConnectFour, ConnectFourPosition};
 use crate::Error;
@@ -80,6 +81,63 @@ impl ConnectFour {
             .iter()
             .map(|&m| char_of_column(u32::from(m)))
             .collect()
+    }
+
+    /// The score of `value` at a position of `pieces` pieces, in the
+    /// convention of Pascal Pons' solver and test sets (and of BitBully):
+    /// 0 for a tie; for a win of the player to move, the number of cells
+    /// still empty after the winning move, plus one, halved
+    /// (`(cells + 1 - moves before it) / 2`); for a loss, the opponent's
+    /// win as a negative number. `None` for a draw (Connect Four has none)
+    /// or a remoteness past the board.
+    ///
+    /// ```
+    /// use game_core::Value;
+    /// let game = games::ConnectFour::new(7, 6)?;
+    /// // The empty board: the first player wins with its last stone.
+    /// assert_eq!(game.score(0, Value::win(41)), Some(1));
+    /// // "4455": the player to move wins with its 4th stone.
+    /// assert_eq!(game.score(4, Value::win(3)), Some(18));
+    /// assert_eq!(game.value_of_score(11, -15), Some(Value::lose(2)));
+    /// # Ok::<(), games::Error>(())
+    /// ```
+    #[must_use]
+    pub fn score(&self, pieces: u32, value: Value) -> Option<i32> {
+        let r = value.remoteness()?;
+        let end = pieces.checked_add(r).filter(|&e| e <= self.cells())?;
+        // The win comes on move `end`, after `end - 1` moves.
+        let half = i32::try_from((self.cells() + 2 - end) / 2).ok()?;
+        match value.outcome() {
+            Outcome::Win => Some(half),
+            Outcome::Lose => Some(-half),
+            Outcome::Tie => Some(0),
+            Outcome::Draw => None,
+        }
+    }
+
+    /// The value a score in Pons' convention ([`ConnectFour::score`])
+    /// means at a position of `pieces` pieces: a win's remoteness is odd,
+    /// a loss's even, a tie fills the board. `None` for a score no
+    /// position of that many pieces can have.
+    #[must_use]
+    pub fn value_of_score(&self, pieces: u32, score: i32) -> Option<Value> {
+        if score == 0 {
+            return self.cells().checked_sub(pieces).map(Value::tie);
+        }
+        let half = score.unsigned_abs();
+        // `end` is `cells + 2 - 2·half` or one less: the one whose
+        // remoteness has a win's (odd) or a loss's (even) parity.
+        let top = (self.cells() + 2)
+            .checked_sub(2 * half)?
+            .checked_sub(pieces)?;
+        let odd = score > 0;
+        let r = if (top % 2 == 1) == odd {
+            top
+        } else {
+            top.checked_sub(1)?
+        };
+        let value = if odd { Value::win(r) } else { Value::lose(r) };
+        (self.score(pieces, value) == Some(score)).then_some(value)
     }
 
     /// A picture of the board for the terminal: one line a row, top row
