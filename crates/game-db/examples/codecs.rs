@@ -46,6 +46,8 @@ fn main() {
             args[3].parse().unwrap(),
             args.get(4).map(|s| s.parse().unwrap()),
         ),
+        "dump" => dump(&db, &args[2]),
+        "split" | "full" => variants(&db, &args[1], args[2].parse().unwrap(), args[3].parse().unwrap()),
         _ => panic!("recode or zstd"),
     }
 }
@@ -177,4 +179,71 @@ fn zstd_layout(db: &Database, per: usize, level: i32, dict_kib: Option<usize>) {
         total + dict_bytes,
         t.elapsed()
     );
+}
+
+fn dump(db: &Database, out: &str) {
+    std::fs::create_dir_all(out).unwrap();
+    for tier in db.finished_tiers() {
+        let (mut bits, mut vals) = (Vec::new(), Vec::new());
+        db.for_each_block(tier, |_, recs| {
+            for &r in recs {
+                bits.push(u8::from(r.is_some()));
+                if let Some(v) = r {
+                    vals.push(if v == Value::DRAW { 1 } else { (class(v) << 6) | v.remoteness().unwrap_or(0).min(63) as u8 });
+                }
+            }
+        })
+        .unwrap();
+        std::fs::write(format!("{out}/bits-{tier}"), &bits).unwrap();
+        std::fs::write(format!("{out}/vals-{tier}"), &vals).unwrap();
+    }
+}
+
+fn variants(db: &Database, how: &str, per: usize, level: i32) {
+    let t = Instant::now();
+    let mut total = 0u64;
+    let mut c = zstd::bulk::Compressor::new(level).unwrap();
+    let mut de = 0f64;
+    for tier in db.finished_tiers() {
+        let mut pending = Vec::with_capacity(per);
+        let mut flush = |pending: &mut Vec<Option<Value>>, total: &mut u64| {
+            let l = layout(pending);
+            let parts: Vec<&[u8]> = if how == "split" {
+                let (a, b) = l.split_at(pending.len().div_ceil(8));
+                vec![a, b]
+            } else {
+                vec![]
+            };
+            if how == "split" {
+                for p in parts {
+                    let z = c.compress(p).unwrap();
+                    let t0 = Instant::now();
+                    let _ = zstd::bulk::decompress(&z, p.len()).unwrap();
+                    de = de.max(t0.elapsed().as_secs_f64());
+                    *total += z.len() as u64;
+                }
+            } else {
+                let full: Vec<u8> = pending.iter().map(|r| r.map_or(0, |v| if v == Value::DRAW { 1 } else { (class(v) << 6) | v.remoteness().unwrap_or(0).min(63) as u8 })).collect();
+                let z = c.compress(&full).unwrap();
+                let t0 = Instant::now();
+                let _ = zstd::bulk::decompress(&z, full.len()).unwrap();
+                de = de.max(t0.elapsed().as_secs_f64());
+                *total += z.len() as u64;
+            }
+            pending.clear();
+        };
+        db.for_each_block(tier, |_, recs| {
+            for &r in recs {
+                pending.push(r);
+                if pending.len() == per {
+                    flush(&mut pending, &mut total);
+                }
+            }
+        })
+        .unwrap();
+        if !pending.is_empty() {
+            flush(&mut pending, &mut total);
+        }
+    }
+    println!("{how} {per} records level {level}: {total} bytes in {:.2?}, slowest decode {:.2} ms", t.elapsed(), de * 1e3);
 }

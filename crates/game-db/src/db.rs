@@ -21,13 +21,13 @@ pub const MANIFEST_FILE: &str = "manifest.gsdb";
 
 /// The default uncompressed size of a block (see the crate docs for the
 /// measurements behind it).
-pub const DEFAULT_BLOCK_BYTES: usize = 512 << 10;
+pub const DEFAULT_BLOCK_BYTES: usize = 2 << 20;
 
 /// The default size of the cache of decompressed blocks.
 pub const DEFAULT_CACHE_BYTES: usize = 4 << 20;
 
 /// The default zstd compression level.
-pub const DEFAULT_LEVEL: i32 = 9;
+pub const DEFAULT_LEVEL: i32 = 12;
 
 /// The default number of tier files kept open for lookups.
 pub const DEFAULT_OPEN_FILES: usize = 128;

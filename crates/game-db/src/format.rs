@@ -7,12 +7,18 @@ use game_core::Tier;
 
 use crate::{Error, RecordWidth, Result};
 
-/// The version of the tier file format this library reads and writes.
-/// Version 2 lays each block out before compressing it (a presence bitmap,
-/// then the values of the records that stand for a position); a file of version 1 (16- or 32-bit records
-/// compressed as they are) is refused as [`Error::UnsupportedVersion`]
-/// naming the version found.
-pub const FORMAT_VERSION: u32 = 2;
+/// The version of the tier file format this library writes. Version 3
+/// writes a block of small remoteness dense (a byte a record, no bitmap);
+/// version 2 laid every block out as a presence bitmap, then the values
+/// of the records that stand for a position (see the crate docs' block
+/// layout). Files of versions 2 and 3 are read; a file of version 1
+/// (16- or 32-bit records compressed as they are), or of a version newer
+/// than this one, is refused as [`Error::UnsupportedVersion`] naming the
+/// version found.
+pub const FORMAT_VERSION: u32 = 3;
+
+/// The oldest tier file format this library reads.
+const OLDEST_READ_VERSION: u32 = 2;
 
 /// The highest manifest version this library reads and writes. Version 2
 /// adds tiers stored as shards (several files, each a contiguous range of
@@ -133,7 +139,7 @@ impl Header {
             });
         }
         let version = u32_at(fixed, 8);
-        if version != FORMAT_VERSION {
+        if !(OLDEST_READ_VERSION..=FORMAT_VERSION).contains(&version) {
             return Err(Error::UnsupportedVersion {
                 path: path.to_owned(),
                 found: version,

@@ -1,22 +1,28 @@
-//! The layout of a block's bytes before compression (format 2): which
-//! records stand for a position, then the values of those alone.
+//! The layout of a block's bytes before compression: one compact byte a
+//! record where every record of the block has one, else which records
+//! stand for a position, then the values of those alone.
 //!
-//! | bytes | field |
+//! The first byte says which:
+//!
+//! | first byte | then |
 //! | --- | --- |
-//! | 1 | value width v: 1 (compact) or the record width (2 or 4) |
-//! | ⌈n/8⌉ | presence bitmap: bit `i % 8` of byte `i / 8` set iff record `i` is not "no position"; bits past n are 0 |
-//! | v per set bit | the records that are set, in index order |
+//! | 0 (dense, format 3) | n compact values, one a record, `0` for "no position" |
+//! | 1 (format 2 only) | the presence bitmap, then one compact value a set bit |
+//! | the record width w (2 or 4) | the presence bitmap (⌈n/8⌉ bytes: bit `i % 8` of byte `i / 8` set iff record `i` is not "no position"; bits past n are 0), then the records that are set, w bytes each, in index order |
 //!
 //! A compact value is one byte, `class << 6 | r`, for a record whose
-//! remoteness is below 64 (a draw is `1`, its record's pattern): the
-//! record's class (its top two bits) and remoteness, so a block of small
-//! remoteness costs a byte a position and nothing for an index that
-//! stands for none. A block with any remoteness of 64 or more keeps its
-//! values at the record width.
-//!
-//! Tables of games indexed densely are mostly "no position" (indices of
-//! positions that are illegal, unreachable or not canonical): the bitmap
-//! is what they cost, and it compresses to little.
+//! remoteness is below 64 (a draw is `1`, its record's pattern; "no
+//! position", the record 0, is the byte 0): the record's class (its top
+//! two bits) and remoteness. Blocks are written dense whenever they can
+//! be (every remoteness under 64): a byte a record, and the indices that
+//! stand for no position (illegal, unreachable or not canonical: most of a
+//! densely indexed table) are runs zstd's matches take almost for nothing.
+//! Dense blocks compress better than a bitmap beside the values, because
+//! a match then carries presence and values together (Connect Four 5×5:
+//! 7.4 MB against 8.7 MB at the same level and block, BENCHMARKS.md). A
+//! block with any remoteness of 64 or more keeps the bitmap and its
+//! values at the record width. Format 2's compact bitmap layout (first
+//! byte 1) is still read.
 
 use crate::RecordWidth;
 
@@ -52,8 +58,18 @@ pub(crate) fn pack(width: RecordWidth, raw: &[u8], out: &mut Vec<u8>) {
     let w = width.bytes();
     let n = raw.len() / w;
     out.clear();
-    let all_compact = (0..n).all(|i| compact(width, record_at(width, raw, i)).is_some());
-    out.push(if all_compact { 1 } else { w as u8 });
+    out.push(DENSE);
+    for i in 0..n {
+        match compact(width, record_at(width, raw, i)) {
+            Some(b) => out.push(b),
+            None => break,
+        }
+    }
+    if out.len() == 1 + n {
+        return;
+    }
+    out.clear();
+    out.push(w as u8);
     out.resize(1 + n.div_ceil(8), 0);
     for i in 0..n {
         if record_at(width, raw, i) != 0 {
@@ -61,16 +77,14 @@ pub(crate) fn pack(width: RecordWidth, raw: &[u8], out: &mut Vec<u8>) {
         }
     }
     for i in 0..n {
-        let rec = record_at(width, raw, i);
-        if rec == 0 {
-            continue;
-        }
-        match compact(width, rec) {
-            Some(b) if all_compact => out.push(b),
-            _ => out.extend_from_slice(&raw[w * i..w * (i + 1)]),
+        if record_at(width, raw, i) != 0 {
+            out.extend_from_slice(&raw[w * i..w * (i + 1)]);
         }
     }
 }
+
+/// The first byte of a dense block: a compact value a record.
+const DENSE: u8 = 0;
 
 /// A block as laid out ([`pack`]), checked, with what finds a record in
 /// it without expanding it: the number of present records before every
@@ -86,7 +100,8 @@ pub(crate) struct Block {
     ranks: Vec<u32>,
     /// Records of the block.
     n: usize,
-    /// Bytes of a value: 1 (compact) or the record width.
+    /// Bytes of a value after the bitmap: 1 (compact) or the record
+    /// width; 0 for a dense block (no bitmap, a compact value a record).
     vw: usize,
 }
 
@@ -122,8 +137,13 @@ impl Block {
     /// records of width `width` and builds the rank index; `Err` says
     /// what is wrong (and the block then holds no record).
     pub fn index(&mut self, width: RecordWidth, n: usize) -> std::result::Result<(), String> {
-        let (vw, map, values) = split(width, &self.bytes, n)?;
         self.ranks.clear();
+        if self.bytes.first() == Some(&DENSE) {
+            dense_fits(&self.bytes, n)?;
+            (self.n, self.vw) = (n, 0);
+            return Ok(());
+        }
+        let (vw, map, values) = split(width, &self.bytes, n)?;
         let mut present = 0usize;
         for stretch in map.chunks(STRETCH / 8) {
             // At most 2^32 records a block (MAX_BLOCK_BYTES).
@@ -147,6 +167,9 @@ impl Block {
     pub fn record(&self, width: RecordWidth, i: usize) -> std::result::Result<u32, String> {
         if i >= self.n {
             return Err(format!("record {i} of a block of {}", self.n));
+        }
+        if self.vw == 0 {
+            return Ok(expand(width, self.bytes[1 + i]));
         }
         let map = &self.bytes[1..1 + self.n.div_ceil(8)];
         if map[i / 8] & (1 << (i % 8)) == 0 {
@@ -221,6 +244,18 @@ fn split(
     Ok((vw, map, values))
 }
 
+/// `Err` unless the dense block `packed` holds a value for each of `n`
+/// records.
+fn dense_fits(packed: &[u8], n: usize) -> std::result::Result<(), String> {
+    if packed.len() == 1 + n {
+        return Ok(());
+    }
+    Err(format!(
+        "{} bytes for a dense block of {n} records",
+        packed.len()
+    ))
+}
+
 /// `Err` unless `values` holds exactly `present` values of `vw` bytes.
 fn values_fit(values: &[u8], present: usize, vw: usize) -> std::result::Result<(), String> {
     if values.len() == present * vw {
@@ -258,10 +293,18 @@ pub(crate) fn unpack(
     raw: &mut Vec<u8>,
 ) -> std::result::Result<(), String> {
     let w = width.bytes();
+    raw.clear();
+    if packed.first() == Some(&DENSE) {
+        dense_fits(packed, n)?;
+        raw.resize(n * w, 0);
+        for (dst, &b) in raw.chunks_exact_mut(w).zip(&packed[1..]) {
+            put(width, dst, expand(width, b));
+        }
+        return Ok(());
+    }
     let (vw, map, values) = split(width, packed, n)?;
     let present: usize = map.iter().map(|b| b.count_ones() as usize).sum();
     values_fit(values, present, vw)?;
-    raw.clear();
     raw.resize(n * w, 0);
     let mut next = values.chunks_exact(vw);
     for i in 0..n {
@@ -269,13 +312,17 @@ pub(crate) fn unpack(
             continue;
         }
         let rec = present_record(width, next.next().expect("counted above"), i)?;
-        let dst = &mut raw[w * i..w * (i + 1)];
-        match width {
-            RecordWidth::Narrow => dst.copy_from_slice(&(rec as u16).to_le_bytes()),
-            RecordWidth::Wide => dst.copy_from_slice(&rec.to_le_bytes()),
-        }
+        put(width, &mut raw[w * i..w * (i + 1)], rec);
     }
     Ok(())
+}
+
+/// Writes `rec` as a raw record of width `width` into `dst`.
+fn put(width: RecordWidth, dst: &mut [u8], rec: u32) {
+    match width {
+        RecordWidth::Narrow => dst.copy_from_slice(&(rec as u16).to_le_bytes()),
+        RecordWidth::Wide => dst.copy_from_slice(&rec.to_le_bytes()),
+    }
 }
 
 #[cfg(test)]
@@ -306,14 +353,14 @@ mod tests {
         ]
     }
 
-    /// A block of "no position" costs its bitmap only; a block of small
-    /// remoteness a byte a position.
+    /// A block of small remoteness is dense, a byte a record; one with a
+    /// remoteness of 64 a bitmap and whole records.
     #[test]
     fn sizes() {
         let mut out = Vec::new();
         for width in [RecordWidth::Narrow, RecordWidth::Wide] {
             pack(width, &raw_of(width, &[None; 100]), &mut out);
-            assert_eq!(out.len(), 1 + 13);
+            assert_eq!(out, [0u8; 101]);
             let recs = [
                 Some(Value::win(63)),
                 None,
@@ -321,10 +368,28 @@ mod tests {
                 Some(Value::lose(0)),
             ];
             pack(width, &raw_of(width, &recs), &mut out);
-            assert_eq!(out, [1, 0b1101, 0xff, 0x01, 0x40]);
+            assert_eq!(out, [DENSE, 0xff, 0, 0x01, 0x40]);
             let recs = [Some(Value::tie(64)), None];
             pack(width, &raw_of(width, &recs), &mut out);
             assert_eq!(out.len(), 2 + width.bytes());
+            assert_eq!(out[..2], [width.bytes() as u8, 0b01]);
+        }
+    }
+
+    /// Format 2 wrote blocks of small remoteness as a bitmap and a
+    /// compact value a set bit (first byte 1): they are still read.
+    #[test]
+    fn format_two_compact_blocks_are_read() {
+        let w = RecordWidth::Narrow;
+        let recs = [Some(Value::lose(1)), None, Some(Value::DRAW), None];
+        let mut raw = Vec::new();
+        unpack(w, &[1, 0b0101, 0x41, 0x01], 4, &mut raw).unwrap();
+        assert_eq!(raw, raw_of(w, &recs));
+        let mut b = Block::default();
+        b.buffer(4, w).extend_from_slice(&[1, 0b0101, 0x41, 0x01]);
+        b.index(w, 4).unwrap();
+        for (i, r) in recs.iter().enumerate() {
+            assert_eq!(b.record(w, i).unwrap(), w.encode(*r).unwrap());
         }
     }
 
@@ -342,6 +407,9 @@ mod tests {
             &[1, 0b1][..],
             &[1, 0b1, 0][..],
             &[2, 0b1, 0, 0][..],
+            // Dense blocks of two and four values for three records.
+            &[0, 0, 0][..],
+            &[0, 0, 0, 0, 0][..],
         ] {
             assert!(unpack(w, bad, 3, &mut raw).is_err(), "{bad:?}");
             let mut b = Block::default();

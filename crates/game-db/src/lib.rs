@@ -71,19 +71,21 @@
 //! | … | the blocks, each an independent zstd frame of the block's layout (below), back to back from h |
 //! | 8 per block | the block index: compressed length, CRC-32 of the compressed bytes |
 //!
-//! A block of n records is laid out before it is compressed (format 2):
-//! one byte, the width v of the values (1, or the record width); a
-//! presence bitmap of ⌈n/8⌉ bytes (bit `i % 8` of byte `i / 8` set iff
-//! record `i` stands for a position); then the records whose bit is set,
-//! v bytes each, in index order. With v = 1 a value is `class << 6 | r`
-//! (a draw is `1`), which every record of the block must fit (remoteness
-//! below 64); otherwise the values are the records themselves. An index
-//! that stands for no position costs one bit before compression, and a
-//! position one byte: a game's dense index (mostly illegal, unreachable or
-//! non-canonical indices) costs little. A block that decompresses to
-//! anything else (a wrong length, bits past its end, a present record
-//! holding no position) is refused as damaged. Files of format 1 (records
-//! compressed as they are) are refused with
+//! A block of n records is laid out before it is compressed. Its first
+//! byte says how. **0, dense** (format 3, whenever every remoteness of
+//! the block is below 64): then n values of one byte, `class << 6 | r`
+//! (a draw is `1`, no position `0`). **The record width w** (2 or 4):
+//! a presence bitmap of ⌈n/8⌉ bytes (bit `i % 8` of byte `i / 8` set iff
+//! record `i` stands for a position), then the records whose bit is set,
+//! w bytes each, in index order. **1** (written by format 2 only, still
+//! read): the bitmap, then a one-byte value a set bit. A game's dense
+//! index is mostly illegal, unreachable or non-canonical indices; in a
+//! dense block they are runs of zeros and repeated patterns that zstd's
+//! matches take together with the values beside them, which compresses
+//! better than a bitmap beside the values (measured below). A block that
+//! decompresses to anything else (a wrong length, bits past its end, a
+//! present record holding no position) is refused as damaged. Files of
+//! format 1 (records compressed as they are) are refused with
 //! [`Error::UnsupportedVersion`], which names the version found.
 //!
 //! The manifest is text: a version line, the game, the rules hash, one line

@@ -602,7 +602,8 @@ mod tests {
     #[test]
     fn a_shard_writer_that_failed_never_finishes() {
         let dir = tempfile::tempdir().unwrap();
-        let db = Database::create(dir.path(), "g", "r").unwrap();
+        let opts = Options::default().with_block_bytes(4096);
+        let db = Database::create_with(dir.path(), "g", "r", opts).unwrap();
         let mut s = db.shard_writer(0, 1, 10).unwrap();
         s.inner.sink.file.get_mut().room = Some(0);
         let e = push_until_full(|r| s.push(r));
