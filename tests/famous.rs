@@ -55,6 +55,46 @@ fn connect4_5x5_is_a_tie_in_25() {
     tromp(5, 5, 69_763_700, "tie", 25, &[]);
 }
 
+/// Issue 49's bar: Connect Four 5×5's database under one bit a position
+/// reachable from the start (Tromp's 69,763,700), and a fresh process
+/// answers from it.
+#[test]
+#[ignore = "a few seconds in release, longer in the test profile"]
+fn connect4_5x5s_database_holds_under_a_bit_a_reachable_position() {
+    let dir = common::scratch("famous-c4-5x5-db");
+    let db = dir.join("db");
+    let db_arg = db.to_str().expect("a UTF-8 path");
+    tromp(
+        5,
+        5,
+        69_763_700,
+        "tie",
+        25,
+        &["--no-certify", "--db", db_arg],
+    );
+    let bytes: u64 = std::fs::read_dir(&db)
+        .expect("the database")
+        .map(|e| e.expect("an entry").metadata().expect("its size").len())
+        .sum();
+    assert!(bytes * 8 < 69_763_700, "{bytes} bytes");
+    let board = [
+        "--width",
+        "5",
+        "--height",
+        "5",
+        "--db",
+        db_arg,
+        "--no-moves",
+    ];
+    let v = gamesolve(&[&["connect4", "value", ""][..], &board].concat());
+    assert_eq!(
+        (&v["outcome"], &v["remoteness"]),
+        (&"tie".into(), &25.into()),
+        "{v}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 #[ignore = "a few seconds in release, longer in the test profile"]
 fn connect4_6x4_is_a_second_player_win_in_24() {

@@ -4,6 +4,8 @@
 //! ```text
 //! cargo run --release -p game-db --example codecs -- DIR recode OUT KIB [LEVEL]
 //! cargo run --release -p game-db --example codecs -- DIR zstd RECORDS LEVEL [DICT_KIB]
+//! cargo run --release -p game-db --example codecs -- DIR split|full RECORDS LEVEL
+//! cargo run --release -p game-db --example codecs -- DIR dump OUT
 //! ```
 //!
 //! `recode` copies every tier of the database in DIR into a new database
@@ -15,9 +17,13 @@
 //! compresses each with zstd at LEVEL, with DICT_KIB a dictionary of that
 //! size trained per tier on its blocks (its bytes counted), and prints
 //! the total: what format 2 would have written, and what dictionaries
-//! would recover of small blocks.
+//! would recover of small blocks. `split` compresses format 2's bitmap
+//! and values of every RECORDS records as two frames, `full` as one
+//! dense block (format 3's layout). `dump` writes each tier's presence
+//! (`bits-T`, a byte a record: 1 for a position) and values (`vals-T`, a
+//! compact byte a position) into OUT, for other compressors.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use game_core::{Outcome, Value};
 use game_db::{Database, Options};
@@ -47,7 +53,12 @@ fn main() {
             args.get(4).map(|s| s.parse().unwrap()),
         ),
         "dump" => dump(&db, &args[2]),
-        "split" | "full" => variants(&db, &args[1], args[2].parse().unwrap(), args[3].parse().unwrap()),
+        "split" | "full" => variants(
+            &db,
+            &args[1],
+            args[2].parse().unwrap(),
+            args[3].parse().unwrap(),
+        ),
         _ => panic!("recode or zstd"),
     }
 }
@@ -189,7 +200,11 @@ fn dump(db: &Database, out: &str) {
             for &r in recs {
                 bits.push(u8::from(r.is_some()));
                 if let Some(v) = r {
-                    vals.push(if v == Value::DRAW { 1 } else { (class(v) << 6) | v.remoteness().unwrap_or(0).min(63) as u8 });
+                    vals.push(if v == Value::DRAW {
+                        1
+                    } else {
+                        (class(v) << 6) | v.remoteness().unwrap_or(0).min(63) as u8
+                    });
                 }
             }
         })
@@ -199,51 +214,56 @@ fn dump(db: &Database, out: &str) {
     }
 }
 
+/// One byte a record (no position 0), as format 3's dense blocks.
+fn dense(block: &[Option<Value>]) -> Vec<u8> {
+    block
+        .iter()
+        .map(|r| r.map_or(0, |v| layout(&[Some(v)])[1]))
+        .collect()
+}
+
+/// Every `per` records compressed at `level` as format 2's layout split
+/// in two zstd frames (`split`: the bitmap, then the values) or as one
+/// dense block (`full`); the total and the slowest decompression.
 fn variants(db: &Database, how: &str, per: usize, level: i32) {
     let t = Instant::now();
-    let mut total = 0u64;
+    let (mut total, mut slowest) = (0u64, Duration::ZERO);
     let mut c = zstd::bulk::Compressor::new(level).unwrap();
-    let mut de = 0f64;
+    let mut squeeze = |part: &[u8]| {
+        let z = c.compress(part).unwrap();
+        let t0 = Instant::now();
+        zstd::bulk::decompress(&z, part.len()).unwrap();
+        slowest = slowest.max(t0.elapsed());
+        total += z.len() as u64;
+    };
+    let mut flush = |block: &mut Vec<Option<Value>>| {
+        if how == "split" {
+            let l = layout(block);
+            let (map, values) = l.split_at(block.len().div_ceil(8));
+            squeeze(map);
+            squeeze(values);
+        } else {
+            squeeze(&dense(block));
+        }
+        block.clear();
+    };
     for tier in db.finished_tiers() {
         let mut pending = Vec::with_capacity(per);
-        let mut flush = |pending: &mut Vec<Option<Value>>, total: &mut u64| {
-            let l = layout(pending);
-            let parts: Vec<&[u8]> = if how == "split" {
-                let (a, b) = l.split_at(pending.len().div_ceil(8));
-                vec![a, b]
-            } else {
-                vec![]
-            };
-            if how == "split" {
-                for p in parts {
-                    let z = c.compress(p).unwrap();
-                    let t0 = Instant::now();
-                    let _ = zstd::bulk::decompress(&z, p.len()).unwrap();
-                    de = de.max(t0.elapsed().as_secs_f64());
-                    *total += z.len() as u64;
-                }
-            } else {
-                let full: Vec<u8> = pending.iter().map(|r| r.map_or(0, |v| if v == Value::DRAW { 1 } else { (class(v) << 6) | v.remoteness().unwrap_or(0).min(63) as u8 })).collect();
-                let z = c.compress(&full).unwrap();
-                let t0 = Instant::now();
-                let _ = zstd::bulk::decompress(&z, full.len()).unwrap();
-                de = de.max(t0.elapsed().as_secs_f64());
-                *total += z.len() as u64;
-            }
-            pending.clear();
-        };
         db.for_each_block(tier, |_, recs| {
             for &r in recs {
                 pending.push(r);
                 if pending.len() == per {
-                    flush(&mut pending, &mut total);
+                    flush(&mut pending);
                 }
             }
         })
         .unwrap();
         if !pending.is_empty() {
-            flush(&mut pending, &mut total);
+            flush(&mut pending);
         }
     }
-    println!("{how} {per} records level {level}: {total} bytes in {:.2?}, slowest decode {:.2} ms", t.elapsed(), de * 1e3);
+    println!(
+        "{how}, {per} records a block, level {level}: {total} bytes in {:.2?}, slowest decompression {slowest:.2?}",
+        t.elapsed()
+    );
 }

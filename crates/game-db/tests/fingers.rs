@@ -126,7 +126,7 @@ fn fingers_128_database() {
         .map_or(tmp.path().to_owned(), std::path::PathBuf::from);
     let _ = std::fs::remove_dir_all(&dir);
     let m = measure(&dir, &table, Options::default());
-    report("default (512 KiB, level 9)", raw, &m);
+    report("default (2 MiB, level 12)", raw, &m);
     // The bars: (a) at most 25 % of the raw table, (b) under 20 µs a
     // lookup, (c) well under 50 ms to open and look up 50 times.
     assert!(m.bytes * 4 <= raw, "{} bytes", m.bytes);
