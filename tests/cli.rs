@@ -859,6 +859,16 @@ fn the_largest_budgets_are_taken_and_no_budget_is_advised_past_them() {
     assert!(!err.contains("--max-work"), "{err}");
 }
 
+/// The budget a refusal's advice ends with ("… e.g. --max-work 4e9)").
+fn suggested_budget(err: &str) -> f64 {
+    err.trim()
+        .trim_end_matches(')')
+        .rsplit(' ')
+        .next()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no suggested budget: {err}"))
+}
+
 /// A search that spends its whole work budget does not know its need: it
 /// says "more than the budget" and advises a multiple of it. It used to
 /// print the budget spent as the need ("needs about 4.0e9 steps, over the
@@ -901,13 +911,7 @@ fn a_search_that_spends_its_budget_says_more_than_the_budget() {
         );
         assert!(!err.contains("needs about"), "{args:?}: {err}");
         let given: f64 = args[1].parse().unwrap();
-        let suggested: f64 = err
-            .trim()
-            .trim_end_matches(')')
-            .rsplit(' ')
-            .next()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("no suggested budget: {err}"));
+        let suggested = suggested_budget(&err);
         assert!(suggested >= 4.0 * given, "{args:?}: {err}");
     }
 }
@@ -932,13 +936,7 @@ fn a_period_search_past_its_budget_suggests_a_budget_to_type() {
         let err = fails(args);
         assert!(!err.contains('{'), "{args:?}: {err}");
         let given: f64 = args[1].parse().unwrap();
-        let suggested: f64 = err
-            .trim()
-            .trim_end_matches(')')
-            .rsplit(' ')
-            .next()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or_else(|| panic!("no suggested budget: {err}"));
+        let suggested = suggested_budget(&err);
         assert!(suggested > given, "{args:?}: {err}");
         // And with it the search goes further.
         let heaps = |e: &str| -> u64 {
