@@ -49,9 +49,16 @@ mod oom {
     /// Whether the command line asked for `--json` (set by [`note_json`]).
     static JSON: AtomicBool = AtomicBool::new(false);
 
-    /// Set once the one line is being written: a failure while writing it
+    /// Set once the one line is being written. Another thread whose
+    /// request fails meanwhile waits for the writer's `_exit` (CI's
+    /// machine saw the line written and then `SIGABRT` when the second
+    /// thread aborted instead); a failure on the writer's own thread
     /// (there is none to expect: nothing is allocated) aborts.
     static ENDING: AtomicBool = AtomicBool::new(false);
+
+    /// The writing thread's `pthread_self`, once [`ENDING`] is set.
+    #[cfg(unix)]
+    static WRITER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
     /// Reads `--json` off the command line (before a `--`), for the line.
     pub fn note_json() {
@@ -262,9 +269,30 @@ mod oom {
     #[cold]
     fn out_of_memory(size: usize) -> ! {
         use std::io::Write;
+        #[cfg(unix)]
+        // SAFETY: `pthread_self` has no preconditions.
+        let me = unsafe { libc::pthread_self() } as usize;
         if ENDING.swap(true, Ordering::SeqCst) {
+            #[cfg(unix)]
+            {
+                // Wait for the writer to publish itself, then, unless it is
+                // this thread, for its `_exit` (which ends this thread too).
+                let mut writer = WRITER.load(Ordering::SeqCst);
+                while writer == 0 {
+                    std::hint::spin_loop();
+                    writer = WRITER.load(Ordering::SeqCst);
+                }
+                if writer != me {
+                    loop {
+                        // SAFETY: `pause` only waits for a signal.
+                        unsafe { libc::pause() };
+                    }
+                }
+            }
             std::process::abort();
         }
+        #[cfg(unix)]
+        WRITER.store(me, Ordering::SeqCst);
         let mut line = Line::default();
         let what = "out of memory: cannot start or go on under this memory limit \
                     (`ulimit -v`)";
