@@ -3,7 +3,7 @@
 //! once, and its tables equal solver-retro's (which does the same) value
 //! by value.
 
-mod common;
+use crate::common;
 
 use common::{cluster, same_values, Chain, Star, TieredChain};
 use game_core::{IndexedUnmoves, Tiered, Value};

@@ -8,7 +8,7 @@ use solver_cluster::{ClusterConfig, Error};
 use solver_retro::fixtures::{Liar, Lie};
 use solver_retro::Error as RetroError;
 
-mod common;
+use crate::common;
 use common::Pile;
 
 fn config(workers: usize) -> ClusterConfig {

@@ -6,7 +6,7 @@
 //! and tiers gathered from other processes. The tables equal
 //! solver-retro's position by position, on every process.
 
-mod common;
+use crate::common;
 
 use common::{cluster, same_values};
 use game_core::{Canonical, Tiered};

@@ -8,7 +8,7 @@ use game_core::Value;
 use game_db::Database;
 use solver_cluster::{ClusterConfig, Error};
 
-mod common;
+use crate::common;
 use common::Pile;
 
 /// A database holding tier 0 finished as `v`; the cluster solves the rest.

@@ -4,7 +4,7 @@
 //! [`Error::Start`] naming what differs, as soon as they connect, never a
 //! solve of a mixture of two games, a panic or a wait for ever.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
