@@ -21,7 +21,7 @@ i=0
 while [ $i -lt ${#boards[@]} ]; do
   W=${boards[$i]}; H=${boards[$((i+1))]}; i=$((i+2))
   for k in 1 2; do
-    [ -s "$out/s$k-$H.txt" ] || python3 "$here/states$k.py" 4 "$H" > "$out/s$k-$H.txt" 2>/dev/null
+    [ -s "$out/s$k-$H.txt" ] || python3 "$here/states.py" "$k" "$H" > "$out/s$k-$H.txt" 2>/dev/null
   done
   read -r dense dmax < <(python3 "$here/dense.py" "$W" "$H")
   sed "1s/^[0-9]* /$W /" "$out/s1-$H.txt" | "$out/dp" 2>/dev/null > "$out/one-$W-$H.txt"

@@ -1,4 +1,4 @@
-/* Counts boards by pieces through the one-colour automaton (states1.py on
+/* Counts boards by pieces through the one-colour automaton (states.py 1 H on
  * stdin): the player to move (floor(n/2) pieces) has no four. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Counts boards by pieces through the two-colour automaton (states2.py on
+/* Counts boards by pieces through the two-colour automaton (states.py 2 H on
  * stdin): neither player has four; the first player holds ceil(n/2). */
 #include <stdio.h>
 #include <stdlib.h>
