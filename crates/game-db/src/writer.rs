@@ -44,6 +44,22 @@ pub struct TierWriter<'db> {
     failed: Option<String>,
 }
 
+/// The block size of a tier that compresses past [`SPLIT_RATIO`] to one.
+///
+/// A lookup decompresses a whole block, so its time follows the block's
+/// raw size; a larger block saves bytes on disk. Past some 256 to 1 the
+/// saving is nothing in absolute terms (a 2 MiB block is then under 8 KiB
+/// on disk; as 32 blocks of 64 KiB it costs a frame header and an index
+/// entry more for each, some 1.5 KiB), while a lookup decompresses 64 KiB
+/// instead of 2 MiB: Magic Fingers F = 128 (98 % draws, some 550 to 1 at
+/// 2 MiB) looked up at random in 153 µs with 2 MiB blocks.
+pub const SMALL_BLOCK_BYTES: usize = 64 << 10;
+
+/// The compression ratio (raw records to the bytes of their blocks) past
+/// which a finished tier is written again in blocks of
+/// [`SMALL_BLOCK_BYTES`], when its configured blocks are larger.
+pub const SPLIT_RATIO: usize = 128;
+
 /// The temporary file being filled and the block being gathered.
 struct Sink {
     tmp: PathBuf,
@@ -173,12 +189,32 @@ impl Sink {
         if self.pending_records == 0 {
             return Ok(());
         }
+        let n = self.compress_pending()?;
+        self.write_block(n)
+    }
+
+    /// Lays out and compresses the pending records into `out`; the
+    /// compressed length.
+    fn compress_pending(&mut self) -> Result<usize> {
         self.out.clear();
         crate::layout::pack(self.width, &self.pending, &mut self.packed);
-        let n = self
-            .cctx
+        self.cctx
             .compress_to_buffer(self.packed.as_slice(), &mut self.out)
-            .map_err(|e| Error::io(&self.tmp, e))?;
+            .map_err(|e| Error::io(&self.tmp, e))
+    }
+
+    /// Whether the tier, all its blocks written, is one to write again in
+    /// blocks of [`SMALL_BLOCK_BYTES`]: its blocks are larger and it
+    /// compressed past [`SPLIT_RATIO`] to one.
+    fn compressed_past_ratio(&self) -> bool {
+        let small = SMALL_BLOCK_BYTES / self.width.bytes();
+        let raw = self.records.saturating_mul(self.width.bytes() as u64);
+        let body = self.offset - self.header_len as u64;
+        self.block_records > small && body.saturating_mul(SPLIT_RATIO as u64) < raw
+    }
+
+    /// Writes the `n` compressed bytes in `out` as the next block.
+    fn write_block(&mut self, n: usize) -> Result<()> {
         let block = &self.out[..n];
         self.file
             .write_all(block)
@@ -311,17 +347,33 @@ impl<'db> TierWriter<'db> {
     /// is removed; the failure then stops the writer (every later call is
     /// [`Error::WriterFailed`]), its narrow file removed when it drops.
     fn widen(&mut self) -> Result<()> {
+        self.rewrite(RecordWidth::Wide, self.block_bytes)
+    }
+
+    /// Rewrites what was written so far with records of `width` in blocks
+    /// of `block_bytes`, through a second temporary file that then takes
+    /// the first one's place (failures as [`TierWriter::widen`]).
+    fn rewrite(&mut self, width: RecordWidth, block_bytes: usize) -> Result<()> {
         let old_tmp = self.sink.tmp.clone();
-        let wide_tmp = wide_temp(&old_tmp);
-        match self.rewrite_wide(&old_tmp, &wide_tmp) {
-            Ok(wide) => {
+        let new_tmp = wide_temp(&old_tmp);
+        match self.rewrite_into(&old_tmp, &new_tmp, width, block_bytes) {
+            Ok(sink) => {
                 let _ = std::fs::remove_file(&old_tmp);
-                self.sink = wide;
+                if width == RecordWidth::Wide && block_bytes == self.block_bytes {
+                    self.sink = sink;
+                } else {
+                    // Back under the temporary file's own name.
+                    let mut sink = sink;
+                    sink.file.flush().map_err(|e| Error::io(&new_tmp, e))?;
+                    std::fs::rename(&new_tmp, &old_tmp).map_err(|e| Error::io(&old_tmp, e))?;
+                    sink.tmp = old_tmp;
+                    self.sink = sink;
+                }
                 Ok(())
             }
             Err(e) => {
-                // The half-written wide sink is closed by now.
-                let _ = std::fs::remove_file(&wide_tmp);
+                // The half-written second sink is closed by now.
+                let _ = std::fs::remove_file(&new_tmp);
                 Err(e)
             }
         }
@@ -329,13 +381,20 @@ impl<'db> TierWriter<'db> {
 
     /// The records written so far, read back from `old_tmp` (each block
     /// checked against the checksum and size it was written with) and
-    /// written as 32-bit records into a new sink at `wide_tmp`.
-    fn rewrite_wide(&mut self, old_tmp: &Path, wide_tmp: &Path) -> Result<Sink> {
+    /// written with records of `width`, in blocks of `block_bytes`, into a
+    /// new sink at `new_tmp`.
+    fn rewrite_into(
+        &mut self,
+        old_tmp: &Path,
+        new_tmp: &Path,
+        width: RecordWidth,
+        block_bytes: usize,
+    ) -> Result<Sink> {
         self.sink.file.flush().map_err(|e| Error::io(old_tmp, e))?;
-        let mut wide = Sink::create(
-            wide_tmp.to_owned(),
-            RecordWidth::Wide,
-            self.block_bytes,
+        let mut new = Sink::create(
+            new_tmp.to_owned(),
+            width,
+            block_bytes,
             self.level,
             self.sink.header_len,
         )?;
@@ -345,10 +404,21 @@ impl<'db> TierWriter<'db> {
         let mut dctx = zstd::bulk::Decompressor::new().map_err(|e| Error::io(old_tmp, e))?;
         let mut compressed = Vec::new();
         let mut packed = Vec::new();
-        let mut raw = Vec::with_capacity(self.block_bytes);
+        let from = self.sink.width;
+        let mut raw = Vec::with_capacity(self.sink.block_records * from.bytes());
         let mut at = self.sink.header_len as u64;
-        // Every block written so far is full: blocks are written when full.
-        let full = self.sink.block_records * RecordWidth::Narrow.bytes();
+        // Blocks are written when full; only a finished tier's last block
+        // (written before it is blocked again) may hold fewer.
+        let per = self.sink.block_records;
+        let in_blocks = self.sink.records - self.sink.pending_records as u64;
+        let push = |new: &mut Sink, r: &[u8]| -> Result<()> {
+            let bits = match (from, width) {
+                (RecordWidth::Narrow, RecordWidth::Wide) => widen_bits(old_tmp, [r[0], r[1]])?,
+                (RecordWidth::Narrow, _) => u32::from(u16::from_le_bytes([r[0], r[1]])),
+                _ => u32::from_le_bytes([r[0], r[1], r[2], r[3]]),
+            };
+            new.push(bits)
+        };
         for (block, entry) in self.sink.index.chunks_exact(INDEX_ENTRY).enumerate() {
             let n = u32::from_le_bytes(entry[..4].try_into().expect("4 bytes")) as usize;
             let crc = u32::from_le_bytes(entry[4..].try_into().expect("4 bytes"));
@@ -361,29 +431,22 @@ impl<'db> TierWriter<'db> {
                     block: block as u64,
                 });
             }
+            let records = (in_blocks - block as u64 * per as u64).min(per as u64) as usize;
             packed.clear();
-            packed.reserve(crate::layout::max_len(
-                self.sink.block_records,
-                RecordWidth::Narrow,
-            ));
+            packed.reserve(crate::layout::max_len(records, from));
             dctx.decompress_to_buffer(compressed.as_slice(), &mut packed)
                 .map_err(|e| Error::io(old_tmp, e))?;
-            crate::layout::unpack(
-                RecordWidth::Narrow,
-                &packed,
-                self.sink.block_records,
-                &mut raw,
-            )
-            .map_err(|e| Error::corrupt(old_tmp, format!("block {block}: {e}")))?;
-            debug_assert_eq!(raw.len(), full);
-            for r in raw.chunks_exact(2) {
-                wide.push(widen_bits(old_tmp, [r[0], r[1]])?)?;
+            crate::layout::unpack(from, &packed, records, &mut raw)
+                .map_err(|e| Error::corrupt(old_tmp, format!("block {block}: {e}")))?;
+            debug_assert_eq!(raw.len(), records * from.bytes());
+            for r in raw.chunks_exact(from.bytes()) {
+                push(&mut new, r)?;
             }
         }
-        for r in self.sink.pending.chunks_exact(2) {
-            wide.push(widen_bits(old_tmp, [r[0], r[1]])?)?;
+        for r in self.sink.pending.chunks_exact(from.bytes()) {
+            push(&mut new, r)?;
         }
-        Ok(wide)
+        Ok(new)
     }
 
     /// Finishes the tier: writes the block index and the header, syncs the
@@ -408,8 +471,12 @@ impl<'db> TierWriter<'db> {
 
     /// [`TierWriter::finish_file`]'s work.
     fn write_out(&mut self) -> Result<Entry> {
+        self.sink.flush_block()?;
+        if self.sink.compressed_past_ratio() {
+            self.rewrite(self.sink.width, SMALL_BLOCK_BYTES)?;
+            self.sink.flush_block()?;
+        }
         let s = &mut self.sink;
-        s.flush_block()?;
         let tmp = s.tmp.clone();
         let io = |e| Error::io(&tmp, e);
         s.file.write_all(&s.index).map_err(io)?;
@@ -620,5 +687,67 @@ mod tests {
             1,
             "the manifest only"
         );
+    }
+
+    /// A tier whose first block compresses past [`SPLIT_RATIO`] to one is
+    /// written in [`SMALL_BLOCK_BYTES`] blocks, the first one included,
+    /// and reads back record for record; a tier that does not keeps the
+    /// configured blocks. Both grow past the wide records' limit on the way
+    /// (a remoteness over [`crate::MAX_NARROW_REMOTENESS`] near the end), so
+    /// the rewrite into wide records keeps the choice too.
+    #[test]
+    fn a_tier_that_compresses_past_the_ratio_is_written_in_small_blocks() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::create(dir.path(), "g", "r").unwrap();
+        let n = 3 * (crate::DEFAULT_BLOCK_BYTES / 2) as u32 + 123;
+        // Almost every record a draw (Magic Fingers' tables look so), a
+        // few others; then one remoteness that needs wide records.
+        let sparse = |i: u32| match i {
+            i if i == n - 1 => Some(Value::win(crate::MAX_NARROW_REMOTENESS + 1)),
+            i if i % 997 == 0 => Some(Value::lose(i % 30)),
+            _ => Some(Value::DRAW),
+        };
+        let wide_at_end = |i: u32| if i == n - 1 { sparse(i) } else { noisy(i) };
+        for (tier, f) in [
+            (0, &sparse as &dyn Fn(u32) -> Option<Value>),
+            (1, &wide_at_end),
+        ] {
+            let mut w = db.writer(tier).unwrap();
+            for i in 0..n {
+                w.push(f(i)).unwrap();
+            }
+            let info = w.finish().unwrap();
+            assert_eq!(info.width, RecordWidth::Wide, "tier {tier}");
+            let small = (SMALL_BLOCK_BYTES / RecordWidth::Wide.bytes()) as u32;
+            let large = (crate::DEFAULT_BLOCK_BYTES / RecordWidth::Wide.bytes()) as u32;
+            let want = if tier == 0 { small } else { large };
+            assert_eq!(info.block_records, want, "tier {tier}");
+            for i in (0..n).step_by(4_099).chain([n - 1]) {
+                assert_eq!(
+                    db.lookup(tier, u64::from(i)).unwrap(),
+                    f(i),
+                    "tier {tier} index {i}"
+                );
+            }
+        }
+    }
+
+    /// The narrow case: a draw-only tier of four default blocks is written
+    /// in small blocks; its size is a few bytes a small block.
+    #[test]
+    fn a_draw_only_tier_is_small_blocks_of_a_few_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::create(dir.path(), "g", "r").unwrap();
+        let n = 4 * (crate::DEFAULT_BLOCK_BYTES / 2) as u64;
+        let info = db.write_tier(0, (0..n).map(|_| Some(Value::DRAW))).unwrap();
+        assert_eq!(info.width, RecordWidth::Narrow);
+        assert_eq!(info.block_records as usize, SMALL_BLOCK_BYTES / 2);
+        assert_eq!(info.blocks, n / (SMALL_BLOCK_BYTES as u64 / 2));
+        assert!(
+            info.file_bytes < 64 * info.blocks + 4096,
+            "{} bytes",
+            info.file_bytes
+        );
+        assert_eq!(db.lookup(0, n - 1).unwrap(), Some(Value::DRAW));
     }
 }
