@@ -41,7 +41,7 @@ fn main() -> ExitCode {
 #[allow(unsafe_code)]
 mod oom {
     use std::alloc::{GlobalAlloc, Layout};
-    use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
     /// Failed requests under this many bytes end the program.
     pub const SMALL: usize = 1 << 20;
@@ -49,16 +49,22 @@ mod oom {
     /// Whether the command line asked for `--json` (set by [`note_json`]).
     static JSON: AtomicBool = AtomicBool::new(false);
 
-    /// Set once the one line is being written. Another thread whose
-    /// request fails meanwhile waits for the writer's `_exit` (CI's
-    /// machine saw the line written and then `SIGABRT` when the second
-    /// thread aborted instead); a failure on the writer's own thread
-    /// (there is none to expect: nothing is allocated) aborts.
-    static ENDING: AtomicBool = AtomicBool::new(false);
+    /// The thread writing the one line ([`this_thread`]), 0 before. Another
+    /// thread whose request fails meanwhile waits for the writer's `_exit`
+    /// (CI's machine saw the line written and then `SIGABRT` when the
+    /// second thread aborted instead); a failure on the writer's own
+    /// thread (there is none to expect: nothing is allocated) aborts.
+    static WRITER: AtomicUsize = AtomicUsize::new(0);
 
-    /// The writing thread's `pthread_self`, once [`ENDING`] is set.
-    #[cfg(unix)]
-    static WRITER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    /// This thread, as a number other than 0: `pthread_self` (1 where
+    /// there is none: any second failure then aborts).
+    fn this_thread() -> usize {
+        #[cfg(unix)]
+        // SAFETY: `pthread_self` has no preconditions.
+        return unsafe { libc::pthread_self() } as usize;
+        #[cfg(not(unix))]
+        1
+    }
 
     /// Reads `--json` off the command line (before a `--`), for the line.
     pub fn note_json() {
@@ -269,30 +275,20 @@ mod oom {
     #[cold]
     fn out_of_memory(size: usize) -> ! {
         use std::io::Write;
-        #[cfg(unix)]
-        // SAFETY: `pthread_self` has no preconditions.
-        let me = unsafe { libc::pthread_self() } as usize;
-        if ENDING.swap(true, Ordering::SeqCst) {
+        let me = this_thread();
+        if let Err(writer) = WRITER.compare_exchange(0, me, Ordering::SeqCst, Ordering::SeqCst) {
+            // Another thread writes: wait for its `_exit` (which ends this
+            // thread too).
             #[cfg(unix)]
-            {
-                // Wait for the writer to publish itself, then, unless it is
-                // this thread, for its `_exit` (which ends this thread too).
-                let mut writer = WRITER.load(Ordering::SeqCst);
-                while writer == 0 {
-                    std::hint::spin_loop();
-                    writer = WRITER.load(Ordering::SeqCst);
-                }
-                if writer != me {
-                    loop {
-                        // SAFETY: `pause` only waits for a signal.
-                        unsafe { libc::pause() };
-                    }
+            if writer != me {
+                loop {
+                    // SAFETY: `pause` only waits for a signal.
+                    unsafe { libc::pause() };
                 }
             }
+            let _ = writer;
             std::process::abort();
         }
-        #[cfg(unix)]
-        WRITER.store(me, Ordering::SeqCst);
         let mut line = Line::default();
         let what = "out of memory: cannot start or go on under this memory limit \
                     (`ulimit -v`)";

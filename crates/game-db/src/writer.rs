@@ -47,12 +47,13 @@ pub struct TierWriter<'db> {
 /// The block size of a tier that compresses past [`SPLIT_RATIO`] to one.
 ///
 /// A lookup decompresses a whole block, so its time follows the block's
-/// raw size; a larger block saves bytes on disk. Past some 256 to 1 the
-/// saving is nothing in absolute terms (a 2 MiB block is then under 8 KiB
-/// on disk; as 32 blocks of 64 KiB it costs a frame header and an index
-/// entry more for each, some 1.5 KiB), while a lookup decompresses 64 KiB
-/// instead of 2 MiB: Magic Fingers F = 128 (98 % draws, some 550 to 1 at
-/// 2 MiB) looked up at random in 153 µs with 2 MiB blocks.
+/// raw size; a larger block saves bytes on disk. Past some 128 to 1 the
+/// saving is next to nothing in absolute terms (a 2 MiB block is then
+/// under 16 KiB on disk; as 32 blocks of 64 KiB it costs a frame header and
+/// an index entry more for each), while a lookup decompresses 64 KiB
+/// instead of 2 MiB: Magic Fingers F = 128 (98 % draws, some 1,100 to 1 in
+/// 2 MiB blocks) looked up at random in 153 µs with 2 MiB blocks, 6.5 µs
+/// with 64 KiB ones.
 pub const SMALL_BLOCK_BYTES: usize = 64 << 10;
 
 /// The compression ratio (raw records to the bytes of their blocks) past
@@ -189,32 +190,12 @@ impl Sink {
         if self.pending_records == 0 {
             return Ok(());
         }
-        let n = self.compress_pending()?;
-        self.write_block(n)
-    }
-
-    /// Lays out and compresses the pending records into `out`; the
-    /// compressed length.
-    fn compress_pending(&mut self) -> Result<usize> {
         self.out.clear();
         crate::layout::pack(self.width, &self.pending, &mut self.packed);
-        self.cctx
+        let n = self
+            .cctx
             .compress_to_buffer(self.packed.as_slice(), &mut self.out)
-            .map_err(|e| Error::io(&self.tmp, e))
-    }
-
-    /// Whether the tier, all its blocks written, is one to write again in
-    /// blocks of [`SMALL_BLOCK_BYTES`]: its blocks are larger and it
-    /// compressed past [`SPLIT_RATIO`] to one.
-    fn compressed_past_ratio(&self) -> bool {
-        let small = SMALL_BLOCK_BYTES / self.width.bytes();
-        let raw = self.records.saturating_mul(self.width.bytes() as u64);
-        let body = self.offset - self.header_len as u64;
-        self.block_records > small && body.saturating_mul(SPLIT_RATIO as u64) < raw
-    }
-
-    /// Writes the `n` compressed bytes in `out` as the next block.
-    fn write_block(&mut self, n: usize) -> Result<()> {
+            .map_err(|e| Error::io(&self.tmp, e))?;
         let block = &self.out[..n];
         self.file
             .write_all(block)
@@ -228,6 +209,16 @@ impl Sink {
         self.pending.clear();
         self.pending_records = 0;
         Ok(())
+    }
+
+    /// Whether the tier, all its blocks written, is one to write again in
+    /// blocks of [`SMALL_BLOCK_BYTES`]: its blocks are larger and it
+    /// compressed past [`SPLIT_RATIO`] to one.
+    fn compressed_past_ratio(&self) -> bool {
+        let small = SMALL_BLOCK_BYTES / self.width.bytes();
+        let raw = self.records.saturating_mul(self.width.bytes() as u64);
+        let body = self.offset - self.header_len as u64;
+        self.block_records > small && body.saturating_mul(SPLIT_RATIO as u64) < raw
     }
 }
 
@@ -352,23 +343,17 @@ impl<'db> TierWriter<'db> {
 
     /// Rewrites what was written so far with records of `width` in blocks
     /// of `block_bytes`, through a second temporary file that then takes
-    /// the first one's place (failures as [`TierWriter::widen`]).
+    /// the first one's name (failures as [`TierWriter::widen`]).
     fn rewrite(&mut self, width: RecordWidth, block_bytes: usize) -> Result<()> {
         let old_tmp = self.sink.tmp.clone();
         let new_tmp = wide_temp(&old_tmp);
         match self.rewrite_into(&old_tmp, &new_tmp, width, block_bytes) {
-            Ok(sink) => {
-                let _ = std::fs::remove_file(&old_tmp);
-                if width == RecordWidth::Wide && block_bytes == self.block_bytes {
-                    self.sink = sink;
-                } else {
-                    // Back under the temporary file's own name.
-                    let mut sink = sink;
-                    sink.file.flush().map_err(|e| Error::io(&new_tmp, e))?;
-                    std::fs::rename(&new_tmp, &old_tmp).map_err(|e| Error::io(&old_tmp, e))?;
-                    sink.tmp = old_tmp;
-                    self.sink = sink;
-                }
+            Ok(mut sink) => {
+                // The second file takes the first one's name (its open
+                // handle writes on).
+                std::fs::rename(&new_tmp, &old_tmp).map_err(|e| Error::io(&old_tmp, e))?;
+                sink.tmp = old_tmp;
+                self.sink = sink;
                 Ok(())
             }
             Err(e) => {
@@ -689,9 +674,9 @@ mod tests {
         );
     }
 
-    /// A tier whose first block compresses past [`SPLIT_RATIO`] to one is
-    /// written in [`SMALL_BLOCK_BYTES`] blocks, the first one included,
-    /// and reads back record for record; a tier that does not keeps the
+    /// A tier that compressed past [`SPLIT_RATIO`] to one is written again
+    /// in [`SMALL_BLOCK_BYTES`] blocks when finished, and reads back record
+    /// for record; a tier that does not keeps the
     /// configured blocks. Both grow past the wide records' limit on the way
     /// (a remoteness over [`crate::MAX_NARROW_REMOTENESS`] near the end), so
     /// the rewrite into wide records keeps the choice too.
